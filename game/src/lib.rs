@@ -1,0 +1,26 @@
+//! The PiRaTeKnIcS rules engine: board, ships, crew, moves, legality, TFEN
+//! and move text, Zobrist hashing, game results and perft.
+//!
+//! Everything else in triad calls this crate; it has no dependency on torch
+//! and is the fastest code in the project. The rules it implements are
+//! `shared/spec/RULES.md`; board shape, ship capacity and start position are
+//! parameters of a [`Variant`], so variants need no new code.
+
+mod crew;
+mod movegen;
+mod moves;
+mod perft;
+mod position;
+mod tfen;
+mod types;
+mod variant;
+mod zobrist;
+
+pub use crew::{Crew, KindCounts, PromoCounts};
+pub use movegen::MoveList;
+pub use moves::{Move, MoveFeatures, MoveKind};
+pub use position::Position;
+pub use tfen::TfenError;
+pub use types::{Bitboard, Color, Kind, Piece, Square};
+pub use variant::{Variant, VariantError, STANDARD_START};
+pub use perft::{divide, perft, perft_parallel};
