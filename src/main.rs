@@ -1,1 +1,43 @@
-fn main() {}
+//! The `triad` command: argument parsing and dispatch only. Each subcommand
+//! lives in `src/cmd/<name>.rs` with its `Args` and a `run` function; the
+//! work itself is done by the workspace crates.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use cmd::CliError;
+
+/// triad: a self-play reinforcement-learning toolkit for PiRaTeKnIcS (Triadic Chess).
+///
+/// Every subcommand has its own --help. Machine-readable output: --json
+/// (stdout then holds exactly one JSON object). Exit status: 0 success,
+/// 1 a failed check, 2 bad input.
+#[derive(Parser)]
+#[command(name = "triad", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (move generator check and benchmark).
+    Perft(cmd::perft::Args),
+    /// Replay a game record in the inventor's notation and report the result.
+    Replay(cmd::replay::Args),
+    /// Draw a position in the terminal.
+    Show(cmd::show::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Show(a) => cmd::show::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("triad: {}", e.message);
+        std::process::exit(e.code);
+    }
+}
