@@ -5,7 +5,6 @@
 mod cmd;
 
 use clap::{Parser, Subcommand};
-use cmd::CliError;
 
 /// triad: a self-play reinforcement-learning toolkit for PiRaTeKnIcS (Triadic Chess).
 ///
@@ -21,6 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Throughput benchmarks (model, search, ...).
+    Bench(cmd::bench::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
     /// Replay a game record in the inventor's notation and report the result.
@@ -32,6 +33,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bench(a) => cmd::bench::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Show(a) => cmd::show::run(a),

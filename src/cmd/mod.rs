@@ -1,5 +1,6 @@
 //! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod bench;
 pub mod perft;
 pub mod replay;
 pub mod show;

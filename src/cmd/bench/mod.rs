@@ -1,0 +1,28 @@
+//! `triad bench …`: throughput benchmarks of each layer. Figures go to
+//! stdout (or one JSON object with `--json`); nothing here is a test.
+
+pub mod model;
+pub mod search;
+
+use super::CliError;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    which: Which,
+}
+
+#[derive(clap::Subcommand)]
+enum Which {
+    /// Raw forward evaluations per second of the network, by batch size.
+    Model(model::Args),
+    /// Alpha-beta search speed: nodes per second and depth reached per second.
+    Search(search::Args),
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.which {
+        Which::Model(a) => model::run(a),
+        Which::Search(a) => search::run(a),
+    }
+}
