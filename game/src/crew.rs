@@ -162,9 +162,7 @@ impl PromoCounts {
             for r in 0..=(n - q) {
                 for b in 0..=(n - q - r) {
                     let kn = n - q - r - b;
-                    f(PromoCounts(
-                        (kn | (b << 4) | (r << 8) | (q << 12)) as u16,
-                    ));
+                    f(PromoCounts((kn | (b << 4) | (r << 8) | (q << 12)) as u16));
                 }
             }
         }

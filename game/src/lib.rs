@@ -7,10 +7,14 @@
 //! parameters of a [`Variant`], so variants need no new code.
 
 mod crew;
+mod mirror;
 mod movegen;
 mod moves;
+mod notation;
+mod outcome;
 mod perft;
 mod position;
+mod record;
 mod tfen;
 mod types;
 mod variant;
@@ -19,8 +23,13 @@ mod zobrist;
 pub use crew::{Crew, KindCounts, PromoCounts};
 pub use movegen::MoveList;
 pub use moves::{Move, MoveFeatures, MoveKind};
+pub use notation::{Marks, MoveParseError};
+pub use outcome::{
+    outcome_of, repetitions, Game, GameResult, Outcome, Termination, NO_CAPTURE_LIMIT,
+};
+pub use perft::{divide, perft, perft_parallel};
 pub use position::Position;
+pub use record::{parse_record, replay, RecordItem, Replay, ReplayError, ReplayedPly};
 pub use tfen::TfenError;
 pub use types::{Bitboard, Color, Kind, Piece, Square};
 pub use variant::{Variant, VariantError, STANDARD_START};
-pub use perft::{divide, perft, perft_parallel};

@@ -348,7 +348,11 @@ impl Position {
             self.reversal = None;
         }
         self.hash ^= k.reversal(self.reversal) ^ k.black_to_move;
-        self.clock = if captured { 0 } else { self.clock.saturating_add(1) };
+        self.clock = if captured {
+            0
+        } else {
+            self.clock.saturating_add(1)
+        };
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }

@@ -100,9 +100,7 @@ impl Position {
                                 }
                                 crew = crew.add_piece(p);
                             }
-                            None => {
-                                return Err(err(format!("rank {}: unclosed '['", rank + 1)))
-                            }
+                            None => return Err(err(format!("rank {}: unclosed '['", rank + 1))),
                         }
                     }
                     if crew.total() > variant.capacity as u32 {
@@ -165,15 +163,12 @@ impl Position {
             "-" => None,
             r => {
                 let (a, b) = (r.get(0..2), r.get(2..4));
-                let parse = |x: Option<&str>| {
-                    x.and_then(Square::parse).filter(|&sq| variant.exists(sq))
-                };
+                let parse =
+                    |x: Option<&str>| x.and_then(Square::parse).filter(|&sq| variant.exists(sq));
                 match (parse(a), parse(b), r.len()) {
                     (Some(y), Some(x), 4) => {
                         if pos.ships & y.bit() == 0 {
-                            return Err(err(format!(
-                                "reversal '{r}': there is no ship on {y}"
-                            )));
+                            return Err(err(format!("reversal '{r}': there is no ship on {y}")));
                         }
                         Some((y, x))
                     }

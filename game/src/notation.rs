@@ -1,0 +1,622 @@
+//! Move text (RULES.md §9.2): the canonical machine form the engine prints,
+//! and the inventor's notation as found in his game records.
+//!
+//! Text is always resolved against the legal moves of a position: the parser
+//! extracts what the text says (origin, crew, capture, destination,
+//! promotions) and then picks the one legal move that fits, so every error
+//! can say which part did not fit and why.
+
+use crate::crew::{KindCounts, PromoCounts};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, Kind, Piece, Square};
+use std::fmt;
+
+/// Why a move text was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveParseError {
+    pub text: String,
+    pub reason: String,
+}
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move \"{}\": {}", self.text, self.reason)
+    }
+}
+impl std::error::Error for MoveParseError {}
+
+/// Check and mate marks written after a move in a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Marks {
+    /// `*`, `{*}`, `double*` or `+`.
+    pub check: bool,
+    /// `**` or `#`.
+    pub mate: bool,
+}
+
+/// How to read a captured crewman's letter.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Style {
+    /// Letter case gives the colour (upper White, lower Black).
+    Canonical,
+    /// Colours are not written: the enemy's unless `own`, or only an own one is there.
+    Inventor,
+}
+
+/// What a move text says, before it is matched with a legal move.
+#[derive(Debug, Default)]
+struct Parsed {
+    from: Option<Square>,
+    to: Option<Square>,
+    /// `<...>` or `(...)` after the origin: a ship move with its whole crew.
+    contents: Option<KindCounts>,
+    /// Crew letters written crew-style.
+    crew: KindCounts,
+    promos: PromoCounts,
+    promos_given: bool,
+    capture: bool,
+    captured_letter: Option<char>,
+    own: bool,
+    marks: Marks,
+}
+
+impl Position {
+    /// Canonical text: `d2-d4`, `c8BR-f5`, `f7BRxd5P`, `f4-b8=QQ`. Moving crew
+    /// are written leader first (the first of K Q R B N P that can make the
+    /// move), then the others in K Q R B N P order; a captured crewman in its
+    /// own colour's case.
+    pub fn move_to_text(&self, m: Move) -> String {
+        let mut s = String::with_capacity(16);
+        s.push_str(&m.from().to_string());
+        if !m.is_ship() {
+            s.push_str(&self.crew_letters(m, false));
+            match m.captured() {
+                Some(p) => {
+                    s.push('x');
+                    s.push_str(&m.to().to_string());
+                    s.push(p.letter());
+                }
+                None => {
+                    s.push('-');
+                    s.push_str(&m.to().to_string());
+                }
+            }
+        } else {
+            s.push('-');
+            s.push_str(&m.to().to_string());
+        }
+        if !m.promotions().is_empty() {
+            s.push('=');
+            s.push_str(&m.promotions().letters());
+        }
+        s
+    }
+
+    /// The inventor's notation: `d2<PPP>-d4`, `f7BR x d5P`, `a7R x a5 own P`,
+    /// `c4QP(Q)P(N) x c1B`, `f4<QP(Q)P(Q)>-b8`. No check marks.
+    pub fn move_to_inventor(&self, m: Move) -> String {
+        let mut s = m.from().to_string();
+        if m.is_ship() {
+            let crew = self.cells[m.from().index()];
+            let us = self.side;
+            // Whole crew, colours not written; own pawns carry their promotions.
+            let mut all = KindCounts::EMPTY;
+            for c in Color::ALL {
+                all = all.add(crew.color(c));
+            }
+            let own_pawns = crew.color(us).get(Kind::Pawn);
+            let promos = promo_list(m.promotions());
+            s.push('<');
+            let mut promo_iter = promos.iter();
+            for k in Kind::WRITING_ORDER {
+                for i in 0..all.get(k) {
+                    s.push(k.letter());
+                    if k == Kind::Pawn && i < own_pawns {
+                        if let Some(p) = promo_iter.next() {
+                            s.push('(');
+                            s.push(p.letter());
+                            s.push(')');
+                        }
+                    }
+                }
+            }
+            s.push_str(">-");
+            s.push_str(&m.to().to_string());
+        } else {
+            s.push_str(&self.crew_letters(m, true));
+            match m.captured() {
+                Some(p) => {
+                    s.push_str(" x ");
+                    s.push_str(&m.to().to_string());
+                    if p.color == self.side {
+                        s.push_str(" own ");
+                    }
+                    s.push(p.kind.letter());
+                }
+                None => {
+                    s.push('-');
+                    s.push_str(&m.to().to_string());
+                }
+            }
+        }
+        s
+    }
+
+    /// Leader first, then companions in writing order; with `inventor`,
+    /// promoting pawns are written `P(Q)`.
+    fn crew_letters(&self, m: Move, inventor: bool) -> String {
+        let us = self.side;
+        let moving = m.moving();
+        let leader = Kind::WRITING_ORDER
+            .into_iter()
+            .find(|&k| {
+                moving.get(k) > 0 && {
+                    let reach = if m.is_capture() {
+                        self.capture_reach(us, k, m.from())
+                    } else {
+                        self.quiet_reach(us, k, m.from())
+                    };
+                    reach & m.to().bit() != 0
+                }
+            })
+            .unwrap_or(Kind::Pawn);
+        let promos = promo_list(m.promotions());
+        let mut promo_iter = promos.iter();
+        let mut s = String::new();
+        let mut push = |k: Kind, s: &mut String| {
+            s.push(k.letter());
+            if inventor && k == Kind::Pawn {
+                if let Some(p) = promo_iter.next() {
+                    s.push('(');
+                    s.push(p.letter());
+                    s.push(')');
+                }
+            }
+        };
+        push(leader, &mut s);
+        let rest = moving.sub(KindCounts::one(leader));
+        for k in Kind::WRITING_ORDER {
+            for _ in 0..rest.get(k) {
+                push(k, &mut s);
+            }
+        }
+        s
+    }
+
+    /// Parses a move in canonical form or the inventor's notation and
+    /// resolves it against the legal moves. Text in exact canonical form is
+    /// read canonically (a captured letter's case is its colour); anything
+    /// else is read as the inventor's notation.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        let style = if is_canonical_syntax(text.trim()) {
+            Style::Canonical
+        } else {
+            Style::Inventor
+        };
+        self.parse_with(text, style).map(|(m, _)| m)
+    }
+
+    /// Parses a move in the inventor's notation (as in his game records),
+    /// returning the check and mate marks written after it.
+    pub fn parse_inventor(&self, text: &str) -> Result<(Move, Marks), MoveParseError> {
+        self.parse_with(text, Style::Inventor)
+    }
+
+    fn parse_with(&self, text: &str, style: Style) -> Result<(Move, Marks), MoveParseError> {
+        let err = |reason: String| MoveParseError {
+            text: text.trim().to_string(),
+            reason,
+        };
+        let p = parse_text(text).map_err(err)?;
+        self.resolve(&p, style).map(|m| (m, p.marks)).map_err(err)
+    }
+
+    fn resolve(&self, p: &Parsed, style: Style) -> Result<Move, String> {
+        let us = self.side;
+        let from = p.from.ok_or("no origin cell")?;
+        let to = p.to.ok_or("no destination cell")?;
+        for sq in [from, to] {
+            if !self.variant.exists(sq) {
+                return Err(format!("{sq} is not a cell of this board"));
+            }
+        }
+        let Some(src) = self.ship_at(from) else {
+            return Err(format!("there is no ship on {from}"));
+        };
+        if src.color(us).is_empty() {
+            return Err(format!("the ship on {from} carries no {us} crew"));
+        }
+        let dest_has_ship = self.ship_at(to).is_some();
+        let ship_move = p.contents.is_some() || p.crew.is_empty() || !dest_has_ship;
+        if ship_move && (p.capture || p.captured_letter.is_some()) {
+            return Err(if dest_has_ship {
+                "a ship move cannot capture".to_string()
+            } else {
+                format!("there is no ship on {to} to capture on")
+            });
+        }
+        if ship_move && dest_has_ship {
+            return Err(format!(
+                "a ship cannot sail to {to}: a ship is already there"
+            ));
+        }
+        if let Some(contents) = p.contents {
+            let mut all = KindCounts::EMPTY;
+            for c in Color::ALL {
+                all = all.add(src.color(c));
+            }
+            if all != contents {
+                return Err(format!(
+                    "the ship on {from} carries {}, not {}",
+                    all.letters(),
+                    contents.letters()
+                ));
+            }
+        } else if ship_move && !p.crew.is_empty() {
+            // Crew written crew-style for a ship move: they must be aboard.
+            let mut all = KindCounts::EMPTY;
+            for c in Color::ALL {
+                all = all.add(src.color(c));
+            }
+            if !all.contains(p.crew) {
+                return Err(format!(
+                    "the ship on {from} carries {}, which does not include {}",
+                    all.letters(),
+                    p.crew.letters()
+                ));
+            }
+        }
+        if !ship_move && !src.color(us).contains(p.crew) {
+            return Err(format!(
+                "the ship on {from} does not carry {} of {us}'s crew (it has {})",
+                p.crew.letters(),
+                src.color(us).letters()
+            ));
+        }
+        let captured: Option<Piece> = if ship_move || !(p.capture || p.captured_letter.is_some()) {
+            None
+        } else {
+            let dest = self.cells[to.index()];
+            match p.captured_letter {
+                None => {
+                    // `x` without a kind: fine when only one crewman can be taken.
+                    let options: Vec<Piece> = dest
+                        .pieces()
+                        .map(|(pc, _)| pc)
+                        .filter(|pc| pc.kind != Kind::King)
+                        .collect();
+                    match options.as_slice() {
+                        [one] => Some(*one),
+                        [] => return Err(format!("nothing on {to} can be captured")),
+                        _ => {
+                            return Err(format!(
+                                "say which crewman on {to} is captured (it holds {:?})",
+                                dest
+                            ))
+                        }
+                    }
+                }
+                Some(l) => {
+                    let kind = Kind::from_letter(l).ok_or("bad captured letter")?;
+                    let color = if p.own {
+                        us
+                    } else if style == Style::Canonical || l.is_ascii_lowercase() {
+                        if l.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        }
+                    } else if dest.count(Piece::new(!us, kind)) > 0 {
+                        !us
+                    } else {
+                        us
+                    };
+                    let piece = Piece::new(color, kind);
+                    if kind == Kind::King {
+                        return Err("a king is never captured".into());
+                    }
+                    if dest.count(piece) == 0 {
+                        let whose = if color == us { "own" } else { "enemy" };
+                        return Err(format!("there is no {whose} {} on {to}", kind.name()));
+                    }
+                    Some(piece)
+                }
+            }
+        };
+        let mut candidates: Vec<Move> = Vec::new();
+        self.for_each_legal(|m| {
+            if m.from() != from || m.to() != to || m.is_ship() != ship_move {
+                return;
+            }
+            if !ship_move && (m.moving() != p.crew || m.captured() != captured) {
+                return;
+            }
+            if p.promos_given && m.promotions() != p.promos {
+                return;
+            }
+            candidates.push(m);
+        });
+        match candidates.len() {
+            1 => Ok(candidates[0]),
+            0 => Err(self.explain_illegal(p, from, to, ship_move, captured)),
+            _ => {
+                if candidates.iter().all(|m| !m.promotions().is_empty()) {
+                    Err("the promotion choice is missing (e.g. =Q, or P(Q))".into())
+                } else {
+                    Err("ambiguous: several legal moves fit".into())
+                }
+            }
+        }
+    }
+
+    fn explain_illegal(
+        &self,
+        p: &Parsed,
+        from: Square,
+        to: Square,
+        ship_move: bool,
+        captured: Option<Piece>,
+    ) -> String {
+        let us = self.side;
+        if ship_move {
+            if self.reversal == Some((from, to)) {
+                return format!("the ship on {from} may not sail straight back to {to} (no undo)");
+            }
+            let own = self.cells[from.index()].color(us);
+            let reaches = Kind::ALL
+                .iter()
+                .any(|&k| own.get(k) > 0 && self.quiet_reach(us, k, from) & to.bit() != 0);
+            if !reaches {
+                return format!("no {us} crewman on {from} can pilot the ship to {to}");
+            }
+        } else {
+            let reaches = Kind::ALL.iter().any(|&k| {
+                p.crew.get(k) > 0 && {
+                    let r = if captured.is_some() {
+                        self.capture_reach(us, k, from)
+                    } else {
+                        self.quiet_reach(us, k, from)
+                    };
+                    r & to.bit() != 0
+                }
+            });
+            if !reaches {
+                return format!(
+                    "none of {} on {from} can {} {to}",
+                    p.crew.letters(),
+                    if captured.is_some() {
+                        "capture on"
+                    } else {
+                        "reach"
+                    }
+                );
+            }
+            let dest = self.cells[to.index()];
+            let after = dest.total() + p.crew.total() - captured.is_some() as u32;
+            if after > self.variant.capacity as u32 {
+                return format!(
+                    "the ship on {to} would hold {after} crew, more than {}",
+                    self.variant.capacity
+                );
+            }
+        }
+        if p.promos_given {
+            return "the promotions do not fit this move".into();
+        }
+        "it would leave the mover's king in check".into()
+    }
+}
+
+/// The promotion choices as a list in writing order.
+fn promo_list(p: PromoCounts) -> Vec<Kind> {
+    let mut v = Vec::new();
+    for k in Kind::PROMOTIONS {
+        for _ in 0..p.get(k) {
+            v.push(k);
+        }
+    }
+    v
+}
+
+/// Whether `t` is exactly in canonical form:
+/// `<sq>[KQRBNP]*(-<sq>|x<sq>[KQRBNPkqrbnp])(=[QRBN]+)?[+#]?`.
+fn is_canonical_syntax(t: &str) -> bool {
+    let b = t.as_bytes();
+    let sq = |i: usize| {
+        b.len() >= i + 2 && (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1])
+    };
+    if !sq(0) {
+        return false;
+    }
+    let mut i = 2;
+    while i < b.len() && b"KQRBNP".contains(&b[i]) {
+        i += 1;
+    }
+    if i >= b.len() {
+        return false;
+    }
+    let capture = match b[i] {
+        b'-' => false,
+        b'x' => true,
+        _ => return false,
+    };
+    i += 1;
+    if !sq(i) {
+        return false;
+    }
+    i += 2;
+    if capture {
+        if i >= b.len() || !b"KQRBNPkqrbnp".contains(&b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'=' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b"QRBN".contains(&b[i]) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    if i < b.len() && (b[i] == b'+' || b[i] == b'#') {
+        i += 1;
+    }
+    i == b.len()
+}
+
+/// Splits move text into its parts. Accepts both notations and the slips
+/// found in the inventor's records (spaces around `x`, `(...)` for `<...>`,
+/// a captured kind after `-`).
+fn parse_text(text: &str) -> Result<Parsed, String> {
+    let mut p = Parsed::default();
+    let mut t = text.trim().to_string();
+    // Annotations and marks, longest first.
+    for (mark, check, mate) in [
+        ("[**]", false, false),
+        ("double*", true, false),
+        ("{*}", true, false),
+        ("**", false, true),
+        ("*", true, false),
+        ("#", false, true),
+        ("+", true, false),
+        ("!!", false, false),
+        ("??", false, false),
+        ("!?", false, false),
+        ("?!", false, false),
+        ("!", false, false),
+        ("?", false, false),
+    ] {
+        if t.contains(mark) {
+            t = t.replace(mark, " ");
+            p.marks.check |= check;
+            p.marks.mate |= mate;
+        }
+    }
+    let t = t
+        .trim()
+        .trim_end_matches(|c: char| c == ',' || c == ';' || c == '.' || c.is_whitespace());
+    if t.is_empty() {
+        return Err("empty move text".into());
+    }
+    // `own` before the captured kind.
+    let mut words: Vec<&str> = t.split_whitespace().collect();
+    if let Some(i) = words.iter().position(|w| w.eq_ignore_ascii_case("own")) {
+        p.own = true;
+        words.remove(i);
+    }
+    let compact: String = words.concat();
+    let chars: Vec<char> = compact.chars().collect();
+    let mut i = 0;
+    let square_at = |i: usize| -> Option<Square> {
+        let s: String = chars.get(i..i + 2)?.iter().collect();
+        Square::parse(&s)
+    };
+    p.from = Some(square_at(0).ok_or_else(|| {
+        format!(
+            "expected an origin cell like d2 at the start, found \"{}\"",
+            chars.iter().take(2).collect::<String>()
+        )
+    })?);
+    i += 2;
+    // Crew list: letters, each pawn optionally followed by `(X)`.
+    let read_crew =
+        |i: &mut usize, close: Option<char>, p: &mut Parsed| -> Result<KindCounts, String> {
+            let mut crew = KindCounts::EMPTY;
+            while *i < chars.len() {
+                let c = chars[*i];
+                if Some(c) == close {
+                    *i += 1;
+                    return Ok(crew);
+                }
+                let Some(kind) = Kind::from_letter(c) else {
+                    if close.is_some() {
+                        return Err(format!("unexpected '{c}' in the ship's crew"));
+                    }
+                    break;
+                };
+                if close.is_none() && !c.is_ascii_uppercase() {
+                    return Err(format!("moving crew are written in capitals, found '{c}'"));
+                }
+                crew = crew.add(KindCounts::one(kind));
+                *i += 1;
+                if *i + 2 < chars.len() && chars[*i] == '(' && chars[*i + 2] == ')' {
+                    let pk = Kind::from_letter(chars[*i + 1])
+                        .filter(|k| k.promotion_index().is_some())
+                        .ok_or_else(|| {
+                            format!("'{}' is not a promotion choice (Q R B N)", chars[*i + 1])
+                        })?;
+                    if kind != Kind::Pawn {
+                        return Err(format!("only pawns promote, found {c}({})", chars[*i + 1]));
+                    }
+                    p.promos = p.promos.add_one(pk);
+                    p.promos_given = true;
+                    *i += 3;
+                }
+            }
+            match close {
+                Some(cl) => Err(format!("missing '{cl}' after the ship's crew")),
+                None => Ok(crew),
+            }
+        };
+    if i < chars.len() && (chars[i] == '<' || chars[i] == '(') {
+        let close = if chars[i] == '<' { '>' } else { ')' };
+        i += 1;
+        p.contents = Some(read_crew(&mut i, Some(close), &mut p)?);
+    } else {
+        p.crew = read_crew(&mut i, None, &mut p)?;
+    }
+    match chars.get(i) {
+        Some('-') => {}
+        Some('x') | Some('X') | Some(':') => p.capture = true,
+        Some(c) => return Err(format!("expected '-' or 'x' after the crew, found '{c}'")),
+        None => return Err("missing '-' or 'x' and the destination".into()),
+    }
+    i += 1;
+    p.to = Some(square_at(i).ok_or_else(|| {
+        format!(
+            "expected a destination cell after '-'/'x', found \"{}\"",
+            chars.iter().skip(i).take(2).collect::<String>()
+        )
+    })?);
+    i += 2;
+    if let Some(&c) = chars.get(i) {
+        if Kind::from_letter(c).is_some() {
+            p.captured_letter = Some(c);
+            i += 1;
+        }
+    }
+    if chars.get(i) == Some(&'=') {
+        i += 1;
+        let start = i;
+        let mut promos = PromoCounts::NONE;
+        while let Some(k) = chars.get(i).and_then(|&c| Kind::from_letter(c)) {
+            if k.promotion_index().is_none() {
+                return Err(format!(
+                    "'{}' is not a promotion choice (Q R B N)",
+                    chars[i]
+                ));
+            }
+            promos = promos.add_one(k);
+            i += 1;
+        }
+        if i == start {
+            return Err("'=' must be followed by promotion choices like =Q".into());
+        }
+        if p.promos_given && promos != p.promos {
+            return Err("promotions given twice and they differ".into());
+        }
+        p.promos = promos;
+        p.promos_given = true;
+    }
+    if i != chars.len() {
+        return Err(format!(
+            "unexpected \"{}\" after the move",
+            chars[i..].iter().collect::<String>()
+        ));
+    }
+    Ok(p)
+}

@@ -1,0 +1,206 @@
+//! Game records in the inventor's format (like
+//! `shared/spec/games/sample-game-1.txt`): numbered lines `N) WHITE, BLACK;`,
+//! header lines without a number, and variation lines starting with `if`,
+//! `then`, `and` or `or`, which are skipped.
+
+use crate::moves::Move;
+use crate::notation::Marks;
+use crate::outcome::{outcome_of, Game, GameResult, Outcome, Termination};
+use crate::position::Position;
+use crate::types::Color;
+use std::fmt;
+
+/// One entry of a record: a move's text or a resignation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordItem {
+    Move {
+        /// 1-based line number in the file.
+        line: usize,
+        text: String,
+    },
+    Resigns {
+        line: usize,
+    },
+}
+
+/// Reads the move texts of a record, in order.
+pub fn parse_record(text: &str) -> Vec<RecordItem> {
+    let mut items = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let first = line
+            .split(|c: char| c.is_whitespace() || c == ')')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if matches!(first.as_str(), "if" | "then" | "and" | "or") {
+            continue;
+        }
+        let digits = line.chars().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || !line[digits..].starts_with(')') {
+            continue; // header or comment
+        }
+        for part in line[digits + 1..].split([',', ';']) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let lower = part.trim_end_matches('.').to_ascii_lowercase();
+            if lower == "resigns" || lower == "resign" || lower == "resigned" {
+                items.push(RecordItem::Resigns { line: i + 1 });
+            } else {
+                items.push(RecordItem::Move {
+                    line: i + 1,
+                    text: part.to_string(),
+                });
+            }
+        }
+    }
+    items
+}
+
+/// A ply of a replayed game.
+#[derive(Debug, Clone)]
+pub struct ReplayedPly {
+    pub text: String,
+    pub mv: Move,
+    /// Canonical text with `+` for check and `#` for mate.
+    pub canonical: String,
+    pub check: bool,
+    pub mate: bool,
+    pub marks: Marks,
+}
+
+/// A replayed record.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub plies: Vec<ReplayedPly>,
+    pub game: Game,
+    pub outcome: Option<Outcome>,
+    pub warnings: Vec<String>,
+}
+
+impl Replay {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn result_str(&self) -> &'static str {
+        self.outcome.map_or("*", |o| o.result.as_str())
+    }
+    pub fn termination(&self) -> Termination {
+        self.outcome
+            .map_or(Termination::Unfinished, |o| o.termination)
+    }
+}
+
+/// An illegal or unreadable move in a record.
+#[derive(Debug, Clone)]
+pub struct ReplayError {
+    pub ply: usize,
+    pub line: usize,
+    pub text: String,
+    pub reason: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ply {} (line {}) \"{}\": {}",
+            self.ply, self.line, self.text, self.reason
+        )
+    }
+}
+impl std::error::Error for ReplayError {}
+
+/// Replays a record from `start`, checking every move and comparing the
+/// record's check and mate marks with the rules (disagreements are warnings).
+pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
+    let mut game = Game::new(start);
+    let mut plies = Vec::new();
+    let mut warnings = Vec::new();
+    let mut outcome = None;
+    for item in parse_record(record) {
+        let ply = game.ply() + 1;
+        let (line, text) = match item {
+            RecordItem::Resigns { line } => {
+                if outcome.is_none() {
+                    let loser = game.position().side();
+                    outcome = Some(Outcome {
+                        result: GameResult::win_for(!loser),
+                        termination: Termination::Resignation,
+                    });
+                } else {
+                    warnings.push(format!("line {line}: resignation after the game ended"));
+                }
+                continue;
+            }
+            RecordItem::Move { line, text } => (line, text),
+        };
+        if let Some(o) = outcome {
+            return Err(ReplayError {
+                ply,
+                line,
+                text,
+                reason: format!("the game is already over ({})", o.termination),
+            });
+        }
+        let pos = game.position().clone();
+        let (mv, marks) = pos.parse_inventor(&text).map_err(|e| ReplayError {
+            ply,
+            line,
+            text: text.clone(),
+            reason: e.reason,
+        })?;
+        game.play(mv);
+        let after = game.position();
+        let check = after.in_check();
+        let mate = check && !after.has_legal_move();
+        let mut canonical = pos.move_to_text(mv);
+        if mate {
+            canonical.push('#');
+        } else if check {
+            canonical.push('+');
+        }
+        let mover = if pos.side() == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        let said = if marks.mate {
+            "mate"
+        } else if marks.check {
+            "check"
+        } else {
+            "no check"
+        };
+        let is = if mate {
+            "mate"
+        } else if check {
+            "check"
+        } else {
+            "no check"
+        };
+        if said != is {
+            warnings.push(format!(
+                "ply {ply} (line {line}) {mover} \"{}\": the record marks {said}, the position has {is}",
+                text.trim()
+            ));
+        }
+        plies.push(ReplayedPly {
+            text,
+            mv,
+            canonical,
+            check,
+            mate,
+            marks,
+        });
+        if let Some(o) = outcome_of(game.position(), game.repetition_count()) {
+            outcome = Some(o);
+        }
+    }
+    Ok(Replay {
+        plies,
+        game,
+        outcome,
+        warnings,
+    })
+}
