@@ -1,8 +1,138 @@
-use super::CliError;
+//! `triad perft`: leaf counts of the legal-move tree, for checking the move
+//! generator against known counts and for measuring its speed.
+
+use super::{print_json, CliError};
+use game::Position;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --tfen '<TFEN>' --divide\n  triad perft --suite ../shared/spec/vectors/perft.txt --max-depth 3"
+)]
+pub struct Args {
+    /// Depth in plies (required unless --suite is given).
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// Position to start from (default: the start position).
+    #[arg(long)]
+    tfen: Option<String>,
+    /// Print the count below each root move.
+    #[arg(long)]
+    divide: bool,
+    /// Threads to split the root moves over.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Check every count of a vector file (`TFEN ; D1 n ; D2 n ...` per line).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "tfen", "divide"])]
+    suite: Option<PathBuf>,
+    /// With --suite: check counts up to this depth only.
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u32>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::failed("not yet implemented"))
+pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(path) = &args.suite {
+        return suite(
+            path,
+            args.max_depth.unwrap_or(u32::MAX),
+            args.threads,
+            args.json,
+        );
+    }
+    let depth = args
+        .depth
+        .ok_or_else(|| CliError::input("perft needs --depth N (or --suite FILE)"))?;
+    let pos = match &args.tfen {
+        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(e.to_string()))?,
+        None => Position::start(),
+    };
+    let threads = args.threads.max(1);
+    let t0 = Instant::now();
+    let nodes = if args.divide {
+        let mut total = 0;
+        for (m, n) in game::divide(&pos, depth) {
+            if !args.json {
+                println!("{} {}", pos.move_to_text(m), n);
+            }
+            total += n;
+        }
+        total
+    } else {
+        game::perft_parallel(&pos, depth, threads)
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    let nps = nodes as f64 / secs.max(1e-9);
+    if args.json {
+        print_json(&json!({"depth": depth, "nodes": nodes, "seconds": secs, "nodes_per_s": nps}));
+    } else {
+        println!(
+            "depth {depth} nodes {nodes} time {secs:.3}s ({:.1} M nodes/s, {threads} thread{})",
+            nps / 1e6,
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
+}
+
+fn suite(path: &PathBuf, max_depth: u32, threads: usize, json: bool) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let (mut passed, mut failed) = (0u32, 0u32);
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let mut parts = line.split(';');
+        let tfen = parts.next().unwrap_or("").trim();
+        let pos = Position::from_tfen(tfen).map_err(|e| CliError::input(format!("{at}: {e}")))?;
+        for p in parts {
+            let mut w = p.split_whitespace();
+            let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
+                return Err(CliError::input(format!(
+                    "{at}: \"{}\" is not like \"D3 1234\"",
+                    p.trim()
+                )));
+            };
+            let depth: u32 = d
+                .strip_prefix('D')
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| CliError::input(format!("{at}: bad depth \"{d}\"")))?;
+            let want: u64 = n
+                .parse()
+                .map_err(|_| CliError::input(format!("{at}: bad count \"{n}\"")))?;
+            if depth > max_depth {
+                continue;
+            }
+            let got = game::perft_parallel(&pos, depth, threads.max(1));
+            if got == want {
+                passed += 1;
+            } else {
+                failed += 1;
+                if !json {
+                    println!("MISMATCH depth {depth}: expected {want}, got {got}: {tfen}");
+                } else {
+                    eprintln!("MISMATCH depth {depth}: expected {want}, got {got}: {tfen}");
+                }
+            }
+        }
+    }
+    if json {
+        print_json(&json!({"passed": passed, "failed": failed}));
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 {
+        Err(CliError::failed(format!(
+            "{failed} perft counts did not match"
+        )))
+    } else {
+        Ok(())
+    }
 }
