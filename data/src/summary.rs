@@ -1,0 +1,101 @@
+//! Dataset summary for `triad data info`: reads four narrow columns only.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::error::DataError;
+use crate::reader::{Columns, ShardFile, ShardReader};
+use crate::schema::col;
+
+/// Counts over a set of shards. A game is counted once even if its rows
+/// are spread over several shards.
+#[derive(Debug, Clone, Default)]
+pub struct DataSummary {
+    pub shards: usize,
+    pub games: u64,
+    pub positions: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    pub unfinished: u64,
+    /// Mean plies per game (from the `game_length` column).
+    pub mean_game_length: f64,
+    pub schema_versions: BTreeSet<u32>,
+    pub terminations: BTreeMap<String, u64>,
+}
+
+/// Result of a game as an index: 0 White wins, 1 draw, 2 Black wins, 3 unfinished.
+pub fn result_index(result: &str) -> usize {
+    match result {
+        "1-0" => 0,
+        "1/2-1/2" => 1,
+        "0-1" => 2,
+        _ => 3,
+    }
+}
+
+/// Summarises `shards`; the first unreadable shard is an error.
+pub fn summarize(shards: &[ShardFile]) -> Result<DataSummary, DataError> {
+    summarize_with(shards, |_| {})
+}
+
+/// As [`summarize`], calling `progress(rows)` after each shard.
+pub fn summarize_with(
+    shards: &[ShardFile],
+    mut progress: impl FnMut(u64),
+) -> Result<DataSummary, DataError> {
+    let mut s = DataSummary {
+        shards: shards.len(),
+        ..Default::default()
+    };
+    // game id → (result index, termination, length)
+    let mut games: HashMap<u64, (usize, String, u32)> = HashMap::new();
+    let mut versions = BTreeSet::new();
+    for shard in shards {
+        let reader = ShardReader::open(&shard.path)?;
+        versions.insert(reader.schema_version());
+        let batches = reader.read_columns(&[
+            col::GAME_ID,
+            col::RESULT,
+            col::TERMINATION,
+            col::GAME_LENGTH,
+        ])?;
+        let mut rows = 0u64;
+        for b in &batches {
+            let c = Columns::new(b);
+            let err = |m: String| DataError::new(&shard.path, m);
+            let id = c.u64(col::GAME_ID).map_err(err)?;
+            let result = c.str(col::RESULT).map_err(err)?;
+            let term = c.str(col::TERMINATION).map_err(err)?;
+            let length = c.u32(col::GAME_LENGTH).map_err(err)?;
+            for i in 0..b.num_rows() {
+                games.entry(id.value(i)).or_insert_with(|| {
+                    (
+                        result_index(result.value(i)),
+                        term.value(i).to_string(),
+                        length.value(i),
+                    )
+                });
+            }
+            rows += b.num_rows() as u64;
+        }
+        s.positions += rows;
+        progress(rows);
+    }
+    s.schema_versions = versions;
+    s.games = games.len() as u64;
+    let mut total_length = 0u64;
+    for (result, term, length) in games.into_values() {
+        match result {
+            0 => s.white_wins += 1,
+            1 => s.draws += 1,
+            2 => s.black_wins += 1,
+            _ => s.unfinished += 1,
+        }
+        *s.terminations.entry(term).or_default() += 1;
+        total_length += length as u64;
+    }
+    if s.games > 0 {
+        s.mean_game_length = total_length as f64 / s.games as f64;
+    }
+    Ok(s)
+}
