@@ -181,7 +181,8 @@ fn combos() -> &'static [(KindCounts, PromoCounts)] {
         let mut v = Vec::new();
         let full = KindCounts(0x66_6666);
         full.for_each_subset(|m| {
-            if m.total() > 6 {
+            // (`total()` assumes a real ship's counts; sum exactly here.)
+            if Kind::ALL.iter().map(|&k| m.get(k)).sum::<u32>() > 6 {
                 return;
             }
             let pawns = m.get(Kind::Pawn);

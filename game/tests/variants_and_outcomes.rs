@@ -1,0 +1,88 @@
+//! Variants as parameters, and game results (mate, repetition, clock).
+
+use game::{perft, Game, GameResult, Position, Square, Termination, Variant};
+
+#[test]
+fn an_8x8_board_with_capacity_2_works_without_new_code() {
+    let start = "[rn][bq][kb][nr][rn][bq][kb][nr]/[pp][pp][pp][pp][pp][pp][pp][pp]/8/8/8/8/[PP][PP][PP][PP][PP][PP][PP][PP]/[RN][BQ][KB][NR][RN][BQ][KB][NR] w - 0 1";
+    // Two kings per side are rejected, so use one king ship each.
+    let start = start
+        .replacen("[kb][nr][rn][bq][kb]", "[kb][nr][rn][bq][bb]", 1)
+        .replacen("[KB][NR][RN][BQ][KB]", "[KB][NR][RN][BQ][BB]", 1);
+    let v = Variant::custom("8x8", 8, 8, 2, &[], &start).unwrap();
+    let pos = Position::start_of(v);
+    assert_eq!(Position::from_tfen_in(&pos.to_tfen(), v).unwrap(), pos);
+    let n1 = perft(&pos, 1);
+    assert!(n1 > 0);
+    // Every move respects capacity 2.
+    for m in pos.legal_move_vec() {
+        let after = pos.play(m);
+        for sq in after.ships() {
+            assert!(after.ship_at(sq).unwrap().total() <= 2);
+        }
+        assert_eq!(Position::from_tfen_in(&after.to_tfen(), v).unwrap(), after);
+    }
+    assert!(perft(&pos, 2) > n1);
+    assert!(v.mirror_symmetric());
+}
+
+#[test]
+fn bad_variants_are_rejected() {
+    assert!(Variant::custom("x", 9, 8, 3, &[], "").is_err());
+    assert!(Variant::custom("x", 6, 8, 7, &[], "").is_err());
+    let corners = [Square::new(0, 0)];
+    assert!(
+        Variant::custom("x", 6, 8, 3, &corners, "bad").is_ok(),
+        "the start is parsed lazily"
+    );
+}
+
+#[test]
+fn checkmate_ends_the_game() {
+    let pos = Position::from_tfen(
+        "[]1[b][knn]/[QBN]3[ppp]1/[]1[P]1[]1/[B]4[QRp]/1[PPP][r][]1[PPP]/4[pp]1/1[]1[n]1[BNq]/2[K][] b - 2 33",
+    )
+    .unwrap();
+    let mut g = Game::new(pos);
+    assert!(g.outcome().is_none());
+    let m = g.position().parse_move("f2Q-d2").unwrap();
+    g.play(m);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.result, GameResult::BlackWin);
+    assert_eq!(o.termination, Termination::Checkmate);
+}
+
+#[test]
+fn threefold_repetition_draws() {
+    let mut g = Game::new(Position::start());
+    let cycle = ["b1-c3", "b8-c6", "c3-b1", "c6-b8"];
+    // The start itself differs from the later positions in its forbidden
+    // reversal (none at the start), so the third occurrence of the position
+    // after a cycle comes at the end of the third cycle.
+    for round in 0..3 {
+        for (i, t) in cycle.iter().enumerate() {
+            let m = g.position().parse_move(t).unwrap();
+            g.play(m);
+            let done = round == 2 && i == 3;
+            assert_eq!(g.outcome().is_some(), done, "after {t} in round {round}");
+        }
+    }
+    assert_eq!(g.repetition_count(), 3);
+    assert_eq!(g.outcome().unwrap().termination, Termination::Repetition);
+    // Undo brings the game back.
+    g.undo();
+    assert!(g.outcome().is_none());
+}
+
+#[test]
+fn hundred_plies_without_capture_draw() {
+    let pos = Position::from_tfen(
+        "[rbn][qrb][kbn][rbn]/[ppp][ppp][ppp][ppp][ppp][ppp]/6/6/6/6/[PPP][PPP][PPP][PPP][PPP][PPP]/[RBN][QRB][KBN][RBN] w - 99 50",
+    )
+    .unwrap();
+    let mut g = Game::new(pos);
+    assert!(g.outcome().is_none());
+    let m = g.position().parse_move("b1-c3").unwrap();
+    g.play(m);
+    assert_eq!(g.outcome().unwrap().termination, Termination::NoCapture);
+}
