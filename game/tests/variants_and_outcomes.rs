@@ -56,22 +56,19 @@ fn checkmate_ends_the_game() {
 fn threefold_repetition_draws() {
     let mut g = Game::new(Position::start());
     let cycle = ["b1-c3", "b8-c6", "c3-b1", "c6-b8"];
-    // The start itself differs from the later positions in its forbidden
-    // reversal (none at the start), so the third occurrence of the position
-    // after a cycle comes at the end of the third cycle.
-    for round in 0..3 {
-        for (i, t) in cycle.iter().enumerate() {
-            let m = g.position().parse_move(t).unwrap();
-            g.play(m);
-            let done = round == 2 && i == 3;
-            assert_eq!(g.outcome().is_some(), done, "after {t} in round {round}");
-        }
+    // The position after the first b1-c3 (with its forbidden reversal c3->b1)
+    // recurs after every fourth ply; its third occurrence is ply 9.
+    for ply in 0..9 {
+        assert!(g.outcome().is_none(), "over too early, at ply {ply}");
+        let m = g.position().parse_move(cycle[ply % 4]).unwrap();
+        g.play(m);
     }
     assert_eq!(g.repetition_count(), 3);
     assert_eq!(g.outcome().unwrap().termination, Termination::Repetition);
-    // Undo brings the game back.
+    assert_eq!(g.outcome().unwrap().result, GameResult::Draw);
     g.undo();
     assert!(g.outcome().is_none());
+    assert_eq!(g.repetition_count(), 2);
 }
 
 #[test]
