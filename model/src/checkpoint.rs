@@ -1,0 +1,261 @@
+//! Checkpoints: safetensors weights plus a JSON sidecar.
+//!
+//! `NAME.safetensors` holds the weights (readable by Python's `safetensors`);
+//! `NAME.json` holds what is needed to rebuild the network and to trace where
+//! it came from. Both are written to a temporary name and renamed, weights
+//! first, so a sidecar never points at a half-written file.
+
+use crate::encode::ENCODING_VERSION;
+use crate::net::{Network, Shape};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tch::{Device, Tensor};
+
+/// Marks a sidecar as ours.
+pub const FORMAT: &str = "triad-checkpoint";
+
+/// The sidecar.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointInfo {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The [`ENCODING_VERSION`] the network was trained with.
+    pub encoding_version: u32,
+    pub shape: Shape,
+    /// Optimiser steps taken so far (0 for a fresh network).
+    pub step: u64,
+    /// The checkpoint this one was trained from, if any.
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// Anything else the writer wants to keep (data window, optimiser state
+    /// file, seed, ...).
+    #[serde(default)]
+    pub metadata: serde_json::Value,
+}
+
+impl CheckpointInfo {
+    /// A sidecar for `shape` at `step`.
+    pub fn new(shape: Shape, step: u64) -> CheckpointInfo {
+        CheckpointInfo {
+            format: FORMAT.to_string(),
+            encoding_version: ENCODING_VERSION,
+            shape,
+            step,
+            parent: None,
+            metadata: serde_json::Value::Object(Default::default()),
+        }
+    }
+}
+
+/// Why a checkpoint could not be written or read.
+#[derive(Debug)]
+pub enum CheckpointError {
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// The sidecar is not valid JSON of the expected form.
+    BadSidecar { path: PathBuf, message: String },
+    /// Trained with another input encoding: its inputs would be misread.
+    EncodingMismatch {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+    },
+    /// Another network shape than the one asked for.
+    ShapeMismatch {
+        path: PathBuf,
+        found: Shape,
+        expected: Shape,
+    },
+    /// The weights file is unreadable or does not match its sidecar.
+    BadWeights { path: PathBuf, message: String },
+}
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckpointError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            CheckpointError::BadSidecar { path, message } => {
+                write!(
+                    f,
+                    "{}: not a triad checkpoint sidecar: {message}",
+                    path.display()
+                )
+            }
+            CheckpointError::EncodingMismatch {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: checkpoint uses encoding version {found}, this build uses {expected}",
+                path.display()
+            ),
+            CheckpointError::ShapeMismatch {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: checkpoint network is {found}; expected {expected}",
+                path.display()
+            ),
+            CheckpointError::BadWeights { path, message } => {
+                write!(f, "{}: bad weights: {message}", path.display())
+            }
+        }
+    }
+}
+impl std::error::Error for CheckpointError {}
+
+/// The sidecar path of a weights path: `x.safetensors` → `x.json`.
+pub fn sidecar_path(weights: &Path) -> PathBuf {
+    weights.with_extension("json")
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(format!(".tmp{}", std::process::id()));
+    PathBuf::from(s)
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
+    move |error| CheckpointError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Reads and checks a sidecar (format and encoding version).
+pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
+    let path = sidecar_path(weights);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let info: CheckpointInfo =
+        serde_json::from_str(&text).map_err(|e| CheckpointError::BadSidecar {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    if info.format != FORMAT {
+        return Err(CheckpointError::BadSidecar {
+            path,
+            message: format!("format is {:?}, expected {FORMAT:?}", info.format),
+        });
+    }
+    if info.encoding_version != ENCODING_VERSION {
+        return Err(CheckpointError::EncodingMismatch {
+            path,
+            found: info.encoding_version,
+            expected: ENCODING_VERSION,
+        });
+    }
+    Ok(info)
+}
+
+impl Network {
+    /// Writes `weights` (conventionally `NAME.safetensors`) and its sidecar
+    /// `NAME.json`. `info.shape` and `info.encoding_version` are set from the
+    /// network, whatever the caller put there.
+    pub fn save(&self, weights: &Path, info: &CheckpointInfo) -> Result<(), CheckpointError> {
+        let mut info = info.clone();
+        info.format = FORMAT.to_string();
+        info.shape = self.shape();
+        info.encoding_version = ENCODING_VERSION;
+        let sidecar = sidecar_path(weights);
+        let (tmp_w, tmp_s) = (tmp_path(weights), tmp_path(&sidecar));
+        // Weights go out as stored on CPU so the file does not depend on the device.
+        let named: Vec<(String, Tensor)> = {
+            let mut v: Vec<_> = self
+                .var_store()
+                .variables()
+                .into_iter()
+                .map(|(k, t)| (k, t.to_device(Device::Cpu)))
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        Tensor::write_safetensors(&named, &tmp_w).map_err(|e| CheckpointError::BadWeights {
+            path: weights.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let json = serde_json::to_string_pretty(&info).expect("sidecar serialises");
+        std::fs::write(&tmp_s, json + "\n").map_err(io(&sidecar))?;
+        std::fs::rename(&tmp_w, weights).map_err(io(weights))?;
+        std::fs::rename(&tmp_s, &sidecar).map_err(io(&sidecar))?;
+        Ok(())
+    }
+
+    /// Loads a checkpoint onto `device`, rebuilding the network from its
+    /// sidecar. Fails with [`CheckpointError::EncodingMismatch`] for another
+    /// encoding version.
+    pub fn load(
+        weights: &Path,
+        device: Device,
+    ) -> Result<(Network, CheckpointInfo), CheckpointError> {
+        let info = read_info(weights)?;
+        let mut net = Network::with_shape(info.shape, device, 0);
+        net.load_weights(weights)?;
+        Ok((net, info))
+    }
+
+    /// Loads a checkpoint that must have the shape `expected` (e.g. the shape
+    /// of the run's `[model]` config); another shape is a
+    /// [`CheckpointError::ShapeMismatch`].
+    pub fn load_expecting(
+        weights: &Path,
+        expected: Shape,
+        device: Device,
+    ) -> Result<(Network, CheckpointInfo), CheckpointError> {
+        let info = read_info(weights)?;
+        if info.shape != expected {
+            return Err(CheckpointError::ShapeMismatch {
+                path: weights.to_path_buf(),
+                found: info.shape,
+                expected,
+            });
+        }
+        Network::load(weights, device)
+    }
+
+    /// Replaces this network's weights with those in `weights`; every
+    /// variable must be present with the same shape.
+    pub fn load_weights(&mut self, weights: &Path) -> Result<(), CheckpointError> {
+        let bad = |message: String| CheckpointError::BadWeights {
+            path: weights.to_path_buf(),
+            message,
+        };
+        if !weights.exists() {
+            return Err(CheckpointError::Io {
+                path: weights.to_path_buf(),
+                error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+            });
+        }
+        let stored: HashMap<String, Tensor> = Tensor::read_safetensors(weights)
+            .map_err(|e| bad(e.to_string()))?
+            .into_iter()
+            .collect();
+        let mut vars = self.var_store().variables();
+        if stored.len() != vars.len() {
+            return Err(bad(format!(
+                "{} tensors, the network has {}",
+                stored.len(),
+                vars.len()
+            )));
+        }
+        for (name, var) in vars.iter_mut() {
+            let src = stored
+                .get(name)
+                .ok_or_else(|| bad(format!("missing tensor {name}")))?;
+            if src.size() != var.size() {
+                return Err(bad(format!(
+                    "tensor {name} has shape {:?}, the network expects {:?}",
+                    src.size(),
+                    var.size()
+                )));
+            }
+            tch::no_grad(|| var.f_copy_(src)).map_err(|e| bad(format!("{name}: {e}")))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,161 @@
+//! The `[model]` section of a run's TOML file.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Network shape and where it runs. Every field has a default, so an empty
+/// `[model]` section (or none) gives the quickstart network: small enough
+/// that self-play on two CPU cores evaluates thousands of positions a second,
+/// big enough to learn the openings of a quickstart run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelConfig {
+    /// Residual blocks in the trunk (default 4).
+    pub blocks: usize,
+    /// Channels of every trunk convolution; also the size of each cell's
+    /// embedding that the policy head reads (default 32).
+    pub channels: usize,
+    /// Size of the embedding of a move's features (kind, moving crew,
+    /// capture, promotions, displacement) (default 32).
+    pub move_embed: usize,
+    /// Hidden width of the policy head's move scorer MLP (default 64).
+    pub policy_hidden: usize,
+    /// Hidden width of the win/draw/loss head (default 64).
+    pub value_hidden: usize,
+    /// "auto" (CUDA when available, else CPU), "cpu", "cuda" or "cuda:N"
+    /// (default "auto").
+    pub device: String,
+    /// libtorch intra-op CPU threads; 0 leaves libtorch's default (one per
+    /// core) (default 0).
+    pub threads: usize,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            blocks: 4,
+            channels: 32,
+            move_embed: 32,
+            policy_hidden: 64,
+            value_hidden: 64,
+            device: "auto".to_string(),
+            threads: 0,
+        }
+    }
+}
+
+/// A `[model]` section that could not be read or makes no sense.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ConfigError {}
+
+/// The whole-file view used when reading only the `[model]` section: other
+/// stages' sections are someone else's to check, so they pass through.
+#[derive(Deserialize)]
+struct FileView {
+    #[serde(default)]
+    model: Option<toml::Value>,
+}
+
+impl ModelConfig {
+    /// Reads the `[model]` section of a run file (defaults when absent). An
+    /// unknown key or a bad value is an error naming the key and the file.
+    pub fn from_file(path: &Path) -> Result<ModelConfig, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        ModelConfig::from_toml_str(&text)
+            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// Reads the `[model]` section of a run file's text.
+    pub fn from_toml_str(text: &str) -> Result<ModelConfig, ConfigError> {
+        let view: FileView = toml::from_str(text).map_err(|e| ConfigError(one_line(&e)))?;
+        let cfg = match view.model {
+            None => ModelConfig::default(),
+            Some(v) => ModelConfig::deserialize(v)
+                .map_err(|e| ConfigError(format!("[model]: {}", one_line(&e))))?,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks values serde cannot: sizes at least 1, a known device.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (key, v) in [
+            ("channels", self.channels),
+            ("move_embed", self.move_embed),
+            ("policy_hidden", self.policy_hidden),
+            ("value_hidden", self.value_hidden),
+        ] {
+            if v == 0 {
+                return Err(ConfigError(format!("[model] {key}: must be at least 1")));
+            }
+        }
+        parse_device(&self.device)
+            .map(|_| ())
+            .map_err(|e| ConfigError(format!("[model] device: {e}")))
+    }
+
+    /// The libtorch device this configuration asks for.
+    pub fn tch_device(&self) -> Result<tch::Device, ConfigError> {
+        parse_device(&self.device).map_err(|e| ConfigError(format!("[model] device: {e}")))
+    }
+}
+
+fn parse_device(s: &str) -> Result<tch::Device, String> {
+    match s {
+        "auto" => Ok(tch::Device::cuda_if_available()),
+        "cpu" => Ok(tch::Device::Cpu),
+        "cuda" => Ok(tch::Device::Cuda(0)),
+        _ => match s.strip_prefix("cuda:").map(str::parse::<usize>) {
+            Some(Ok(n)) => Ok(tch::Device::Cuda(n)),
+            _ => Err(format!(
+                "unknown device {s:?} (expected \"auto\", \"cpu\", \"cuda\" or \"cuda:N\")"
+            )),
+        },
+    }
+}
+
+/// TOML errors come with a multi-line source excerpt; keep the message line.
+fn one_line(e: &impl std::fmt::Display) -> String {
+    let s = e.to_string();
+    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    // toml's format: "TOML parse error at line L, column C", excerpt lines, message.
+    match (lines.first(), lines.last()) {
+        (Some(first), Some(last)) if lines.len() > 1 => format!("{first}: {last}"),
+        (Some(first), _) => first.to_string(),
+        _ => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        assert_eq!(
+            ModelConfig::from_toml_str("").unwrap(),
+            ModelConfig::default()
+        );
+        let c = ModelConfig::from_toml_str("[model]\nblocks = 2\n[train]\nlr = 1.0\n").unwrap();
+        assert_eq!(c.blocks, 2);
+        assert_eq!(c.channels, 32);
+    }
+
+    #[test]
+    fn unknown_key_and_bad_device_are_named() {
+        let e = ModelConfig::from_toml_str("[model]\nblock = 2\n").unwrap_err();
+        assert!(e.0.contains("block"), "{}", e.0);
+        let e = ModelConfig::from_toml_str("[model]\ndevice = \"tpu\"\n").unwrap_err();
+        assert!(e.0.contains("device"), "{}", e.0);
+        let e = ModelConfig::from_toml_str("[model]\nchannels = 0\n").unwrap_err();
+        assert!(e.0.contains("channels"), "{}", e.0);
+    }
+}

@@ -1,0 +1,335 @@
+//! The policy/value network: a residual convolutional trunk, the legal-move
+//! scorer policy head and a win/draw/loss head.
+//!
+//! The policy head scores each legal move as
+//! `mlp(cell[from] ‖ cell[to] ‖ embed(move features))`. The MLP's first layer
+//! is linear in the concatenation, so it splits into three sums:
+//! `A·cell[from] + B·cell[to] + C·embed(f)`. `A·cell` and `B·cell` are 1×1
+//! convolutions applied once per cell (48 of them) instead of once per move
+//! (often 50–150), then gathered per move; the result is the same function at
+//! a fraction of the cost.
+
+use crate::config::{ConfigError, ModelConfig};
+use crate::encode::{BatchTensors, Encoder, Input, MOVE_FEATURES, PLANES};
+use serde::{Deserialize, Serialize};
+use tch::nn;
+use tch::{Device, Kind, Tensor};
+
+/// Everything that fixes the set and shapes of the weights. Stored in every
+/// checkpoint's sidecar; a checkpoint loads only into the same shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shape {
+    pub blocks: usize,
+    pub channels: usize,
+    pub move_embed: usize,
+    pub policy_hidden: usize,
+    pub value_hidden: usize,
+    /// Input planes ([`PLANES`] of the encoding it was built for).
+    pub planes: usize,
+    /// Move features ([`MOVE_FEATURES`] of the encoding it was built for).
+    pub move_features: usize,
+}
+
+impl Shape {
+    /// The shape a config asks for, with the current encoding's sizes.
+    pub fn of(config: &ModelConfig) -> Shape {
+        Shape {
+            blocks: config.blocks,
+            channels: config.channels,
+            move_embed: config.move_embed,
+            policy_hidden: config.policy_hidden,
+            value_hidden: config.value_hidden,
+            planes: PLANES,
+            move_features: MOVE_FEATURES,
+        }
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features",
+            self.blocks,
+            self.channels,
+            self.move_embed,
+            self.policy_hidden,
+            self.value_hidden,
+            self.planes,
+            self.move_features
+        )
+    }
+}
+
+/// Logit given to padding slots: far below any real logit, but finite, so
+/// `0 × log_softmax` in the loss stays 0 instead of NaN.
+const MASKED_LOGIT: f64 = -1e9;
+
+struct Block {
+    conv1: nn::Conv2D,
+    bn1: nn::BatchNorm,
+    conv2: nn::Conv2D,
+    bn2: nn::BatchNorm,
+}
+
+/// The network with its weights. Not `Sync` (tch modules are not): one
+/// thread owns it and others send it positions.
+pub struct Network {
+    vs: nn::VarStore,
+    shape: Shape,
+    input_conv: nn::Conv2D,
+    input_bn: nn::BatchNorm,
+    blocks: Vec<Block>,
+    from_proj: nn::Conv2D,
+    to_proj: nn::Conv2D,
+    move_embed: nn::Linear,
+    move_proj: nn::Linear,
+    policy_out: nn::Linear,
+    value_conv: nn::Conv2D,
+    value_bn: nn::BatchNorm,
+    value_fc: nn::Linear,
+    value_out: nn::Linear,
+}
+
+/// One position's evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Probability of each legal move, in `Position::legal_moves` order.
+    pub policy: Vec<f32>,
+    /// Win, draw, loss probabilities for the side to move.
+    pub wdl: [f32; 3],
+}
+
+fn conv(vs: &nn::Path, i: usize, o: usize, k: i64, bias: bool) -> nn::Conv2D {
+    let cfg = nn::ConvConfig {
+        padding: k / 2,
+        bias,
+        ..Default::default()
+    };
+    nn::conv2d(vs, i as i64, o as i64, k, cfg)
+}
+
+fn linear(vs: &nn::Path, i: usize, o: usize, bias: bool) -> nn::Linear {
+    let cfg = nn::LinearConfig {
+        bias,
+        ..Default::default()
+    };
+    nn::linear(vs, i as i64, o as i64, cfg)
+}
+
+impl Network {
+    /// A fresh network from a config, its weights drawn from `seed`
+    /// (libtorch's global generator is seeded, so the same seed and config
+    /// give the same weights).
+    pub fn new(config: &ModelConfig, seed: u64) -> Result<Network, ConfigError> {
+        config.validate()?;
+        let device = config.tch_device()?;
+        if config.threads > 0 {
+            tch::set_num_threads(config.threads as i32);
+        }
+        Ok(Network::with_shape(Shape::of(config), device, seed))
+    }
+
+    /// A fresh network of a given shape on a device.
+    pub fn with_shape(shape: Shape, device: Device, seed: u64) -> Network {
+        tch::manual_seed(seed as i64);
+        let vs = nn::VarStore::new(device);
+        let root = vs.root();
+        let ch = shape.channels;
+        let bn = |p: nn::Path| nn::batch_norm2d(p, ch as i64, Default::default());
+        let input_conv = conv(&(&root / "input_conv"), shape.planes, ch, 3, false);
+        let input_bn = bn(&root / "input_bn");
+        let blocks = (0..shape.blocks)
+            .map(|i| {
+                let p = &root / format!("block{i}");
+                Block {
+                    conv1: conv(&(&p / "conv1"), ch, ch, 3, false),
+                    bn1: bn(&p / "bn1"),
+                    conv2: conv(&(&p / "conv2"), ch, ch, 3, false),
+                    bn2: bn(&p / "bn2"),
+                }
+            })
+            .collect();
+        let pol = &root / "policy";
+        let h = shape.policy_hidden;
+        let from_proj = conv(&(&pol / "from_proj"), ch, h, 1, true);
+        let to_proj = conv(&(&pol / "to_proj"), ch, h, 1, false);
+        let move_embed = linear(
+            &(&pol / "move_embed"),
+            shape.move_features,
+            shape.move_embed,
+            true,
+        );
+        let move_proj = linear(&(&pol / "move_proj"), shape.move_embed, h, false);
+        let policy_out = linear(&(&pol / "out"), h, 1, true);
+        let val = &root / "value";
+        let value_conv = conv(&(&val / "conv"), ch, ch, 1, false);
+        let value_bn = bn(&val / "bn");
+        let value_fc = linear(&(&val / "fc"), 2 * ch, shape.value_hidden, true);
+        let value_out = linear(&(&val / "out"), shape.value_hidden, 3, true);
+        Network {
+            vs,
+            shape,
+            input_conv,
+            input_bn,
+            blocks,
+            from_proj,
+            to_proj,
+            move_embed,
+            move_proj,
+            policy_out,
+            value_conv,
+            value_bn,
+            value_fc,
+            value_out,
+        }
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+    /// The weights, for an optimiser (`nn::Adam::default().build(net.var_store(), lr)`).
+    pub fn var_store(&self) -> &nn::VarStore {
+        &self.vs
+    }
+    /// Number of trainable parameters.
+    pub fn parameter_count(&self) -> usize {
+        self.vs
+            .trainable_variables()
+            .iter()
+            .map(|t| t.numel())
+            .sum()
+    }
+
+    /// The forward pass with gradients (when not inside `no_grad`).
+    /// `train` selects batch statistics in batch norm (and updates the running
+    /// ones). Returns `(policy_logits [B, M], value_logits [B, 3])`; padding
+    /// slots of the policy hold a huge negative logit, so a softmax over a
+    /// row is a distribution over that position's legal moves only. Value
+    /// logits are win, draw, loss for the side to move.
+    pub fn forward_t(&self, x: &BatchTensors, train: bool) -> (Tensor, Tensor) {
+        let mut t = x
+            .planes
+            .apply(&self.input_conv)
+            .apply_t(&self.input_bn, train)
+            .relu();
+        for b in &self.blocks {
+            let y = t
+                .apply(&b.conv1)
+                .apply_t(&b.bn1, train)
+                .relu()
+                .apply(&b.conv2)
+                .apply_t(&b.bn2, train);
+            t = (y + t).relu();
+        }
+        let (bsz, m) = (x.move_from.size()[0], x.move_from.size()[1]);
+        let h = self.shape.policy_hidden as i64;
+        // [B, H, cells] -> gather the cells of each move -> [B, H, M].
+        let from = t.apply(&self.from_proj).flatten(2, 3);
+        let to = t.apply(&self.to_proj).flatten(2, 3);
+        let from = from.gather(
+            2,
+            &x.move_from.unsqueeze(1).expand([bsz, h, m], false),
+            false,
+        );
+        let to = to.gather(2, &x.move_to.unsqueeze(1).expand([bsz, h, m], false), false);
+        let moves = x
+            .move_features
+            .apply(&self.move_embed)
+            .relu()
+            .apply(&self.move_proj); // [B, M, H]
+        let hidden = ((from + to).transpose(1, 2) + moves).relu();
+        let logits = hidden
+            .apply(&self.policy_out)
+            .squeeze_dim(-1)
+            .masked_fill(&x.mask.logical_not(), MASKED_LOGIT);
+        let v = t
+            .apply(&self.value_conv)
+            .apply_t(&self.value_bn, train)
+            .relu();
+        // Mean and max over cells: no weight depends on the board size.
+        let pooled = Tensor::cat(
+            &[
+                v.mean_dim([2i64, 3].as_slice(), false, Kind::Float),
+                v.amax([2i64, 3].as_slice(), false),
+            ],
+            1,
+        );
+        let value = pooled.apply(&self.value_fc).relu().apply(&self.value_out);
+        (logits, value)
+    }
+
+    /// Evaluates a finished batch without gradients. `policy` receives the
+    /// probabilities of every position's moves back to back, parallel to the
+    /// encoder's moves (position i's are `offsets()[i]..offsets()[i+1]`);
+    /// `wdl` one `[win, draw, loss]` per position. Both are cleared first and
+    /// reuse their capacity.
+    pub fn evaluate_encoded(&self, enc: &Encoder, policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+        policy.clear();
+        wdl.clear();
+        let b = enc.len();
+        if b == 0 {
+            return;
+        }
+        let m = enc.max_moves();
+        let (probs, values) = tch::no_grad(|| {
+            let x = enc.to_tensors(self.device());
+            let (logits, value) = self.forward_t(&x, false);
+            (
+                logits.softmax(1, Kind::Float).to_device(Device::Cpu),
+                value.softmax(1, Kind::Float).to_device(Device::Cpu),
+            )
+        });
+        policy.resize(b * m, 0.0);
+        probs.copy_data(policy, b * m);
+        // Compact the padded rows in place: row i moves left to offsets[i] ≤ i*m.
+        let offsets = enc.offsets();
+        for i in 0..b {
+            let n = offsets[i + 1] - offsets[i];
+            policy.copy_within(i * m..i * m + n, offsets[i]);
+        }
+        policy.truncate(offsets[b]);
+        wdl.resize(b, [0.0; 3]);
+        let flat: &mut [f32] = wdl.as_flattened_mut();
+        values.copy_data(flat, b * 3);
+    }
+
+    /// Evaluates positions (each with its repetition count): for each, the
+    /// probabilities of its legal moves in `Position::legal_moves` order and
+    /// its W/D/L. Allocates; the hot path uses [`Network::evaluate_encoded`].
+    pub fn evaluate(&self, inputs: &[Input]) -> Vec<Evaluation> {
+        let mut enc = Encoder::new();
+        for &(pos, reps) in inputs {
+            enc.push(pos, reps);
+        }
+        enc.finish();
+        let (mut policy, mut wdl) = (Vec::new(), Vec::new());
+        self.evaluate_encoded(&enc, &mut policy, &mut wdl);
+        let offsets = enc.offsets();
+        (0..inputs.len())
+            .map(|i| Evaluation {
+                policy: policy[offsets[i]..offsets[i + 1]].to_vec(),
+                wdl: wdl[i],
+            })
+            .collect()
+    }
+}
+
+/// Cross-entropy of the policy against a target distribution over each
+/// position's moves (`target [B, M]`, zeros in padding), averaged over the
+/// batch.
+pub fn policy_loss(logits: &Tensor, target: &Tensor) -> Tensor {
+    -(target * logits.log_softmax(1, Kind::Float))
+        .sum_dim_intlist(1i64, false, Kind::Float)
+        .mean(Kind::Float)
+}
+
+/// Cross-entropy of the W/D/L logits against target probabilities
+/// (`[B, 3]`: a one-hot game result, or a blend with a search value).
+pub fn value_loss(logits: &Tensor, target: &Tensor) -> Tensor {
+    policy_loss(logits, target)
+}

@@ -1,0 +1,229 @@
+//! Behaviour of the encoding, the network and checkpoints.
+
+use game::{Move, Position};
+use model::sample::{random_positions, SplitMix};
+use model::*;
+use std::collections::HashSet;
+use tch::{nn, nn::OptimizerConfig, Device, Kind, Tensor};
+
+fn small_config() -> ModelConfig {
+    ModelConfig {
+        blocks: 1,
+        channels: 16,
+        move_embed: 16,
+        policy_hidden: 32,
+        value_hidden: 32,
+        device: "cpu".into(),
+        threads: 2,
+    }
+}
+
+fn tmp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("triad-model-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The rows (from, to, features) of position 0's moves, sorted, as bits.
+fn move_rows(enc: &Encoder) -> Vec<(i64, i64, Vec<u32>)> {
+    let n = enc.moves(0).len();
+    let (from, to, feats) = (enc.move_from(), enc.move_to(), enc.move_features());
+    let mut rows: Vec<_> = (0..n)
+        .map(|j| {
+            let f = (0..MOVE_FEATURES)
+                .map(|k| feats[[0, j, k]].to_bits())
+                .collect();
+            (from[[0, j]], to[[0, j]], f)
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn start_looks_the_same_to_both_sides() {
+    let white = Position::start();
+    let tfen = white.to_tfen().replacen(" w ", " b ", 1);
+    let black = Position::from_tfen(&tfen).unwrap();
+    assert_eq!(
+        encode_batch(&[(&white, 1)]),
+        encode_batch(&[(&black, 1)]),
+        "planes differ"
+    );
+    let mut a = Encoder::new();
+    a.push(&white, 1);
+    a.finish();
+    let mut b = Encoder::new();
+    b.push(&black, 1);
+    b.finish();
+    assert!(!a.moves(0).is_empty());
+    assert_eq!(move_rows(&a), move_rows(&b), "move arrays differ");
+}
+
+#[test]
+fn start_planes_say_what_is_on_the_board() {
+    let pos = Position::start();
+    let x = encode_batch(&[(&pos, 1)]);
+    assert_eq!(x.shape(), &[1, PLANES, 8, 6]);
+    // Corners do not exist; b1 has a ship with three own crew and no room.
+    assert_eq!(x[[0, 0, 0, 0]], 0.0);
+    assert_eq!(x[[0, 0, 0, 1]], 1.0);
+    assert_eq!(x[[0, 1, 0, 1]], 1.0);
+    assert_eq!(x[[0, 3, 0, 1]], 0.0);
+    // Own pawns on a2: planes 4 + (0*6 + 0)*3 + t for ≥1, ≥2, ≥3.
+    for t in 0..3 {
+        assert_eq!(x[[0, 4 + t, 1, 0]], 1.0);
+        // Enemy pawns on a7 (owner 1).
+        assert_eq!(x[[0, 4 + 18 + t, 6, 0]], 1.0);
+        assert_eq!(x[[0, 4 + t, 6, 0]], 0.0);
+    }
+    // Rank 4 is empty: existing cell, no ship.
+    assert_eq!(x[[0, 0, 3, 2]], 1.0);
+    assert_eq!(x[[0, 1, 3, 2]], 0.0);
+    // Repetition and clock planes are constant.
+    assert!(x
+        .slice(ndarray::s![0, 45, .., ..])
+        .iter()
+        .all(|&v| v == 0.0));
+    let x3 = encode_batch(&[(&pos, 3)]);
+    assert!(x3
+        .slice(ndarray::s![0, 45, .., ..])
+        .iter()
+        .all(|&v| v == 1.0));
+}
+
+#[test]
+fn mirror_commutes_with_move_generation() {
+    let mut moves: Vec<Move> = Vec::new();
+    let mut mirrored: Vec<Move> = Vec::new();
+    for pos in random_positions(300, 7, 120) {
+        pos.legal_moves(&mut moves);
+        let (mpos, mmoves) = mirror_sample(&pos, &moves);
+        mpos.legal_moves(&mut mirrored);
+        let expect: HashSet<Move> = mmoves.into_iter().collect();
+        let got: HashSet<Move> = mirrored.iter().copied().collect();
+        assert_eq!(expect.len(), moves.len(), "mirror merged moves in {pos:?}");
+        assert_eq!(got, expect, "in {pos:?}");
+        assert_eq!(mpos.mirror(), pos);
+    }
+}
+
+#[test]
+fn policy_is_a_distribution_over_exactly_the_legal_moves() {
+    let net = Network::new(&small_config(), 1).unwrap();
+    let positions = random_positions(40, 3, 80);
+    let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
+    let evals = net.evaluate(&inputs);
+    assert_eq!(evals.len(), positions.len());
+    let mut counts = HashSet::new();
+    for (pos, e) in positions.iter().zip(&evals) {
+        assert_eq!(e.policy.len(), pos.legal_move_vec().len());
+        counts.insert(e.policy.len());
+        assert!(e.policy.iter().all(|&p| p > 0.0 && p <= 1.0));
+        let sum: f32 = e.policy.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
+        let wdl: f32 = e.wdl.iter().sum();
+        assert!((wdl - 1.0).abs() < 1e-4, "wdl sums to {wdl}");
+    }
+    assert!(counts.len() > 3, "the batch should mix move counts");
+    // Batching changes nothing: one position alone gets the same answer.
+    let alone = net.evaluate(&inputs[5..6]);
+    for (a, b) in alone[0].policy.iter().zip(&evals[5].policy) {
+        assert!((a - b).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn save_then_load_gives_identical_outputs() {
+    let dir = tmp_dir("save");
+    let path = dir.join("net.safetensors");
+    let net = Network::new(&small_config(), 11).unwrap();
+    let mut info = CheckpointInfo::new(net.shape(), 42);
+    info.parent = Some("gen0".into());
+    net.save(&path, &info).unwrap();
+    let (loaded, got) = Network::load(&path, Device::Cpu).unwrap();
+    assert_eq!(got.step, 42);
+    assert_eq!(got.parent.as_deref(), Some("gen0"));
+    assert_eq!(got.shape, net.shape());
+    let positions = random_positions(20, 5, 60);
+    let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
+    assert_eq!(net.evaluate(&inputs), loaded.evaluate(&inputs));
+    // No temporary files are left behind.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    // A different shape is refused, by name.
+    let mut other = small_config();
+    other.channels = 8;
+    match Network::load_expecting(&path, Shape::of(&other), Device::Cpu) {
+        Err(CheckpointError::ShapeMismatch { .. }) => {}
+        r => panic!("expected a shape mismatch, got {:?}", r.err()),
+    }
+    // Another encoding version is refused.
+    let sidecar = model::checkpoint::sidecar_path(&path);
+    let text = std::fs::read_to_string(&sidecar).unwrap();
+    let bumped = text.replace(
+        &format!("\"encoding_version\": {ENCODING_VERSION}"),
+        &format!("\"encoding_version\": {}", ENCODING_VERSION + 1),
+    );
+    assert_ne!(text, bumped);
+    std::fs::write(&sidecar, bumped).unwrap();
+    let err = Network::load(&path, Device::Cpu).err().expect("must fail");
+    assert!(matches!(err, CheckpointError::EncodingMismatch { .. }));
+    assert!(err.to_string().contains("encoding version"), "{err}");
+    // Weights that do not fit the sidecar's shape are refused, not a panic.
+    let mut wrong = CheckpointInfo::new(Shape::of(&other), 0);
+    wrong.shape = Shape::of(&other);
+    std::fs::write(&sidecar, serde_json::to_string(&wrong).unwrap()).unwrap();
+    let err = Network::load(&path, Device::Cpu).err().expect("must fail");
+    assert!(matches!(err, CheckpointError::BadWeights { .. }), "{err}");
+    // A missing checkpoint is an I/O error.
+    assert!(matches!(
+        Network::load(&dir.join("none.safetensors"), Device::Cpu),
+        Err(CheckpointError::Io { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn small_network_overfits_a_few_dozen_positions() {
+    tch::set_num_threads(2);
+    let net = Network::new(&small_config(), 3).unwrap();
+    let positions = random_positions(32, 9, 60);
+    let mut enc = Encoder::new();
+    for p in &positions {
+        enc.push(p, 1);
+    }
+    enc.finish();
+    let x = enc.to_tensors(Device::Cpu);
+    // Targets: one random legal move per position, one random result.
+    let mut rng = SplitMix(17);
+    let m = enc.max_moves();
+    let mut policy_target = vec![0f32; positions.len() * m];
+    let mut value_target = vec![0f32; positions.len() * 3];
+    for i in 0..positions.len() {
+        policy_target[i * m + rng.below(enc.moves(i).len())] = 1.0;
+        value_target[i * 3 + rng.below(3)] = 1.0;
+    }
+    let pt = Tensor::from_slice(&policy_target).view([positions.len() as i64, m as i64]);
+    let vt = Tensor::from_slice(&value_target).view([positions.len() as i64, 3]);
+    let losses = |train: bool| {
+        let (pl, vl) = net.forward_t(&x, train);
+        (policy_loss(&pl, &pt), value_loss(&vl, &vt))
+    };
+    let (p0, v0) = tch::no_grad(|| losses(false));
+    let (p0, v0) = (p0.double_value(&[]), v0.double_value(&[]));
+    let mut opt = nn::Adam::default().build(net.var_store(), 3e-3).unwrap();
+    for _ in 0..400 {
+        let (p, v) = losses(true);
+        opt.backward_step(&(p + v));
+    }
+    let (p1, v1) = tch::no_grad(|| losses(false));
+    let (p1, v1) = (p1.double_value(&[]), v1.double_value(&[]));
+    assert!(p1 < 0.1 * p0, "policy loss {p0} -> {p1}");
+    assert!(v1 < 0.1 * v0, "value loss {v0} -> {v1}");
+    assert_eq!(pt.kind(), Kind::Float);
+}
