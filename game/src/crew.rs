@@ -58,12 +58,14 @@ impl KindCounts {
     }
 
     #[inline]
+    #[allow(clippy::should_implement_trait)] // by value, no overflow semantics
     pub fn add(self, other: KindCounts) -> KindCounts {
         KindCounts(self.0 + other.0)
     }
 
     /// `self - other`; the caller guarantees `other` is contained in `self`.
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, other: KindCounts) -> KindCounts {
         debug_assert!(self.contains(other));
         KindCounts(self.0 - other.0)

@@ -155,7 +155,7 @@ impl Position {
                     let king_moves = m.get(Kind::King) > 0;
                     // Does the origin stop blocking?
                     let vacates = size == ship_total && own_total == size;
-                    let quick = !in_check && !king_moves && !(vacates && vacate_matters);
+                    let quick = !(in_check || king_moves || (vacates && vacate_matters));
                     let pawns = m.get(Kind::Pawn);
                     let mut emit = |captured: Option<Piece>| {
                         let base = Move::crew(s, t, m, captured, PromoCounts::NONE);

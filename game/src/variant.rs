@@ -102,7 +102,7 @@ impl Variant {
         missing: &[Square],
         start_tfen: &str,
     ) -> Result<Variant, VariantError> {
-        if !(2..=8).contains(&width) || !(4..=8).contains(&height) || height % 2 != 0 {
+        if !(2..=8).contains(&width) || !(4..=8).contains(&height) || !height.is_multiple_of(2) {
             return Err(VariantError(format!(
                 "board {width}x{height}: width must be 2..=8 and height an even number 4..=8"
             )));

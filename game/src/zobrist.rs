@@ -26,7 +26,7 @@ fn splitmix(state: &mut u64) -> u64 {
 pub(crate) fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut s = 0x7121_ADu64;
+        let mut s = 0x0071_21AD_u64;
         let mut crew = Box::new([[[0u64; 8]; 12]; 64]);
         for sq in crew.iter_mut() {
             for piece in sq.iter_mut() {
