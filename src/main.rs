@@ -22,6 +22,10 @@ struct Cli {
 enum Command {
     /// Throughput benchmarks (model, search, ...).
     Bench(cmd::bench::Args),
+    /// Self-play shards: summary (info) and one game in the inventor's notation (export).
+    Data(cmd::data::Args),
+    /// Opening tree of a set of shards: lines, frequencies, results, chart.
+    Openings(cmd::openings::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
     /// Replay a game record in the inventor's notation and report the result.
@@ -34,6 +38,8 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Data(a) => cmd::data::run(a),
+        Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Show(a) => cmd::show::run(a),

@@ -1,6 +1,8 @@
 //! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
 pub mod bench;
+pub mod data;
+pub mod openings;
 pub mod perft;
 pub mod replay;
 pub mod show;

@@ -1,6 +1,7 @@
 //! `triad bench …`: throughput benchmarks of each layer. Figures go to
 //! stdout (or one JSON object with `--json`); nothing here is a test.
 
+pub mod data;
 pub mod model;
 pub mod search;
 
@@ -14,6 +15,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Which {
+    /// Shards: rows written and read per second, bytes per position, opening-tree time.
+    Data(data::Args),
     /// Raw forward evaluations per second of the network, by batch size.
     Model(model::Args),
     /// Alpha-beta search speed: nodes per second and depth reached per second.
@@ -22,6 +25,7 @@ enum Which {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.which {
+        Which::Data(a) => data::run(a),
         Which::Model(a) => model::run(a),
         Which::Search(a) => search::run(a),
     }

@@ -1,0 +1,247 @@
+//! `triad data info` and `triad data export`: look into self-play shards.
+
+use std::path::PathBuf;
+
+use super::{print_json, CliError};
+use data::{list_shards, ShardFile, ShardReader};
+use game::{Move, Position};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(clap::Subcommand)]
+enum Verb {
+    /// Summarise shards: games, positions, results, mean game length, schema version.
+    #[command(
+        after_help = "Examples:\n  triad data info runs/demo/shards\n  triad data info a.parquet b.parquet --json"
+    )]
+    Info(InfoArgs),
+    /// Write one game in the inventor's notation (readable by `triad replay`).
+    #[command(
+        after_help = "The game is rebuilt from its rows: ply 0's TFEN is the start and each\nrow's chosen move is played in turn. Lines are `N)\\tWHITE,\\tBLACK;`.\nIf the game does not start from the standard position, replay it with\n`triad replay FILE --tfen '<start TFEN>'` (the TFEN is in the header).\n\nExample:\n  triad data export runs/demo/shards --game 42 --out game42.txt"
+    )]
+    Export(ExportArgs),
+}
+
+#[derive(clap::Args)]
+struct InfoArgs {
+    /// Shard files or directories of shards (`*.parquet`; `*.tmp` is ignored).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// Shard files or directories of shards.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The game id (the `game_id` column).
+    #[arg(long)]
+    game: u64,
+    /// Write the record here instead of stdout (written to a temporary name, then renamed).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.verb {
+        Verb::Info(a) => info(a),
+        Verb::Export(a) => export(a),
+    }
+}
+
+/// Lists the shards, as a bad-input error when a path is missing or none is found.
+pub fn shards_of(paths: &[PathBuf]) -> Result<Vec<ShardFile>, CliError> {
+    let shards = list_shards(paths).map_err(|e| CliError::input(e.to_string()))?;
+    if shards.is_empty() {
+        return Err(CliError::input(format!(
+            "no shards (*.parquet) found in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(shards)
+}
+
+/// A progress bar over rows (hidden when there are few).
+pub fn row_progress(shards: &[ShardFile], what: &str) -> ProgressBar {
+    let total: u64 = shards
+        .iter()
+        .filter_map(|s| ShardReader::open(&s.path).ok().map(|r| r.num_rows()))
+        .sum();
+    let bar = if total < 200_000 {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} rows ({eta})") {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar
+}
+
+fn info(args: InfoArgs) -> Result<(), CliError> {
+    let shards = shards_of(&args.paths)?;
+    let bar = row_progress(&shards, "reading");
+    let s = data::summary::summarize_with(&shards, |n| bar.inc(n))
+        .map_err(|e| CliError::input(e.to_string()))?;
+    bar.finish_and_clear();
+    let versions: Vec<u32> = s.schema_versions.iter().copied().collect();
+    if args.json {
+        print_json(&json!({
+            "shards": s.shards,
+            "games": s.games,
+            "positions": s.positions,
+            "results": {
+                "white_wins": s.white_wins,
+                "draws": s.draws,
+                "black_wins": s.black_wins,
+                "unfinished": s.unfinished,
+            },
+            "terminations": s.terminations,
+            "mean_game_length": s.mean_game_length,
+            "schema_versions": versions,
+        }));
+        return Ok(());
+    }
+    let pct = |n: u64| {
+        if s.games == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / s.games as f64
+        }
+    };
+    println!("shards            {}", s.shards);
+    println!("games             {}", s.games);
+    println!("positions         {}", s.positions);
+    println!(
+        "results           1-0 {} ({:.1}%)  1/2-1/2 {} ({:.1}%)  0-1 {} ({:.1}%)  unfinished {}",
+        s.white_wins,
+        pct(s.white_wins),
+        s.draws,
+        pct(s.draws),
+        s.black_wins,
+        pct(s.black_wins),
+        s.unfinished
+    );
+    let terms: Vec<String> = s
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("terminations      {}", terms.join(", "));
+    println!("mean game length  {:.1} plies", s.mean_game_length);
+    println!(
+        "schema version    {}",
+        versions
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
+}
+
+/// Writes `text` to `path` atomically (temporary name, then rename).
+pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliError> {
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
+}
+
+fn export(args: ExportArgs) -> Result<(), CliError> {
+    let shards = shards_of(&args.paths)?;
+    let mut rows = Vec::new();
+    for shard in &shards {
+        let reader = ShardReader::open(&shard.path).map_err(|e| CliError::input(e.to_string()))?;
+        let found = reader
+            .read_records()
+            .map_err(|e| CliError::input(e.to_string()))?;
+        rows.extend(found.into_iter().filter(|r| r.game_id == args.game));
+    }
+    if rows.is_empty() {
+        return Err(CliError::input(format!(
+            "game {} not found in {} shard(s)",
+            args.game,
+            shards.len()
+        )));
+    }
+    let game = data::GameRecord::from_rows(rows).map_err(CliError::input)?;
+    let (start, moves) = game.replay().map_err(CliError::input)?;
+    let text = inventor_record(&game, &start, &moves);
+    match &args.out {
+        Some(path) => write_atomically(path, text.as_bytes()),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// The game in the inventor's notation, with check (`*`) and mate (`**`)
+/// marks, a header of non-numbered lines (which readers skip), and
+/// `resigns.` when the game ended by resignation.
+pub fn inventor_record(game: &data::GameRecord, start: &Position, moves: &[Move]) -> String {
+    let first = &game.positions[0];
+    let mut out = format!(
+        "Game {} ({} plies): {} {}\nModel {}, {} simulations, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
+        game.game_id,
+        moves.len(),
+        game.result(),
+        game.termination(),
+        first.model_id,
+        first.simulations,
+        first.seed,
+        start.to_tfen()
+    );
+    let mut pos = start.clone();
+    let mut number = start.fullmove().max(1) as usize;
+    let mut line = String::new();
+    if start.side() == game::Color::Black {
+        line = format!("{number})\t,\t");
+    }
+    for &m in moves {
+        let mut text = pos.move_to_inventor(m);
+        let white = pos.side() == game::Color::White;
+        pos.apply(m);
+        if pos.in_check() {
+            text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
+        }
+        if white {
+            line = format!("{number})\t{text},\t");
+        } else {
+            line.push_str(&format!("\t{text};\n"));
+            out.push_str(&line);
+            line.clear();
+            number += 1;
+        }
+    }
+    if !line.is_empty() {
+        out.push_str(line.trim_end_matches([',', '\t']));
+        out.push_str(";\n");
+    }
+    if game.termination() == "resignation" {
+        let side = if pos.side() == game::Color::White {
+            ""
+        } else {
+            "\t,"
+        };
+        out.push_str(&format!("{number}){side}\tresigns.\n"));
+    }
+    out
+}
