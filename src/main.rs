@@ -3,6 +3,7 @@
 //! work itself is done by the workspace crates.
 
 mod cmd;
+mod config;
 
 use clap::{Parser, Subcommand};
 
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Throughput benchmarks (model, search, ...).
     Bench(cmd::bench::Args),
+    /// Check a run config (TOML) and print it with every default filled in.
+    Config(cmd::config::Args),
     /// Self-play shards: summary (info) and one game in the inventor's notation (export).
     Data(cmd::data::Args),
     /// Opening tree of a set of shards: lines, frequencies, results, chart.
@@ -32,17 +35,21 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Draw a position in the terminal.
     Show(cmd::show::Args),
+    /// Print the triad and libtorch versions, CUDA/MKL-DNN availability and thread counts.
+    Version(cmd::version::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Config(a) => cmd::config::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Version(a) => cmd::version::run(a),
     };
     if let Err(e) = result {
         eprintln!("triad: {}", e.message);

@@ -1,11 +1,13 @@
 //! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
 pub mod bench;
+pub mod config;
 pub mod data;
 pub mod openings;
 pub mod perft;
 pub mod replay;
 pub mod show;
+pub mod version;
 
 /// A failure to report: a one-line message and the exit status
 /// (1 a failed check, 2 bad input).

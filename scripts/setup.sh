@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Idempotent set-up, run by `make setup` (and so by `make test` and
+# `make quickstart`): makes sure the project-local virtual environment `.venv`
+# holds the PyPI wheel torch==2.11.0, whose `torch/lib` and `torch/include`
+# are the libtorch that tch 0.24 builds against, and points `.venv/libtorch`
+# at it (`.cargo/config.toml` sets LIBTORCH to that link). Reuses what is
+# already there; installs only what is missing. See docs/setup.md.
+#
+# Environment: PYTHON (default python3) creates the venv; TORCH_PIP_ARGS adds
+# pip arguments, e.g. "--index-url https://download.pytorch.org/whl/cpu" for
+# the much smaller CPU-only wheel.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TORCH_VERSION=2.11.0
+VENV=.venv
+PY="$VENV/bin/python3"
+
+say() { echo "setup: $*" >&2; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+command -v cargo >/dev/null || die "cargo not found: install the Rust toolchain (https://rustup.rs)"
+
+if [ ! -x "$PY" ]; then
+    python="${PYTHON:-python3}"
+    command -v "$python" >/dev/null || die "$python not found: install python3 with pip and venv"
+    say "creating the virtual environment $VENV"
+    "$python" -m venv "$VENV" || die "'$python -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)"
+fi
+
+torch_ok() {
+    "$PY" -c "import torch; assert torch.__version__.startswith('$TORCH_VERSION')" >/dev/null 2>&1
+}
+
+if torch_ok; then
+    say "torch $TORCH_VERSION already in $VENV"
+else
+    say "installing torch==$TORCH_VERSION into $VENV (a large download the first time)"
+    # shellcheck disable=SC2086 # TORCH_PIP_ARGS is a list of arguments
+    "$PY" -m pip install --disable-pip-version-check ${TORCH_PIP_ARGS:-} "torch==$TORCH_VERSION" \
+        || die "pip could not install torch==$TORCH_VERSION"
+    torch_ok || die "torch $TORCH_VERSION still does not import from $VENV"
+fi
+
+# A relative link, so the checkout can be moved.
+torch_dir=$("$PY" -c "import os, torch; print(os.path.relpath(os.path.dirname(torch.__file__), os.path.abspath('$VENV')))" 2>/dev/null)
+[ -f "$VENV/$torch_dir/lib/libtorch.so" ] || die "no libtorch.so under $VENV/$torch_dir/lib"
+if [ "$(readlink "$VENV/libtorch" 2>/dev/null || true)" != "$torch_dir" ]; then
+    ln -sfn "$torch_dir" "$VENV/libtorch"
+    say "linked $VENV/libtorch -> $torch_dir"
+fi

@@ -1,0 +1,33 @@
+//! `triad config FILE`: check a run config before spending time on it, and
+//! show every setting the run will use, defaults included.
+
+use super::CliError;
+use crate::config::{load_toml, RunConfig};
+use std::path::PathBuf;
+
+/// Check a run config (TOML) and print it with every default filled in.
+///
+/// An unknown key or a bad value is an error (exit 2) naming the file, the
+/// line and the key. See docs/config.md.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The run config, e.g. configs/quickstart.toml.
+    file: PathBuf,
+    /// Print the resolved config as one JSON object instead of TOML.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let config: RunConfig = load_toml(&args.file)?;
+    if args.json {
+        let value = serde_json::to_value(&config)
+            .map_err(|e| CliError::failed(format!("cannot convert config to JSON: {e}")))?;
+        super::print_json(&value);
+    } else {
+        let text = toml::to_string(&config)
+            .map_err(|e| CliError::failed(format!("cannot print config as TOML: {e}")))?;
+        print!("{text}");
+    }
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! Run configuration: one TOML file describes a run, with a section per stage
+//! (`[model]`, `[selfplay]`, `[train]`, `[eval]`, `[loop]`). Each crate owns
+//! the serde struct of its own section (`#[serde(deny_unknown_fields,
+//! default)]`, documented defaults); [`RunConfig`] only composes them, so a
+//! stage's settings live next to the code that uses them. See `docs/config.md`.
+//!
+//! [`load_toml`] turns every mistake in such a file (syntax, unknown key, bad
+//! value) into a one-line [`CliError`] (exit 2) naming the file, the line and
+//! the key, because a typo in a config must stop a run before it starts, not
+//! be silently ignored hours into it.
+
+use crate::cmd::CliError;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A whole run. Stage sections are added here by the owners of the stage
+/// crates as they define them (e.g. `pub model: model::ModelConfig`); every
+/// section is optional in the file and takes its documented defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunConfig {
+    /// Master seed: every stage derives its own random streams from it, so a
+    /// run is reproducible from its config file.
+    pub seed: u64,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig { seed: 1 }
+    }
+}
+
+/// Reads and deserializes a TOML file. Errors are one line: `FILE: line N:
+/// KEY: what is wrong` (exit 2); a missing or unreadable file names the file.
+pub fn load_toml<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, CliError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    parse_toml(&text).map_err(|msg| CliError::input(format!("{}: {msg}", path.display())))
+}
+
+/// Deserializes TOML text; the error is one line without the file name.
+pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let de = toml::de::Deserializer::parse(text).map_err(|e| describe(text, &e, ""))?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        // serde_path_to_error writes "." for the root.
+        let key = if path == "." { String::new() } else { path };
+        describe(text, e.inner(), &key)
+    })
+}
+
+/// `line N: KEY: message`, each part only when known. toml's own Display is a
+/// multi-line snippet, so it is rebuilt from the message and the byte span.
+fn describe(text: &str, err: &toml::de::Error, key: &str) -> String {
+    let mut out = String::new();
+    if let Some(span) = err.span() {
+        let start = span.start.min(text.len());
+        let line = text[..start].bytes().filter(|&b| b == b'\n').count() + 1;
+        out.push_str(&format!("line {line}: "));
+    }
+    if !key.is_empty() {
+        out.push_str(&format!("{key}: "));
+    }
+    // Messages are short, but flatten any newline to keep one line.
+    out.push_str(&err.message().trim().replace('\n', " "));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in for a stage section, shaped like the real ones.
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    struct Stage {
+        games: u32,
+        rate: f64,
+    }
+    impl Default for Stage {
+        fn default() -> Self {
+            Stage {
+                games: 10,
+                rate: 0.5,
+            }
+        }
+    }
+    #[derive(Debug, Deserialize, PartialEq, Default)]
+    #[serde(deny_unknown_fields, default)]
+    struct Run {
+        seed: u64,
+        stage: Stage,
+    }
+
+    #[test]
+    fn empty_file_and_empty_section_take_defaults() {
+        let run: Run = parse_toml("").unwrap();
+        assert_eq!(run.stage, Stage::default());
+        let run: Run = parse_toml("# only a comment\n[stage]\n").unwrap();
+        assert_eq!(run.stage.games, 10);
+        let run: Run = parse_toml("seed = 7\n[stage]\nrate = 0.25\n").unwrap();
+        assert_eq!((run.seed, run.stage.games, run.stage.rate), (7, 10, 0.25));
+    }
+
+    #[test]
+    fn unknown_key_names_section_key_and_line() {
+        let err = parse_toml::<Run>("seed = 3\n\n[stage]\ngamez = 4\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 4: stage.gamez: "), "{err}");
+        assert!(err.contains("unknown field `gamez`"), "{err}");
+    }
+
+    #[test]
+    fn unknown_section_is_an_error() {
+        let err = parse_toml::<Run>("[stages]\ngames = 4\n").unwrap_err();
+        assert!(err.contains("unknown field `stages`"), "{err}");
+        assert!(err.starts_with("line 1: "), "{err}");
+    }
+
+    #[test]
+    fn bad_value_names_the_key() {
+        let err = parse_toml::<Run>("[stage]\ngames = \"many\"\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 2: stage.games: "), "{err}");
+        assert!(err.contains("invalid type"), "{err}");
+        let err = parse_toml::<Run>("seed = -1\n").unwrap_err();
+        assert!(err.starts_with("line 1: seed: "), "{err}");
+    }
+
+    #[test]
+    fn syntax_error_is_one_line_with_its_line() {
+        let err = parse_toml::<Run>("seed = 1\n[stage\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 2: "), "{err}");
+    }
+
+    #[test]
+    fn load_toml_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("triad-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.toml");
+        std::fs::write(&file, "[stage]\nrate = true\n").unwrap();
+        let err = load_toml::<Run>(&file).unwrap_err();
+        assert_eq!(err.code, 2);
+        assert!(
+            err.message
+                .starts_with(&format!("{}: line 2: stage.rate: ", file.display())),
+            "{}",
+            err.message
+        );
+        let missing = load_toml::<Run>(dir.join("missing.toml")).unwrap_err();
+        assert!(
+            missing.message.contains("missing.toml: cannot read"),
+            "{}",
+            missing.message
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn run_config_defaults_and_presets_load() {
+        let run: RunConfig = parse_toml("").unwrap();
+        assert_eq!(run, RunConfig::default());
+        let preset = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quickstart.toml");
+        load_toml::<RunConfig>(preset).unwrap();
+    }
+}
