@@ -1,0 +1,379 @@
+//! The hand-written evaluation, in centipawns from the side to move's view.
+//!
+//! One pass over the crewed ships builds, for each side, where its crew
+//! reach (mobility), which cells they attack (once and twice) and which they
+//! attack with a pawn; the terms below are then bit operations. Every term is
+//! described, with its weight, in `docs/search.md`:
+//!
+//! - material (the values were chosen by fixed-depth self-play matches);
+//! - mobility: cells each kind of crewman on a ship reaches;
+//! - pawn advancement and promotion threats;
+//! - king safety: enemy attacks on the king's cell and its neighbours;
+//! - ships you can sail: own-crewed ships that have somewhere to go;
+//! - free places on ships that carry only own crew;
+//! - hostages: enemy crew on ships where we are the majority;
+//! - crew on attacked ships: undefended, or attacked by a pawn when worth more;
+//! - a small bonus for having the move.
+
+use game::{Bitboard, Color, Kind, Piece, Position, Square, Variant};
+
+/// Weights of the evaluation. Defaults are the values documented in
+/// `docs/search.md`; the struct is public so self-play matches can compare
+/// variants of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvalParams {
+    /// Material by kind (P N B R Q K); the king's value is unused.
+    pub material: [i32; 6],
+    /// Mobility per reachable cell, by kind.
+    pub mobility: [i32; 6],
+    /// Pawn bonus by number of steps still to go to its promotion cell
+    /// (index 0 unused, 1 = one step away).
+    pub pawn_advance: [i32; 8],
+    /// Extra bonus for a pawn one step from promotion whose step cell the
+    /// enemy does not attack.
+    pub promotion_threat: i32,
+    /// King-zone danger, indexed by the number of enemy attacks (capped).
+    pub king_danger: [i32; 10],
+    /// Per own-crewed ship that can sail somewhere.
+    pub sailable_ship: i32,
+    /// Per free place on a ship carrying only own crew.
+    pub free_place: i32,
+    /// Per enemy crewman held on a ship where we have more crew.
+    pub hostage: i32,
+    /// Share (in 1/64) of the most valuable own crewman on an attacked,
+    /// undefended ship that is lost as a penalty.
+    pub hanging: i32,
+    /// Share (in 1/64) of the value above a pawn's of crew on a ship a pawn attacks.
+    pub pawn_threat: i32,
+    /// Bonus for the side to move.
+    pub tempo: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams {
+            material: [100, 300, 330, 480, 900, 0],
+            mobility: [1, 4, 3, 2, 1, 0],
+            pawn_advance: [0, 70, 35, 18, 8, 3, 0, 0],
+            promotion_threat: 40,
+            king_danger: [0, 0, 8, 20, 36, 60, 90, 130, 180, 240],
+            sailable_ship: 6,
+            free_place: 2,
+            hostage: 12,
+            hanging: 16,
+            pawn_threat: 16,
+            tempo: 10,
+        }
+    }
+}
+
+/// Geometry tables of one variant (the game crate keeps its own private).
+pub struct Geometry {
+    variant: *const Variant,
+    knight: [u64; 64],
+    king: [u64; 64],
+    pawn_capture: [[u64; 64]; 2],
+    pawn_step: [[u64; 64]; 2],
+    /// Steps a pawn of each colour on a cell needs to reach its promotion cell.
+    pawn_distance: [[u8; 64]; 2],
+    rays: [[u64; 8]; 64],
+    half: [u64; 2],
+    promotion: [u64; 2],
+    capacity: u32,
+}
+
+// Safety: the pointer is only compared, never dereferenced.
+unsafe impl Send for Geometry {}
+unsafe impl Sync for Geometry {}
+
+const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
+];
+
+impl Geometry {
+    pub fn new(v: &'static Variant) -> Geometry {
+        let cells = v.cells.0;
+        let exists = |f: i8, r: i8| -> Option<Square> {
+            if f < 0 || r < 0 || f >= v.width as i8 || r >= v.height as i8 {
+                return None;
+            }
+            let s = Square::new(f as u8, r as u8);
+            (cells & s.bit() != 0).then_some(s)
+        };
+        let mut g = Geometry {
+            variant: v as *const Variant,
+            knight: [0; 64],
+            king: [0; 64],
+            pawn_capture: [[0; 64]; 2],
+            pawn_step: [[0; 64]; 2],
+            pawn_distance: [[0; 64]; 2],
+            rays: [[0; 8]; 64],
+            half: [v.half[0].0, v.half[1].0],
+            promotion: [v.promotion[0].0, v.promotion[1].0],
+            capacity: v.capacity as u32,
+        };
+        for s in Bitboard(cells) {
+            let (f, r) = (s.file() as i8, s.rank() as i8);
+            let i = s.index();
+            for (df, dr) in [
+                (1, 2),
+                (2, 1),
+                (2, -1),
+                (1, -2),
+                (-1, -2),
+                (-2, -1),
+                (-2, 1),
+                (-1, 2),
+            ] {
+                if let Some(t) = exists(f + df, r + dr) {
+                    g.knight[i] |= t.bit();
+                }
+            }
+            for (d, &(df, dr)) in DIRS.iter().enumerate() {
+                if let Some(t) = exists(f + df, r + dr) {
+                    g.king[i] |= t.bit();
+                }
+                let (mut x, mut y) = (f + df, r + dr);
+                while let Some(t) = exists(x, y) {
+                    g.rays[i][d] |= t.bit();
+                    x += df;
+                    y += dr;
+                }
+            }
+            for c in Color::ALL {
+                let dr = if c == Color::White { 1 } else { -1 };
+                if let Some(t) = exists(f, r + dr) {
+                    g.pawn_step[c.index()][i] |= t.bit();
+                }
+                for df in [-1, 1] {
+                    if let Some(t) = exists(f + df, r + dr) {
+                        g.pawn_capture[c.index()][i] |= t.bit();
+                    }
+                }
+                // Steps to the promotion cell of this file.
+                let mut n = 0u8;
+                let mut y = r;
+                while let Some(t) = exists(f, y) {
+                    if g.promotion[c.index()] & t.bit() != 0 {
+                        break;
+                    }
+                    y += dr;
+                    n += 1;
+                }
+                g.pawn_distance[c.index()][i] = n;
+            }
+        }
+        g
+    }
+
+    pub fn is_for(&self, v: &'static Variant) -> bool {
+        std::ptr::eq(self.variant, v)
+    }
+
+    #[inline]
+    fn slide(&self, sq: usize, dir: usize, blockers: u64) -> u64 {
+        let ray = self.rays[sq][dir];
+        let hit = ray & blockers;
+        if hit == 0 {
+            return ray;
+        }
+        let first = if dir < 4 {
+            hit.trailing_zeros()
+        } else {
+            63 - hit.leading_zeros()
+        } as usize;
+        ray ^ self.rays[first][dir]
+    }
+
+    #[inline]
+    fn rook(&self, sq: usize, b: u64) -> u64 {
+        self.slide(sq, 0, b) | self.slide(sq, 1, b) | self.slide(sq, 4, b) | self.slide(sq, 5, b)
+    }
+
+    #[inline]
+    fn bishop(&self, sq: usize, b: u64) -> u64 {
+        self.slide(sq, 2, b) | self.slide(sq, 3, b) | self.slide(sq, 6, b) | self.slide(sq, 7, b)
+    }
+
+    /// Quiet reach and capture reach of a crewman (RULES.md §3, §4).
+    #[inline]
+    fn reach(&self, c: Color, k: Kind, sq: usize, blockers: u64) -> (u64, u64) {
+        match k {
+            Kind::Pawn => {
+                let step = self.pawn_step[c.index()][sq];
+                let half = self.half[c.index()];
+                let quiet = if half & (1 << sq) != 0 {
+                    let dir = if c == Color::White { 0 } else { 4 };
+                    step | (self.slide(sq, dir, blockers) & half)
+                } else {
+                    step
+                };
+                (quiet, self.pawn_capture[c.index()][sq])
+            }
+            Kind::Knight => (self.knight[sq], self.knight[sq]),
+            Kind::Bishop => {
+                let r = self.bishop(sq, blockers);
+                (r, r)
+            }
+            Kind::Rook => {
+                let r = self.rook(sq, blockers);
+                (r, r)
+            }
+            Kind::Queen => {
+                let r = self.rook(sq, blockers) | self.bishop(sq, blockers);
+                (r, r)
+            }
+            Kind::King => (self.king[sq], self.king[sq]),
+        }
+    }
+}
+
+/// Static evaluation of `pos` from the side to move's point of view.
+pub fn evaluate(pos: &Position, g: &Geometry, p: &EvalParams) -> i32 {
+    let crewed = pos.crewed().0;
+    let ships = pos.ships().0;
+    let no_ship = pos.variant().cells.0 & !ships;
+
+    // Pass 1: attack maps, mobility, material and per-ship facts.
+    let mut attacks = [0u64; 2];
+    let mut attacks2 = [0u64; 2];
+    let mut pawn_attacks = [0u64; 2];
+    let mut score = [0i32; 2];
+    let mut sailable = [0i32; 2];
+
+    for s in Bitboard(crewed) {
+        let i = s.index();
+        let crew = match pos.ship_at(s) {
+            Some(c) => c,
+            None => continue,
+        };
+        for c in Color::ALL {
+            let own = crew.color(c);
+            if own.is_empty() {
+                continue;
+            }
+            let ci = c.index();
+            let mut any_quiet = 0u64;
+            for k in Kind::ALL {
+                let n = own.get(k);
+                if n == 0 {
+                    continue;
+                }
+                let ki = k.index();
+                score[ci] += p.material[ki] * n as i32;
+                let (quiet, capture) = g.reach(c, k, i, crewed);
+                any_quiet |= quiet;
+                // Crew on the same ship never attack each other, and the
+                // ship's own cell is never in its reach.
+                attacks2[ci] |= attacks[ci] & capture;
+                attacks[ci] |= capture;
+                if k == Kind::Pawn {
+                    pawn_attacks[ci] |= capture;
+                    let dist = g.pawn_distance[ci][i] as usize;
+                    score[ci] += p.pawn_advance[dist.min(7)] * n as i32;
+                } else if k != Kind::King {
+                    // Cells the crewman could go to or capture on: empty
+                    // cells and ships, minus ships holding only own crew
+                    // and no room (cheap approximation: all of them).
+                    score[ci] += p.mobility[ki] * (quiet | capture).count_ones() as i32;
+                }
+            }
+            if any_quiet & no_ship != 0 {
+                sailable[ci] += 1;
+            }
+            let theirs = crew.color(!c).total();
+            let mine = own.total();
+            if theirs == 0 {
+                score[ci] += p.free_place * g.capacity.saturating_sub(mine) as i32;
+            } else if mine > theirs {
+                score[ci] += p.hostage * theirs as i32;
+            }
+        }
+    }
+
+    // Pass 2: terms that need both sides' attack maps.
+    for c in Color::ALL {
+        let ci = c.index();
+        let them = !c;
+        let ti = them.index();
+        score[ci] += p.sailable_ship * sailable[ci];
+
+        // Promotion threats: a pawn one step away whose step cell is safe.
+        for s in pos.cells_with(Piece::new(c, Kind::Pawn)) {
+            let i = s.index();
+            if g.pawn_distance[ci][i] == 1 && g.pawn_step[ci][i] & attacks[ti] == 0 {
+                score[ci] += p.promotion_threat;
+            }
+        }
+
+        // King safety: enemy attacks on the king's cell and neighbours.
+        let k = pos.king(c).index();
+        let zone = g.king[k] | (1 << k);
+        let n = (zone & attacks[ti]).count_ones() + (zone & attacks2[ti]).count_ones();
+        score[ci] -= p.king_danger[(n as usize).min(9)];
+
+        // Crew on attacked ships.
+        let mut threatened = pos.cells_of(c).0 & attacks[ti];
+        while threatened != 0 {
+            let i = threatened.trailing_zeros() as usize;
+            threatened &= threatened - 1;
+            let crew = match pos.ship_at(Square::from_index(i)) {
+                Some(x) => x.color(c),
+                None => continue,
+            };
+            let best = [
+                Kind::Queen,
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Knight,
+                Kind::Pawn,
+            ]
+            .into_iter()
+            .find(|&k| crew.get(k) > 0);
+            let v = match best {
+                Some(k) => p.material[k.index()],
+                None => continue, // only the king, which is never captured
+            };
+            if attacks[ci] & (1 << i) == 0 {
+                score[ci] -= v * p.hanging / 64;
+            } else if pawn_attacks[ti] & (1 << i) != 0 && v > p.material[0] {
+                score[ci] -= (v - p.material[0]) * p.pawn_threat / 64;
+            }
+        }
+    }
+
+    let us = pos.side().index();
+    score[us] - score[1 - us] + p.tempo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let pos = Position::start();
+        let g = Geometry::new(pos.variant());
+        let p = EvalParams::default();
+        // Symmetric position: only the tempo bonus remains.
+        assert_eq!(evaluate(&pos, &g, &p), p.tempo);
+    }
+
+    #[test]
+    fn pawn_distances() {
+        let v = Variant::standard();
+        let g = Geometry::new(v);
+        let d2 = Square::parse("d2").unwrap().index();
+        assert_eq!(g.pawn_distance[0][d2], 6);
+        assert_eq!(g.pawn_distance[1][d2], 1);
+        let a6 = Square::parse("a6").unwrap().index();
+        assert_eq!(g.pawn_distance[0][a6], 1); // a7 is White's promotion cell
+    }
+}

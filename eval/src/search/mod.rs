@@ -1,0 +1,706 @@
+//! The alpha-beta baseline engine.
+//!
+//! Iterative-deepening negamax with principal variation search, a
+//! transposition table ([`tt`]), quiescence over captures and promotions,
+//! move ordering ([`ordering`]: hash move, captures by victim/attacker,
+//! killers, history), check extension, late-move reductions and reverse
+//! futility pruning at shallow depths, mate scores with exact distance to
+//! mate, and repetition and 100-ply draws inside the tree.
+//!
+//! Determinism: with only depth and/or node limits the clock is never read
+//! for decisions, so a search from the same state (TT included) gives the
+//! same result; `movetime` is the one non-deterministic limit.
+
+pub mod evaluate;
+pub mod limits;
+pub mod ordering;
+pub mod tt;
+
+pub use evaluate::{evaluate, EvalParams, Geometry};
+pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
+
+use game::{Move, Position};
+use ordering::{captures_enemy, history_index, score_move, HISTORY_MAX};
+use std::time::{Duration, Instant};
+use tt::{Bound, Table};
+
+/// Score of being mated at the root; mated in `p` plies scores `-MATE + p`.
+pub const MATE: i32 = 32_000;
+/// Scores at least this large in magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = 32_500;
+/// Quiescence plies after which only recaptures are searched.
+const QS_RECAPTURES_FROM: usize = 4;
+/// Quiescence plies after which the static evaluation is final.
+const QS_MAX: usize = 10;
+/// Deepest ply the search reaches (extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// A search score as people read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in N moves (N > 0: the side to move mates; N < 0: it is mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// `+0.35` (pawns) or `mate 2` / `mate -1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Score::Cp(cp) => write!(f, "{:+.2}", cp as f64 / 100.0),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    pub score: Score,
+    /// The internal score (centipawns, or ±(MATE - plies)).
+    pub value: i32,
+    /// Nodes searched so far in this search (all iterations).
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the position has no legal move.
+    pub best: Option<Move>,
+    /// The last completed iteration (`None` without legal moves).
+    pub info: Option<SearchInfo>,
+    /// All nodes searched, the unfinished iteration included.
+    pub nodes: u64,
+}
+
+/// An alpha-beta engine with its tables. Keep one per player for a whole
+/// game: the transposition table and history carry over between moves.
+pub struct Searcher {
+    pub params: EvalParams,
+    geometry: Box<Geometry>,
+    tt: Table,
+    use_tt: bool,
+    selective: bool,
+    random: u32,
+    seed: u64,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    /// Game history then the search path: repetition detection.
+    hashes: Vec<u64>,
+    moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+    pv: Vec<Option<Move>>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    limits: Limits,
+    start: Instant,
+    allow_stop: bool,
+    stopped: bool,
+    root_depth: usize,
+}
+
+impl Searcher {
+    /// An engine with a `hash_mb` MiB transposition table and no randomness.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            params: EvalParams::default(),
+            geometry: Box::new(Geometry::new(game::Variant::standard())),
+            tt: Table::new(hash_mb),
+            use_tt: true,
+            selective: true,
+            random: 0,
+            seed: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 8192],
+            hashes: Vec::with_capacity(1024),
+            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            limits: Limits::default(),
+            start: Instant::now(),
+            allow_stop: false,
+            stopped: false,
+            root_depth: 1,
+        }
+    }
+
+    /// An engine configured by a spec (hash size and randomness).
+    pub fn from_spec(spec: &EngineSpec) -> Searcher {
+        let mut s = Searcher::new(spec.hash_mb);
+        s.random = spec.random;
+        s.seed = spec.seed;
+        s
+    }
+
+    /// Turns the transposition table off or on (tests compare both).
+    pub fn set_tt(&mut self, enabled: bool) {
+        self.use_tt = enabled;
+    }
+
+    /// Turns the window-dependent pruning (late-move reductions, reverse
+    /// futility) off or on. Without it the search is plain alpha-beta, whose
+    /// value does not depend on move order: tests use this to check that the
+    /// transposition table changes no result.
+    pub fn set_selective(&mut self, enabled: bool) {
+        self.selective = enabled;
+    }
+
+    /// Sets the seeded evaluation noise (amplitude in centipawns).
+    pub fn set_random(&mut self, amplitude: u32, seed: u64) {
+        self.random = amplitude;
+        self.seed = seed;
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers.fill([None; 2]);
+    }
+
+    /// Static evaluation with this engine's parameters (and noise).
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        if !self.geometry.is_for(pos.variant()) {
+            *self.geometry = Geometry::new(pos.variant());
+        }
+        self.eval(pos)
+    }
+
+    #[inline]
+    fn eval(&self, pos: &Position) -> i32 {
+        let mut v = evaluate(pos, &self.geometry, &self.params);
+        if self.random > 0 {
+            // A fixed function of position and seed, so TT entries stay valid.
+            let r = splitmix(pos.hash() ^ self.seed);
+            let span = 2 * self.random as u64 + 1;
+            v += (r % span) as i32 - self.random as i32;
+        }
+        v
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the hashes of the
+    /// game's earlier positions (oldest first, `pos` itself excluded), for
+    /// repetition draws. `on_iteration` is called after each completed depth.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        mut on_iteration: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        if !self.geometry.is_for(pos.variant()) {
+            *self.geometry = Geometry::new(pos.variant());
+        }
+        self.limits = limits;
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        self.killers.fill([None; 2]);
+        self.hashes.clear();
+        self.hashes.extend_from_slice(history);
+        self.hashes.push(pos.hash());
+
+        let root_moves = pos.legal_move_vec();
+        if root_moves.is_empty() {
+            return SearchResult {
+                best: None,
+                info: None,
+                nodes: 0,
+            };
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best: Option<SearchInfo> = None;
+        for depth in 1..=max_depth {
+            self.allow_stop = depth > 1;
+            self.root_depth = depth as usize;
+            self.seldepth = 0;
+            let value = self.negamax(pos, depth as i32, -INF, INF, 0);
+            if self.stopped {
+                break;
+            }
+            let pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[i]).collect();
+            let info = SearchInfo {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: Score::from_internal(value),
+                value,
+                nodes: self.nodes,
+                time: self.start.elapsed(),
+                pv,
+            };
+            on_iteration(&info);
+            let mate_found = value.abs() >= MATE_BOUND
+                && (MATE - value.abs()) as u32 <= depth
+                && limits.depth.is_none();
+            best = Some(info);
+            if mate_found {
+                break;
+            }
+            if let Some(n) = limits.nodes {
+                if self.nodes >= n {
+                    break;
+                }
+            }
+            if let Some(ms) = limits.movetime {
+                // Another iteration would most likely not finish.
+                if self.start.elapsed() >= Duration::from_millis(ms) / 2 {
+                    break;
+                }
+            }
+        }
+        let best_move = best
+            .as_ref()
+            .and_then(|i| i.pv.first().copied())
+            .or(Some(root_moves[0]));
+        SearchResult {
+            best: best_move,
+            info: best,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Searches the current position of a game, with its history for
+    /// repetition draws.
+    pub fn search_game(
+        &mut self,
+        game: &game::Game,
+        limits: Limits,
+        on_iteration: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let h = game.hashes();
+        self.search(game.position(), &h[..h.len() - 1], limits, on_iteration)
+    }
+
+    /// Whether the search must stop now. Only the node and time limits stop
+    /// a search early, and never during the first iteration.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.allow_stop {
+            return false;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+        if let Some(ms) = self.limits.movetime {
+            if self.nodes & 1023 == 0 && self.start.elapsed() >= Duration::from_millis(ms) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the position on top of the path repeats an earlier one (the
+    /// same side to move, no capture in between). One repetition scores as a
+    /// draw: if repeating was good once, it is good again.
+    #[inline]
+    fn is_repetition(&self, clock: u16) -> bool {
+        let n = self.hashes.len();
+        let h = self.hashes[n - 1];
+        let back = (clock as usize).min(n - 1);
+        let mut i = 2;
+        while i <= back {
+            if self.hashes[n - 1 - i] == h {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let row = ply * (MAX_PLY + 1);
+        let next = (ply + 1) * (MAX_PLY + 1);
+        self.pv[row + ply] = Some(m);
+        let end = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..end {
+            self.pv[row + i] = self.pv[next + i];
+        }
+        self.pv_len[ply] = end;
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            if self.check_stop() {
+                return 0;
+            }
+            if self.is_repetition(pos.clock()) {
+                return 0;
+            }
+            // Mate distance pruning: no line from here beats a mate found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = pos.in_check();
+        // Check extension, limited to twice the iteration depth so that
+        // long series of checks (common with crew on many ships) stay finite.
+        if in_check && ply < 2 * self.root_depth {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply, 0, None);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        let key = pos.hash();
+        let mut hash_move = None;
+        if self.use_tt {
+            if let Some(e) = self.tt.probe(key) {
+                hash_move = e.mv;
+                if ply > 0 && !pv_node && e.depth >= depth {
+                    let s = score_from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Reverse futility pruning: far above beta at shallow depth, a quiet
+        // position is not going to fall below it.
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth <= 3
+            && beta.abs() < MATE_BOUND
+            && ply > 0
+        {
+            let static_eval = self.eval(pos);
+            if static_eval - 120 * depth >= beta {
+                return static_eval;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if pos.clock() >= 100 && ply > 0 {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return 0;
+        }
+        let us = pos.side();
+        let hist = &self.history[us.index() * 8192..(us.index() + 1) * 8192];
+        let killers = self.killers[ply];
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| score_move(m, us, hash_move, &killers, hist)),
+        );
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection: bring the best remaining move to position i.
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if scores[k] > scores[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let m = moves[i];
+            let quiet = !m.is_capture() && m.promotions().is_empty();
+
+            let child = pos.play(m);
+            self.hashes.push(child.hash());
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                // Late-move reduction for quiet moves well down the list.
+                let mut r = 0;
+                if self.selective
+                    && ply > 0
+                    && depth >= 3
+                    && i >= 3
+                    && quiet
+                    && !in_check
+                    && scores[i] < ordering::HASH_MOVE / 4
+                    && !child.in_check()
+                {
+                    r = if depth >= 6 && i >= 10 { 2 } else { 1 };
+                }
+                let mut s = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.hashes.pop();
+            if self.stopped {
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let base = us.index() * 8192;
+                            let h = &mut self.history[base + history_index(m)];
+                            *h += depth * depth;
+                            if *h > HISTORY_MAX {
+                                for x in &mut self.history[base..base + 8192] {
+                                    *x /= 2;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+
+        if self.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        }
+        best
+    }
+
+    /// Quiescence: stand pat on the static evaluation, then try captures of
+    /// enemy crew and promotions (to queens only: under-promotion is
+    /// left to the full-width search). In check, every evasion is tried.
+    ///
+    /// Captures are everywhere in this game (every ship is next to others
+    /// and 60 crew can trade), so the capture tree is bounded: after
+    /// [`QS_RECAPTURES_FROM`] plies only recaptures on the cell of the last
+    /// capture are tried, and after [`QS_MAX`] plies the evaluation stands.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        last_target: Option<game::Square>,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 || qply >= QS_MAX || (in_check && qply >= QS_RECAPTURES_FROM) {
+            return self.eval(pos);
+        }
+        let mut best = -INF;
+        if !in_check {
+            let stand = self.eval(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let us = pos.side();
+        if !in_check {
+            // Single-crewman captures only (companions rarely change a
+            // capture's outcome and multiply the moves), queen promotions
+            // only, and no capture that loses the capturer for less.
+            moves.retain(|&m| {
+                let p = m.promotions();
+                if !p.is_empty() && p.get(game::Kind::Queen) != p.total() {
+                    return false;
+                }
+                if captures_enemy(m, us) {
+                    return m.moving().total() == 1
+                        && (qply < QS_RECAPTURES_FROM || Some(m.to()) == last_target);
+                }
+                qply < QS_RECAPTURES_FROM && !p.is_empty() && !m.is_capture()
+            });
+        }
+        let hist = &self.history[us.index() * 8192..(us.index() + 1) * 8192];
+        scores.clear();
+        let killers = [None; 2];
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| score_move(m, us, None, &killers, hist)),
+        );
+        for i in 0..moves.len() {
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if scores[k] > scores[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let m = moves[i];
+            let child = pos.play(m);
+            if !in_check && m.is_capture() {
+                // Losing capture: the capturer is worth more than the victim
+                // and the opponent can take it back.
+                let victim = m
+                    .captured()
+                    .map_or(0, |p| ordering::ORDER_VALUE[p.kind.index()]);
+                if ordering::cheapest_moving(m) > victim && child.is_attacked(m.to(), child.side())
+                {
+                    continue;
+                }
+                // Delta pruning: even winning the victim cannot reach alpha.
+                if self.selective && best + victim + 200 + ordering::promotion_gain(m) < alpha {
+                    continue;
+                }
+            }
+            let target = if m.is_capture() {
+                Some(m.to())
+            } else {
+                last_target
+            };
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1, target);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if self.stopped {
+            return 0;
+        }
+        best
+    }
+}
+
+/// Mate scores are stored relative to the node, so a mate found through a
+/// transposition keeps its true distance from the root that reads it.
+#[inline]
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
