@@ -21,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search a position with the alpha-beta engine (per-depth lines, best move).
+    Analyze(cmd::analyze::Args),
     /// Throughput benchmarks (model, search, ...).
     Bench(cmd::bench::Args),
     /// Check a run config (TOML) and print it with every default filled in.
@@ -31,6 +33,8 @@ enum Command {
     Openings(cmd::openings::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
+    /// Play against the alpha-beta engine in the terminal.
+    Play(cmd::play::Args),
     /// Replay a game record in the inventor's notation and report the result.
     Replay(cmd::replay::Args),
     /// Draw a position in the terminal.
@@ -42,11 +46,13 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Config(a) => cmd::config::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
+        Command::Play(a) => cmd::play::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Version(a) => cmd::version::run(a),

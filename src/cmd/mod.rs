@@ -1,10 +1,12 @@
 //! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod analyze;
 pub mod bench;
 pub mod config;
 pub mod data;
 pub mod openings;
 pub mod perft;
+pub mod play;
 pub mod replay;
 pub mod show;
 pub mod version;
