@@ -15,6 +15,7 @@ mod outcome;
 mod perft;
 mod position;
 mod record;
+mod rng;
 mod tfen;
 mod types;
 mod variant;
@@ -30,6 +31,7 @@ pub use outcome::{
 pub use perft::{divide, perft, perft_parallel};
 pub use position::Position;
 pub use record::{parse_record, replay, RecordItem, Replay, ReplayError, ReplayedPly};
+pub use rng::SplitMix;
 pub use tfen::TfenError;
 pub use types::{Bitboard, Color, Kind, Piece, Square};
 pub use variant::{Variant, VariantError, STANDARD_START};

@@ -1,0 +1,358 @@
+//! The match runner: games between any players, in colour-swapped pairs
+//! from the same opening, played in parallel, every game kept.
+//!
+//! A [`Schedule`] lists the games (who plays White, who Black, from which
+//! opening); [`run`] plays them on worker threads and hands each finished
+//! game to a callback on the calling thread, which can stop the match (for
+//! SPRT). Results are tallied in a [`Table`] of per-pair records from which
+//! the Elo difference, its interval and a fitted ratings table follow.
+
+pub mod openings;
+pub mod players;
+
+use crate::elo::{fit_ratings, Wdl};
+use game::{Color, Game, GameResult, Outcome, Position, Termination};
+use players::{build_player, NetFactory, PlayerSpec};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub index: usize,
+    pub white: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+/// Which games to play.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    pub games: Vec<Pairing>,
+}
+
+impl Schedule {
+    /// For each pair `(a, b)`, `pairs` colour-swapped game pairs, pair `k`
+    /// from opening `k % openings`: a as White then b as White.
+    pub fn pairs(pairs_of_players: &[(usize, usize)], pairs: usize, openings: usize) -> Schedule {
+        let mut games = Vec::new();
+        for k in 0..pairs {
+            for &(a, b) in pairs_of_players {
+                let opening = k % openings.max(1);
+                for (white, black) in [(a, b), (b, a)] {
+                    games.push(Pairing {
+                        index: games.len(),
+                        white,
+                        black,
+                        opening,
+                    });
+                }
+            }
+        }
+        Schedule { games }
+    }
+
+    /// The first player against each of the others.
+    pub fn gauntlet(players: usize, pairs: usize, openings: usize) -> Schedule {
+        let opp: Vec<(usize, usize)> = (1..players).map(|j| (0, j)).collect();
+        Schedule::pairs(&opp, pairs, openings)
+    }
+
+    /// Every player against every other.
+    pub fn round_robin(players: usize, pairs: usize, openings: usize) -> Schedule {
+        let mut all = Vec::new();
+        for a in 0..players {
+            for b in a + 1..players {
+                all.push((a, b));
+            }
+        }
+        Schedule::pairs(&all, pairs, openings)
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub pairing: Pairing,
+    pub game: Game,
+    pub outcome: Outcome,
+    pub seed: u64,
+}
+
+/// How games are played.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// Plies after which a game is stopped and scored a draw.
+    pub max_plies: usize,
+    pub seed: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            max_plies: 300,
+            seed: 1,
+        }
+    }
+}
+
+/// Plays one game between two fresh players.
+pub fn play_game(
+    white: &PlayerSpec,
+    black: &PlayerSpec,
+    opening: &Position,
+    max_plies: usize,
+    seed: u64,
+    nets: Option<&dyn NetFactory>,
+) -> Result<(Game, Outcome), String> {
+    let mut players = [
+        build_player(white, seed, nets)?,
+        build_player(black, seed.wrapping_add(0x9E37), nets)?,
+    ];
+    let mut game = Game::new(opening.clone());
+    let outcome = loop {
+        if let Some(o) = game.outcome() {
+            break o;
+        }
+        if game.ply() >= max_plies {
+            break Outcome {
+                result: GameResult::Draw,
+                termination: Termination::MaxLength,
+            };
+        }
+        let side = game.position().side();
+        let m = players[side.index()].choose(&game);
+        game.try_play(m).map_err(|e| {
+            format!(
+                "{} played an illegal move: {e}",
+                [white, black][side.index()]
+            )
+        })?;
+    };
+    Ok((game, outcome))
+}
+
+/// Plays the schedule on `opts.threads` threads. `on_game` sees each game as
+/// it finishes (in finishing order) and returns `false` to stop the match:
+/// no new games start; the at most one game per thread already running
+/// finishes and is reported.
+pub fn run(
+    players: &[PlayerSpec],
+    schedule: &Schedule,
+    openings: &[Position],
+    opts: &RunOptions,
+    nets: Option<&dyn NetFactory>,
+    mut on_game: impl FnMut(&PlayedGame) -> bool,
+) -> Result<Vec<PlayedGame>, String> {
+    if openings.is_empty() {
+        return Err("no openings to play from".into());
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // A rendezvous channel: a worker hands over its game before it starts the
+    // next one, so after a stop at most one game per thread is still played.
+    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame, String>>(0);
+    let mut done = Vec::with_capacity(schedule.games.len());
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..opts.threads.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&p) = schedule.games.get(i) else {
+                    break;
+                };
+                let seed = opts
+                    .seed
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add((p.index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+                let r = play_game(
+                    &players[p.white],
+                    &players[p.black],
+                    &openings[p.opening % openings.len()],
+                    opts.max_plies,
+                    seed,
+                    nets,
+                )
+                .map(|(game, outcome)| PlayedGame {
+                    pairing: p,
+                    game,
+                    outcome,
+                    seed,
+                });
+                if tx.send(r).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            match r {
+                Ok(g) => {
+                    if !on_game(&g) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    done.push(g);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => {
+            done.sort_by_key(|g| g.pairing.index);
+            Ok(done)
+        }
+    }
+}
+
+/// Per-pair records: `wdl[i][j]` is player i's record against player j.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub wdl: Vec<Vec<Wdl>>,
+}
+
+impl Table {
+    pub fn new(players: usize) -> Table {
+        Table {
+            wdl: vec![vec![Wdl::default(); players]; players],
+        }
+    }
+
+    pub fn add(&mut self, g: &PlayedGame) {
+        let (w, b) = (g.pairing.white, g.pairing.black);
+        match g.outcome.result {
+            GameResult::WhiteWin => {
+                self.wdl[w][b].wins += 1;
+                self.wdl[b][w].losses += 1;
+            }
+            GameResult::BlackWin => {
+                self.wdl[b][w].wins += 1;
+                self.wdl[w][b].losses += 1;
+            }
+            GameResult::Draw => {
+                self.wdl[w][b].draws += 1;
+                self.wdl[b][w].draws += 1;
+            }
+        }
+    }
+
+    /// Player i's record against everyone.
+    pub fn total(&self, i: usize) -> Wdl {
+        self.wdl[i].iter().fold(Wdl::default(), |a, r| {
+            Wdl::new(a.wins + r.wins, a.draws + r.draws, a.losses + r.losses)
+        })
+    }
+
+    /// Ratings fitted over all games, anchored at `anchor` = 0.
+    pub fn ratings(&self, anchor: usize) -> Vec<f64> {
+        fit_ratings(&self.wdl, anchor)
+    }
+}
+
+/// Who won a game from `color`'s side, as a score.
+pub fn score_for(outcome: &Outcome, color: Color) -> f32 {
+    outcome.result.score_for(color)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_swap_colours_on_the_same_opening() {
+        let s = Schedule::gauntlet(3, 2, 5);
+        assert_eq!(s.games.len(), 2 * 2 * 2);
+        for pair in s.games.chunks(2) {
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].white, pair[1].black);
+            assert_eq!(pair[0].black, pair[1].white);
+            assert!(pair[0].white == 0 || pair[0].black == 0);
+        }
+        let rr = Schedule::round_robin(4, 1, 1);
+        assert_eq!(rr.games.len(), 6 * 2);
+    }
+
+    #[test]
+    fn alpha_beta_beats_random_and_results_add_up() {
+        let players: Vec<PlayerSpec> = vec!["ab:depth=1".parse().unwrap(), PlayerSpec::Random];
+        let openings = openings::random_openings(2, 2, 3);
+        let schedule = Schedule::gauntlet(2, 2, openings.len());
+        let opts = RunOptions {
+            threads: 2,
+            max_plies: 200,
+            seed: 9,
+        };
+        let mut seen = 0;
+        let games = run(&players, &schedule, &openings, &opts, None, |_| {
+            seen += 1;
+            true
+        })
+        .unwrap();
+        assert_eq!(games.len(), 4);
+        assert_eq!(seen, 4);
+        let mut t = Table::new(2);
+        for g in &games {
+            t.add(g);
+            // Every game replays legally from its opening.
+            let mut check = Game::new(g.game.start().clone());
+            for &m in g.game.moves() {
+                check.try_play(m).unwrap();
+            }
+        }
+        assert_eq!(t.total(0).games(), 4);
+        assert_eq!(t.total(0), t.total(1).flipped());
+        assert!(t.total(0).score() > 0.5, "{:?}", t.total(0));
+    }
+
+    #[test]
+    fn stopping_early_keeps_finished_games() {
+        let players = vec![PlayerSpec::Random, PlayerSpec::Random];
+        let openings = vec![Position::start()];
+        let schedule = Schedule::gauntlet(2, 10, 1);
+        let opts = RunOptions {
+            threads: 1,
+            max_plies: 40,
+            seed: 1,
+        };
+        let games = run(&players, &schedule, &openings, &opts, None, |_| false).unwrap();
+        // The stopping game, plus at most the one its thread had started.
+        assert!((1..=2).contains(&games.len()), "{}", games.len());
+    }
+
+    #[test]
+    fn player_specs_parse_with_clear_errors() {
+        assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
+        assert!(matches!(
+            "ab:depth=3".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::AlphaBeta(_)
+        ));
+        match "net:runs/x/gen3.safetensors,sims=32"
+            .parse::<PlayerSpec>()
+            .unwrap()
+        {
+            PlayerSpec::Net(n) => {
+                assert_eq!(n.sims, 32);
+                assert_eq!(n.path, "runs/x/gen3.safetensors");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!("net:".parse::<PlayerSpec>().is_err());
+        assert!("net:x,sims=0".parse::<PlayerSpec>().is_err());
+        assert!("gnuchess"
+            .parse::<PlayerSpec>()
+            .unwrap_err()
+            .contains("expected"));
+    }
+}

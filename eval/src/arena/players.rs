@@ -1,0 +1,179 @@
+//! Players a match can seat: a uniform random mover, the alpha-beta
+//! baseline at a named strength, and (from the `selfplay` crate) a network
+//! with search. Each game gets fresh player instances built from a
+//! [`PlayerSpec`], so games can run on several threads.
+
+use crate::search::{EngineSpec, Searcher};
+use game::SplitMix;
+use game::{Game, Move};
+use std::fmt;
+use std::str::FromStr;
+
+/// Something that picks moves.
+pub trait Player: Send {
+    /// Picks a legal move for the side to move of `game`, which is not over.
+    fn choose(&mut self, game: &Game) -> Move;
+}
+
+/// A player described by text: `random`, `ab:depth=3`, `net:PATH,sims=64`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    Random,
+    AlphaBeta(EngineSpec),
+    /// A network checkpoint with search settings; built by a [`NetFactory`].
+    Net(NetSpec),
+}
+
+/// `net:PATH[,sims=N][,algorithm=puct|gumbel]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetSpec {
+    pub path: String,
+    pub sims: u32,
+    /// Extra `key=value` settings passed on to the network player's builder.
+    pub options: Vec<(String, String)>,
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::AlphaBeta(s) => write!(f, "{s}"),
+            PlayerSpec::Net(n) => {
+                write!(f, "net:{},sims={}", n.path, n.sims)?;
+                for (k, v) in &n.options {
+                    write!(f, ",{k}={v}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PlayerSpec, String> {
+        let s = s.trim();
+        if s == "random" {
+            return Ok(PlayerSpec::Random);
+        }
+        if s.starts_with("ab:") {
+            return s
+                .parse::<EngineSpec>()
+                .map(PlayerSpec::AlphaBeta)
+                .map_err(|e| e.to_string());
+        }
+        if let Some(rest) = s.strip_prefix("net:") {
+            let mut parts = rest.split(',');
+            let path = parts.next().unwrap_or("").trim().to_string();
+            if path.is_empty() {
+                return Err(format!("player `{s}`: net: needs a checkpoint path"));
+            }
+            let mut spec = NetSpec {
+                path,
+                sims: 64,
+                options: Vec::new(),
+            };
+            for p in parts {
+                let (k, v) = p
+                    .split_once('=')
+                    .ok_or_else(|| format!("player `{s}`: `{p}` is not key=value"))?;
+                if k.trim() == "sims" {
+                    spec.sims =
+                        v.trim()
+                            .parse()
+                            .ok()
+                            .filter(|&n: &u32| n >= 1)
+                            .ok_or_else(|| {
+                                format!("player `{s}`: sims=`{v}` is not a positive number")
+                            })?;
+                } else {
+                    spec.options
+                        .push((k.trim().to_string(), v.trim().to_string()));
+                }
+            }
+            return Ok(PlayerSpec::Net(spec));
+        }
+        Err(format!(
+            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), or `net:CHECKPOINT,sims=64`"
+        ))
+    }
+}
+
+/// Builds network players (the `selfplay` crate provides one; `eval` does
+/// not depend on torch).
+pub trait NetFactory: Sync {
+    /// A new player for `spec`, seeded with `seed`.
+    fn build(&self, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player>, String>;
+}
+
+/// Builds a fresh player for one game.
+pub fn build_player(
+    spec: &PlayerSpec,
+    seed: u64,
+    nets: Option<&dyn NetFactory>,
+) -> Result<Box<dyn Player>, String> {
+    Ok(match spec {
+        PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
+        PlayerSpec::AlphaBeta(s) => Box::new(AlphaBetaPlayer::new(s, seed)),
+        PlayerSpec::Net(n) => match nets {
+            Some(f) => f.build(n, seed)?,
+            None => return Err(format!("network player `{spec}` is not available here")),
+        },
+    })
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    rng: SplitMix,
+    buf: Vec<Move>,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: SplitMix::new(seed),
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, game: &Game) -> Move {
+        game.position().legal_moves(&mut self.buf);
+        self.buf[self.rng.below(self.buf.len() as u64) as usize]
+    }
+}
+
+/// The alpha-beta baseline at a fixed strength.
+pub struct AlphaBetaPlayer {
+    searcher: Searcher,
+    spec: EngineSpec,
+}
+
+impl AlphaBetaPlayer {
+    /// `seed` varies the engine's optional randomness between games.
+    pub fn new(spec: &EngineSpec, seed: u64) -> AlphaBetaPlayer {
+        let mut searcher = Searcher::from_spec(spec);
+        if spec.random > 0 {
+            searcher.set_random(spec.random, spec.seed ^ seed);
+        }
+        AlphaBetaPlayer {
+            searcher,
+            spec: spec.clone(),
+        }
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn choose(&mut self, game: &Game) -> Move {
+        let hashes = game.hashes();
+        let history = &hashes[..hashes.len() - 1];
+        let r = self
+            .searcher
+            .search(game.position(), history, self.spec.limits, |_| {});
+        match r.best {
+            Some(m) => m,
+            None => game.position().legal_move_vec()[0],
+        }
+    }
+}
