@@ -66,8 +66,8 @@ pub enum CheckpointError {
     /// Another network shape than the one asked for.
     ShapeMismatch {
         path: PathBuf,
-        found: Shape,
-        expected: Shape,
+        found: Box<Shape>,
+        expected: Box<Shape>,
     },
     /// The weights file is unreadable or does not match its sidecar.
     BadWeights { path: PathBuf, message: String },
@@ -211,8 +211,8 @@ impl Network {
         if info.shape != expected {
             return Err(CheckpointError::ShapeMismatch {
                 path: weights.to_path_buf(),
-                found: info.shape,
-                expected,
+                found: Box::new(info.shape),
+                expected: Box::new(expected),
             });
         }
         Network::load(weights, device)
