@@ -1,1 +1,27 @@
-//! train
+//! The trainer: turns self-play shards into better networks.
+//!
+//! - [`TrainConfig`]: the `[train]` section of a run file.
+//! - [`train`]: the loop — shuffled batches from `data`'s replay window,
+//!   encoded on its background thread ([`BatchBuilder`]); weighted policy and
+//!   W/D/L losses; SGD or AdamW ([`Optimizer`], our own so that its state can
+//!   be saved); checkpoints with optimiser state every N steps that
+//!   `--resume` continues exactly; `metrics.csv` in the run directory.
+//! - [`plot`]: the metrics curves as SVG or PNG.
+//!
+//! See `docs/train.md`.
+
+pub mod batch;
+pub mod config;
+pub mod metrics;
+pub mod optim;
+pub mod plot;
+pub mod trainer;
+
+pub use batch::{BatchBuilder, TrainBatch};
+pub use config::{ConfigError, OptimizerKind, Schedule, TrainConfig};
+pub use metrics::{read_metrics, MetricsRow, MetricsWriter, METRICS_FILE};
+pub use optim::Optimizer;
+pub use trainer::{
+    checkpoint_path, latest_checkpoint, train, Progress, RunOptions, StepStats, Summary,
+    TrainError, Trainer, CHECKPOINT_DIR, CONFIG_COPY,
+};

@@ -1,0 +1,170 @@
+//! Turning replay-window rows into the tensors of one training step. Runs on
+//! the window's background thread, so the step never waits for decoding,
+//! move generation or encoding.
+
+use data::PositionRecord;
+use game::{Move, Position};
+use model::{BatchTensors, Encoder};
+use tch::{Device, Tensor};
+
+/// One step's inputs and targets, on the CPU until the trainer moves them.
+pub struct TrainBatch {
+    pub input: BatchTensors,
+    /// `[B, M]`: the policy target over each row's moves, zeros in padding.
+    pub policy_target: Tensor,
+    /// `[B, 3]`: the game result (win, draw, loss) for the side to move.
+    pub value_target: Tensor,
+    /// `[B]`: weight of each row's policy loss (cheap searches weigh less).
+    pub policy_weight: Tensor,
+    /// `[B]`: weight of each row's value loss (0 for unfinished games).
+    pub value_weight: Tensor,
+    /// Rows in the batch.
+    pub rows: usize,
+    /// Rows dropped because they could not be decoded.
+    pub skipped: usize,
+}
+
+impl TrainBatch {
+    /// Moves the tensors to `device` (a no-op on CPU).
+    pub fn to_device(self, device: Device) -> TrainBatch {
+        if device == Device::Cpu {
+            return self;
+        }
+        let i = self.input;
+        TrainBatch {
+            input: BatchTensors {
+                planes: i.planes.to_device(device),
+                move_from: i.move_from.to_device(device),
+                move_to: i.move_to.to_device(device),
+                move_features: i.move_features.to_device(device),
+                mask: i.mask.to_device(device),
+            },
+            policy_target: self.policy_target.to_device(device),
+            value_target: self.value_target.to_device(device),
+            policy_weight: self.policy_weight.to_device(device),
+            value_weight: self.value_weight.to_device(device),
+            rows: self.rows,
+            skipped: self.skipped,
+        }
+    }
+}
+
+/// Reusable buffers for building batches (one per background thread).
+#[derive(Default)]
+pub struct BatchBuilder {
+    encoder: Encoder,
+    moves: Vec<Move>,
+    /// Compact policy targets, parallel to the encoder's moves.
+    targets: Vec<f32>,
+    padded: Vec<f32>,
+    value: Vec<f32>,
+    policy_weight: Vec<f32>,
+    value_weight: Vec<f32>,
+}
+
+/// Why a row cannot be trained on.
+fn decode(record: &PositionRecord, mirrored: bool, moves: &mut Vec<Move>) -> Option<Position> {
+    let mut pos = Position::from_tfen(&record.tfen).ok()?;
+    if record.legal_moves.is_empty() || record.visits.len() != record.legal_moves.len() {
+        return None;
+    }
+    moves.clear();
+    for &code in &record.legal_moves {
+        moves.push(Move::from_code(code)?);
+    }
+    if mirrored && pos.variant().mirror_symmetric() {
+        let v = pos.variant();
+        pos = pos.mirror();
+        for m in moves.iter_mut() {
+            *m = m.mirror(v);
+        }
+    }
+    Some(pos)
+}
+
+impl BatchBuilder {
+    pub fn new() -> BatchBuilder {
+        BatchBuilder {
+            encoder: Encoder::new(),
+            ..Default::default()
+        }
+    }
+
+    /// Builds the batch of `rows` (each with its mirror flag).
+    /// `cheap_weight` is the policy weight of rows without a full search.
+    pub fn build<'a>(
+        &mut self,
+        rows: impl Iterator<Item = (&'a PositionRecord, bool)>,
+        cheap_weight: f32,
+    ) -> TrainBatch {
+        self.encoder.clear();
+        self.targets.clear();
+        self.value.clear();
+        self.policy_weight.clear();
+        self.value_weight.clear();
+        let mut skipped = 0;
+        for (record, mirrored) in rows {
+            let Some(pos) = decode(record, mirrored, &mut self.moves) else {
+                skipped += 1;
+                continue;
+            };
+            // Rows store no repetition count: 1 (first occurrence) is the
+            // common case and what the encoder assumes for 0.
+            self.encoder.push_with_moves(&pos, 1, &self.moves);
+            let start = self.targets.len();
+            match &record.policy_target {
+                Some(p) if p.len() == record.legal_moves.len() => {
+                    self.targets.extend(p.iter().map(|&x| x.max(0.0)));
+                }
+                _ => self.targets.extend(record.visits.iter().map(|&v| v as f32)),
+            }
+            let total: f32 = self.targets[start..].iter().sum();
+            let mut weight = if record.full_search {
+                1.0
+            } else {
+                cheap_weight
+            };
+            if total > 0.0 && total.is_finite() {
+                self.targets[start..].iter_mut().for_each(|x| *x /= total);
+            } else {
+                // No visits recorded: nothing to learn for the policy.
+                weight = 0.0;
+            }
+            self.policy_weight.push(weight);
+            match record.outcome_for_side_to_move() {
+                Some(z) => {
+                    self.value.extend([
+                        (z > 0.5) as u8 as f32,
+                        (z.abs() < 0.5) as u8 as f32,
+                        (z < -0.5) as u8 as f32,
+                    ]);
+                    self.value_weight.push(1.0);
+                }
+                None => {
+                    self.value.extend([0.0, 1.0, 0.0]);
+                    self.value_weight.push(0.0);
+                }
+            }
+        }
+        self.encoder.finish();
+        let b = self.encoder.len();
+        let m = self.encoder.max_moves();
+        self.padded.clear();
+        self.padded.resize(b * m, 0.0);
+        let offsets = self.encoder.offsets();
+        for i in 0..b {
+            let (lo, hi) = (offsets[i], offsets[i + 1]);
+            self.padded[i * m..i * m + hi - lo].copy_from_slice(&self.targets[lo..hi]);
+        }
+        let (bi, mi) = (b as i64, m as i64);
+        TrainBatch {
+            input: self.encoder.to_tensors(Device::Cpu),
+            policy_target: Tensor::from_slice(&self.padded).view([bi, mi]),
+            value_target: Tensor::from_slice(&self.value).view([bi, 3]),
+            policy_weight: Tensor::from_slice(&self.policy_weight),
+            value_weight: Tensor::from_slice(&self.value_weight),
+            rows: b,
+            skipped,
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The `[train]` section of a run's TOML file.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Which optimiser updates the weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    /// SGD with (optionally Nesterov) momentum, L2 weight decay added to the
+    /// gradient: the AlphaZero recipe, robust for long runs.
+    Sgd,
+    /// Adam with decoupled weight decay: faster to converge on small runs.
+    Adamw,
+}
+
+/// How the learning rate moves after the warm-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// `lr` throughout.
+    Constant,
+    /// Half a cosine from `lr` down to `lr * min_lr_factor` at `steps`.
+    Cosine,
+    /// `lr` multiplied by `step_gamma` every `step_every` steps.
+    Step,
+}
+
+/// Settings of the trainer. Every field has a default (the quickstart's),
+/// so an empty `[train]` section (or none) is a valid run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Positions per optimiser step (default 256).
+    pub batch_size: usize,
+    /// Optimiser steps of the run (default 1000); `triad train --steps`
+    /// replaces it.
+    pub steps: u64,
+    /// "sgd" or "adamw" (default "adamw").
+    pub optimizer: OptimizerKind,
+    /// Peak learning rate (default 0.001).
+    pub lr: f64,
+    /// "constant", "cosine" or "step" (default "cosine").
+    pub schedule: Schedule,
+    /// Steps of linear warm-up from 0 to `lr` (default 100).
+    pub warmup_steps: u64,
+    /// Cosine: the final learning rate as a fraction of `lr` (default 0.05).
+    pub min_lr_factor: f64,
+    /// Step schedule: steps between decays (default 1000).
+    pub step_every: u64,
+    /// Step schedule: factor applied at each decay (default 0.1).
+    pub step_gamma: f64,
+    /// SGD momentum (default 0.9).
+    pub momentum: f64,
+    /// SGD: use Nesterov momentum (default true).
+    pub nesterov: bool,
+    /// AdamW first and second moment decay rates (default [0.9, 0.999]).
+    pub betas: [f64; 2],
+    /// AdamW denominator epsilon (default 1e-8).
+    pub eps: f64,
+    /// Weight decay, applied to weight matrices and convolution kernels only:
+    /// decaying biases and batch-norm scales only hurts (default 1e-4).
+    pub weight_decay: f64,
+    /// Clip the global gradient norm to this value; 0 disables (default 5.0).
+    pub grad_clip: f64,
+    /// Policy-loss weight of positions that got only a cheap search
+    /// (playout-cap randomisation): their visit counts are a poor target.
+    /// Their value loss keeps full weight: the game result is as good a
+    /// target for them as for any position (default 0.0).
+    pub cheap_search_weight: f64,
+    /// Weight of the value loss against the policy loss (default 1.0).
+    pub value_loss_weight: f64,
+    /// Replay window: the newest positions trained on (default 200000).
+    pub window: usize,
+    /// Train on file-mirrored (a↔f) copies of half the samples, when the
+    /// variant's rules are mirror symmetric (default true).
+    pub mirror: bool,
+    /// Write a checkpoint (weights, optimiser state) every N steps and at the
+    /// end (default 500).
+    pub checkpoint_every: u64,
+    /// Append a row to metrics.csv every N steps (default 10).
+    pub metrics_every: u64,
+    /// Seed of the batch order and mirror choices, and of a fresh network's
+    /// weights (default 1).
+    pub seed: u64,
+    /// libtorch intra-op CPU threads; 0 leaves libtorch's default (default 0).
+    pub threads: usize,
+    /// Batches encoded ahead on the background thread (default 4).
+    pub prefetch: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            batch_size: 256,
+            steps: 1000,
+            optimizer: OptimizerKind::Adamw,
+            lr: 1e-3,
+            schedule: Schedule::Cosine,
+            warmup_steps: 100,
+            min_lr_factor: 0.05,
+            step_every: 1000,
+            step_gamma: 0.1,
+            momentum: 0.9,
+            nesterov: true,
+            betas: [0.9, 0.999],
+            eps: 1e-8,
+            weight_decay: 1e-4,
+            grad_clip: 5.0,
+            cheap_search_weight: 0.0,
+            value_loss_weight: 1.0,
+            window: 200_000,
+            mirror: true,
+            checkpoint_every: 500,
+            metrics_every: 10,
+            seed: 1,
+            threads: 0,
+            prefetch: 4,
+        }
+    }
+}
+
+/// A `[train]` section that could not be read or makes no sense; the
+/// message names the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ConfigError {}
+
+/// The whole-file view used when reading only `[train]`: the other sections
+/// are checked by their own crates.
+#[derive(Deserialize)]
+struct FileView {
+    #[serde(default)]
+    train: Option<toml::Value>,
+}
+
+impl TrainConfig {
+    /// Reads the `[train]` section of a run file (defaults when absent).
+    pub fn from_file(path: &Path) -> Result<TrainConfig, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        TrainConfig::from_toml_str(&text)
+            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// Reads the `[train]` section of a run file's text.
+    pub fn from_toml_str(text: &str) -> Result<TrainConfig, ConfigError> {
+        let view: FileView = toml::from_str(text).map_err(|e| ConfigError(one_line(&e)))?;
+        let cfg = match view.train {
+            None => TrainConfig::default(),
+            Some(v) => TrainConfig::deserialize(v)
+                .map_err(|e| ConfigError(format!("[train]: {}", one_line(&e))))?,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks the values serde cannot.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |key: &str, what: &str| Err(ConfigError(format!("[train] {key}: {what}")));
+        for (key, v) in [
+            ("batch_size", self.batch_size as u64),
+            ("window", self.window as u64),
+            ("checkpoint_every", self.checkpoint_every),
+            ("metrics_every", self.metrics_every),
+            ("step_every", self.step_every),
+        ] {
+            if v == 0 {
+                return bad(key, "must be at least 1");
+            }
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            return bad("lr", "must be a positive number");
+        }
+        for (key, v) in [
+            ("weight_decay", self.weight_decay),
+            ("grad_clip", self.grad_clip),
+            ("cheap_search_weight", self.cheap_search_weight),
+            ("value_loss_weight", self.value_loss_weight),
+            ("eps", self.eps),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(key, "must be a number ≥ 0");
+            }
+        }
+        for (key, v) in [
+            ("min_lr_factor", self.min_lr_factor),
+            ("step_gamma", self.step_gamma),
+        ] {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return bad(key, "must be between 0 and 1");
+            }
+        }
+        if !(self.momentum.is_finite() && (0.0..1.0).contains(&self.momentum)) {
+            return bad("momentum", "must be in [0, 1)");
+        }
+        if self
+            .betas
+            .iter()
+            .any(|b| !(b.is_finite() && (0.0..1.0).contains(b)))
+        {
+            return bad("betas", "both must be in [0, 1)");
+        }
+        Ok(())
+    }
+
+    /// The learning rate at `step` (0-based: the step about to be taken).
+    pub fn lr_at(&self, step: u64) -> f64 {
+        if step < self.warmup_steps {
+            return self.lr * (step + 1) as f64 / self.warmup_steps as f64;
+        }
+        match self.schedule {
+            Schedule::Constant => self.lr,
+            Schedule::Cosine => {
+                let span = self.steps.saturating_sub(self.warmup_steps).max(1) as f64;
+                let t = ((step - self.warmup_steps) as f64 / span).min(1.0);
+                let floor = self.lr * self.min_lr_factor;
+                floor + (self.lr - floor) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
+            }
+            Schedule::Step => {
+                let k = (step - self.warmup_steps) / self.step_every;
+                self.lr * self.step_gamma.powi(k.min(i32::MAX as u64) as i32)
+            }
+        }
+    }
+
+    /// A hash of everything that decides the trained weights given the data
+    /// (all keys but `steps`, `threads`, `prefetch`, `checkpoint_every` and
+    /// `metrics_every`): a resume under another hash warns, because it does
+    /// not continue the same run.
+    pub fn training_hash(&self) -> String {
+        let mut c = self.clone();
+        c.steps = 0;
+        c.threads = 0;
+        c.prefetch = 0;
+        c.checkpoint_every = 1;
+        c.metrics_every = 1;
+        let json = serde_json::to_string(&c).expect("config serialises");
+        format!("{:016x}", fnv1a(json.as_bytes()))
+    }
+}
+
+/// FNV-1a: a stable hash (std's `DefaultHasher` may change between releases).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// TOML errors come with a multi-line excerpt; keep one line.
+fn one_line(e: &impl std::fmt::Display) -> String {
+    let s = e.to_string();
+    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    match (lines.first(), lines.last()) {
+        (Some(first), Some(last)) if lines.len() > 1 => format!("{first}: {last}"),
+        (Some(first), _) => first.to_string(),
+        _ => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_gives_defaults_and_other_sections_pass() {
+        assert_eq!(
+            TrainConfig::from_toml_str("").unwrap(),
+            TrainConfig::default()
+        );
+        let c = TrainConfig::from_toml_str(
+            "[model]\nblocks = 2\n[train]\nlr = 0.1\noptimizer = \"sgd\"\nschedule = \"step\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.lr, 0.1);
+        assert_eq!(c.optimizer, OptimizerKind::Sgd);
+        assert_eq!(c.schedule, Schedule::Step);
+    }
+
+    #[test]
+    fn bad_keys_and_values_are_named() {
+        let e = TrainConfig::from_toml_str("[train]\nlearning_rate = 0.1\n").unwrap_err();
+        assert!(e.0.contains("learning_rate"), "{}", e.0);
+        let e = TrainConfig::from_toml_str("[train]\noptimizer = \"adam\"\n").unwrap_err();
+        assert!(e.0.contains("adam"), "{}", e.0);
+        let e = TrainConfig::from_toml_str("[train]\nlr = -1.0\n").unwrap_err();
+        assert!(e.0.contains("[train] lr"), "{}", e.0);
+        let e = TrainConfig::from_toml_str("[train]\nbatch_size = 0\n").unwrap_err();
+        assert!(e.0.contains("batch_size"), "{}", e.0);
+        let e = TrainConfig::from_toml_str("[train]\nmomentum = 1.5\n").unwrap_err();
+        assert!(e.0.contains("momentum"), "{}", e.0);
+    }
+
+    #[test]
+    fn schedules() {
+        let mut c = TrainConfig {
+            lr: 1.0,
+            warmup_steps: 10,
+            steps: 110,
+            min_lr_factor: 0.0,
+            ..Default::default()
+        };
+        assert!((c.lr_at(0) - 0.1).abs() < 1e-12);
+        assert!((c.lr_at(9) - 1.0).abs() < 1e-12);
+        assert!((c.lr_at(10) - 1.0).abs() < 1e-12);
+        assert!((c.lr_at(60) - 0.5).abs() < 1e-9);
+        assert!(c.lr_at(110).abs() < 1e-12);
+        c.schedule = Schedule::Step;
+        c.step_every = 20;
+        c.step_gamma = 0.5;
+        assert!((c.lr_at(29) - 1.0).abs() < 1e-12);
+        assert!((c.lr_at(30) - 0.5).abs() < 1e-12);
+        c.schedule = Schedule::Constant;
+        assert_eq!(c.lr_at(1000), 1.0);
+    }
+
+    #[test]
+    fn hash_ignores_step_count_but_not_lr() {
+        let a = TrainConfig::default();
+        let b = TrainConfig {
+            steps: 5,
+            ..Default::default()
+        };
+        let c = TrainConfig {
+            lr: 0.5,
+            ..Default::default()
+        };
+        assert_eq!(a.training_hash(), b.training_hash());
+        assert_ne!(a.training_hash(), c.training_hash());
+    }
+}

@@ -1,0 +1,457 @@
+//! The training loop: batches from the replay window, one optimiser step per
+//! batch, metrics, and checkpoints that a resumed run continues exactly.
+
+use crate::batch::{BatchBuilder, TrainBatch};
+use crate::config::TrainConfig;
+use crate::metrics::{MetricsRow, MetricsWriter};
+use crate::optim::Optimizer;
+use data::{ReplayWindow, WindowOptions};
+use model::{CheckpointError, CheckpointInfo, ModelConfig, Network, Shape};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tch::{Kind, Tensor};
+
+/// Sub-folder of a run directory holding the checkpoints.
+pub const CHECKPOINT_DIR: &str = "checkpoints";
+/// The copy of the run's config in the run directory.
+pub const CONFIG_COPY: &str = "config.toml";
+
+/// Why a run stopped: bad input (exit 2) or a failure while running (exit 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrainError {
+    Input(String),
+    Failed(String),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::Input(m) | TrainError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+impl std::error::Error for TrainError {}
+
+fn failed(e: impl std::fmt::Display) -> TrainError {
+    TrainError::Failed(e.to_string())
+}
+
+/// Checkpoint errors that mean "wrong file given" are bad input.
+fn checkpoint_error(e: CheckpointError) -> TrainError {
+    match e {
+        CheckpointError::Io { .. } => TrainError::Failed(e.to_string()),
+        _ => TrainError::Input(e.to_string()),
+    }
+}
+
+/// One run of `triad train`.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The run directory: checkpoints, metrics.csv, config.toml.
+    pub run_dir: PathBuf,
+    /// Shard files or directories of shards.
+    pub data: Vec<PathBuf>,
+    /// Continue from the run directory's last complete checkpoint.
+    pub resume: bool,
+    /// Replaces the config's `steps` (the run's total).
+    pub steps: Option<u64>,
+    /// Start from these weights instead of a fresh network.
+    pub init: Option<PathBuf>,
+    /// Stop after this step (writing a checkpoint there), as if the run were
+    /// interrupted: the schedule still spans the full `steps`. Used by tests
+    /// and by a loop that trains a slice of a run per generation.
+    pub stop_after: Option<u64>,
+    /// Written to `RUN_DIR/config.toml` (the run file as given).
+    pub config_text: Option<String>,
+}
+
+/// What the caller sees after each step (for a progress bar).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Steps done so far (1-based) and the run's total.
+    pub step: u64,
+    pub total: u64,
+    /// The latest metrics row (updated every `metrics_every` steps).
+    pub last: MetricsRow,
+}
+
+/// The end of a run.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Steps taken in this invocation, and the step reached.
+    pub steps_run: u64,
+    pub final_step: u64,
+    /// The last checkpoint written (weights path).
+    pub checkpoint: Option<PathBuf>,
+    /// Samples trained on in this invocation.
+    pub samples: u64,
+    /// Seconds in the training loop (from the first batch requested to the
+    /// last step, checkpoints included; start-up and the final checkpoint
+    /// excluded).
+    pub loop_seconds: f64,
+    /// Positions in the replay window.
+    pub window: usize,
+    /// Rows that could not be decoded and were skipped.
+    pub skipped_rows: u64,
+}
+
+impl Summary {
+    pub fn samples_per_s(&self) -> f64 {
+        self.samples as f64 / self.loop_seconds.max(1e-9)
+    }
+}
+
+/// Scalars of one step, read only when logged (reading them waits for the
+/// device).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepStats {
+    pub loss: f64,
+    pub policy_loss: f64,
+    pub value_loss: f64,
+    pub policy_entropy: f64,
+    pub value_accuracy: f64,
+    pub grad_norm: f64,
+}
+
+/// A network and its optimiser: one step per call.
+pub struct Trainer {
+    pub net: Network,
+    pub optimizer: Optimizer,
+    cfg: TrainConfig,
+}
+
+impl Trainer {
+    pub fn new(net: Network, cfg: &TrainConfig) -> Trainer {
+        let optimizer = Optimizer::new(net.var_store(), cfg);
+        Trainer {
+            net,
+            optimizer,
+            cfg: cfg.clone(),
+        }
+    }
+
+    /// One forward, backward and optimiser step on `batch` (already on the
+    /// network's device) at learning rate `lr`. With `stats`, the losses and
+    /// diagnostics are read back.
+    pub fn step(&mut self, batch: &TrainBatch, lr: f64, stats: bool) -> Option<StepStats> {
+        let (logits, value) = self.net.forward_t(&batch.input, true);
+        let log_p = logits.log_softmax(1, Kind::Float);
+        let log_v = value.log_softmax(1, Kind::Float);
+        let weighted = |log: &Tensor, target: &Tensor, w: &Tensor| {
+            let ce = -(target * log).sum_dim_intlist(1i64, false, Kind::Float);
+            (ce * w).sum(Kind::Float) / w.sum(Kind::Float).clamp_min(1e-8)
+        };
+        let policy_loss = weighted(&log_p, &batch.policy_target, &batch.policy_weight);
+        let value_loss = weighted(&log_v, &batch.value_target, &batch.value_weight);
+        let loss = &policy_loss + &value_loss * self.cfg.value_loss_weight;
+        self.optimizer.zero_grad();
+        loss.backward();
+        let grad_norm = self.optimizer.clip_grad_norm(self.cfg.grad_clip);
+        self.optimizer.step(lr);
+        if !stats {
+            return None;
+        }
+        tch::no_grad(|| {
+            // Entropy over legal moves: padding has probability 0 and a
+            // finite log-probability, so it adds 0.
+            let p = log_p.exp();
+            let entropy = -(&p * &log_p)
+                .sum_dim_intlist(1i64, false, Kind::Float)
+                .mean(Kind::Float);
+            let hit = value
+                .argmax(1, false)
+                .eq_tensor(&batch.value_target.argmax(1, false))
+                .to_kind(Kind::Float);
+            let finished = batch.value_weight.sum(Kind::Float).clamp_min(1e-8);
+            let accuracy = (hit * &batch.value_weight).sum(Kind::Float) / finished;
+            Some(StepStats {
+                loss: loss.double_value(&[]),
+                policy_loss: policy_loss.double_value(&[]),
+                value_loss: value_loss.double_value(&[]),
+                policy_entropy: entropy.double_value(&[]),
+                value_accuracy: accuracy.double_value(&[]),
+                grad_norm,
+            })
+        })
+    }
+}
+
+/// The weights path of the checkpoint at `step`.
+pub fn checkpoint_path(run_dir: &Path, step: u64) -> PathBuf {
+    run_dir
+        .join(CHECKPOINT_DIR)
+        .join(format!("step-{step:08}.safetensors"))
+}
+
+fn optimizer_path(weights: &Path) -> PathBuf {
+    weights.with_extension("optim.safetensors")
+}
+
+/// The newest complete checkpoint of a run (weights path), if any. The
+/// sidecar is renamed into place last, so one whose sidecar reads back and
+/// whose weights and optimiser state exist is complete.
+pub fn latest_checkpoint(run_dir: &Path) -> Option<(PathBuf, CheckpointInfo)> {
+    let dir = run_dir.join(CHECKPOINT_DIR);
+    let mut best: Option<(PathBuf, CheckpointInfo)> = None;
+    for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".json") else {
+            continue;
+        };
+        if !stem.starts_with("step-") {
+            continue;
+        }
+        let weights = dir.join(format!("{stem}.safetensors"));
+        let Ok(info) = model::checkpoint::read_info(&weights) else {
+            continue;
+        };
+        if !weights.exists() || !optimizer_path(&weights).exists() {
+            continue;
+        }
+        if best.as_ref().is_none_or(|(_, b)| info.step > b.step) {
+            best = Some((weights, info));
+        }
+    }
+    best
+}
+
+/// Writes the optimiser state, then the weights and sidecar (each to a
+/// temporary name, renamed): the sidecar last, so its presence means the
+/// checkpoint is complete.
+fn save_checkpoint(
+    trainer: &Trainer,
+    run_dir: &Path,
+    step: u64,
+    meta: serde_json::Value,
+    parent: Option<String>,
+) -> Result<PathBuf, TrainError> {
+    let weights = checkpoint_path(run_dir, step);
+    let optim = optimizer_path(&weights);
+    let tmp = optim.with_extension(format!("tmp{}", std::process::id()));
+    trainer.optimizer.save(&tmp).map_err(failed)?;
+    std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
+    let mut info = CheckpointInfo::new(trainer.net.shape(), step);
+    info.parent = parent;
+    let mut meta = meta;
+    if let Some(m) = meta.as_object_mut() {
+        m.insert(
+            "optimizer_state".into(),
+            optim
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .into(),
+        );
+    }
+    info.metadata = meta;
+    trainer.net.save(&weights, &info).map_err(failed)?;
+    Ok(weights)
+}
+
+/// Removes leftovers of a run killed while writing (`*.tmp*` files).
+fn remove_temporaries(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().contains(".tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| failed(format!("{}: {e}", path.display())))
+}
+
+/// Runs (or resumes) a training run. `on_step` is called after every step.
+pub fn train(
+    model_cfg: &ModelConfig,
+    cfg: &TrainConfig,
+    opts: &RunOptions,
+    on_step: &mut dyn FnMut(&Progress),
+) -> Result<Summary, TrainError> {
+    let mut cfg = cfg.clone();
+    if let Some(s) = opts.steps {
+        cfg.steps = s;
+    }
+    cfg.validate().map_err(|e| TrainError::Input(e.0))?;
+    model_cfg.validate().map_err(|e| TrainError::Input(e.0))?;
+    let device = model_cfg.tch_device().map_err(|e| TrainError::Input(e.0))?;
+    let threads = if cfg.threads > 0 {
+        cfg.threads
+    } else {
+        model_cfg.threads
+    };
+    if threads > 0 {
+        tch::set_num_threads(threads as i32);
+    }
+    let run_dir = &opts.run_dir;
+    let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
+    std::fs::create_dir_all(&ckpt_dir)
+        .map_err(|e| TrainError::Input(format!("{}: {e}", ckpt_dir.display())))?;
+    remove_temporaries(&ckpt_dir);
+    remove_temporaries(run_dir);
+
+    // Where to start from.
+    let shape = Shape::of(model_cfg);
+    let existing = latest_checkpoint(run_dir);
+    let hash = cfg.training_hash();
+    let (net, start_step, resume_from, parent) = match (&existing, opts.resume) {
+        (Some(_), false) => {
+            return Err(TrainError::Input(format!(
+                "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
+                run_dir.display(),
+                ckpt_dir.display()
+            )))
+        }
+        (Some((weights, info)), true) => {
+            let (net, _) =
+                Network::load_expecting(weights, shape, device).map_err(checkpoint_error)?;
+            let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
+            if old_hash.is_some_and(|h| h != hash) {
+                eprintln!(
+                    "warning: the [train] settings differ from those of {}; the resumed run is not an exact continuation",
+                    weights.display()
+                );
+            }
+            (net, info.step, Some(weights.clone()), info.parent.clone())
+        }
+        (None, _) => match &opts.init {
+            Some(init) => {
+                let (net, _) =
+                    Network::load_expecting(init, shape, device).map_err(checkpoint_error)?;
+                (net, 0, None, Some(init.display().to_string()))
+            }
+            None => (Network::with_shape(shape, device, cfg.seed), 0, None, None),
+        },
+    };
+    let mut trainer = Trainer::new(net, &cfg);
+    if let Some(weights) = &resume_from {
+        trainer
+            .optimizer
+            .load(&optimizer_path(weights))
+            .map_err(TrainError::Input)?;
+    }
+    if let Some(text) = &opts.config_text {
+        write_atomically(&run_dir.join(CONFIG_COPY), text.as_bytes())?;
+    }
+    let mut metrics =
+        MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
+
+    let window =
+        ReplayWindow::load(&opts.data, cfg.window).map_err(|e| TrainError::Input(e.to_string()))?;
+    if window.is_empty() {
+        return Err(TrainError::Input(format!(
+            "no positions in the shards under {}",
+            opts.data
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
+    let meta = |step: u64| {
+        serde_json::json!({
+            "train_hash": hash,
+            "seed": cfg.seed,
+            "batches_consumed": step,
+            "window_positions": window.len(),
+            "window_shards": window.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        })
+    };
+    let mut summary = Summary {
+        steps_run: 0,
+        final_step: start_step,
+        checkpoint: resume_from.clone(),
+        samples: 0,
+        loop_seconds: 0.0,
+        window: window.len(),
+        skipped_rows: 0,
+    };
+    if start_step >= end {
+        return Ok(summary);
+    }
+
+    // Batch k of the run is the k-th batch of the window's stream for the
+    // seed, so a resumed run skips the batches already trained on (without
+    // encoding them) and sees exactly what an uninterrupted run would.
+    let options = WindowOptions {
+        batch_size: cfg.batch_size,
+        seed: cfg.seed,
+        mirror: cfg.mirror,
+        prefetch: cfg.prefetch.max(1),
+        epochs: None,
+    };
+    let cheap = cfg.cheap_search_weight as f32;
+    let mut builder = BatchBuilder::new();
+    let mut produced = 0u64;
+    let stream = window.batches_with(&options, move |batch| {
+        produced += 1;
+        (produced > start_step).then(|| builder.build(batch.iter(), cheap))
+    });
+    let mut stream = stream.flatten();
+
+    let started = Instant::now();
+    let mut since = Instant::now();
+    let mut since_samples = 0u64;
+    let mut last = MetricsRow::default();
+    let mut step = start_step;
+    while step < end {
+        let batch = stream
+            .next()
+            .ok_or_else(|| failed("the batch stream stopped"))?
+            .to_device(device);
+        let lr = cfg.lr_at(step);
+        let log = (step + 1) % cfg.metrics_every == 0 || step + 1 == end;
+        let stats = trainer.step(&batch, lr, log);
+        step += 1;
+        summary.samples += batch.rows as u64;
+        summary.skipped_rows += batch.skipped as u64;
+        since_samples += batch.rows as u64;
+        if let Some(s) = stats {
+            let elapsed = since.elapsed().as_secs_f64().max(1e-9);
+            last = MetricsRow {
+                step,
+                loss: s.loss,
+                policy_loss: s.policy_loss,
+                value_loss: s.value_loss,
+                lr,
+                samples_per_s: since_samples as f64 / elapsed,
+                policy_entropy: s.policy_entropy,
+                value_accuracy: s.value_accuracy,
+                grad_norm: s.grad_norm,
+            };
+            metrics.write(&last).map_err(failed)?;
+            since = Instant::now();
+            since_samples = 0;
+        }
+        if step % cfg.checkpoint_every == 0 && step < end {
+            summary.checkpoint = Some(save_checkpoint(
+                &trainer,
+                run_dir,
+                step,
+                meta(step),
+                parent.clone(),
+            )?);
+        }
+        on_step(&Progress {
+            step,
+            total: cfg.steps,
+            last,
+        });
+    }
+    summary.loop_seconds = started.elapsed().as_secs_f64();
+    summary.steps_run = step - start_step;
+    summary.final_step = step;
+    summary.checkpoint = Some(save_checkpoint(
+        &trainer,
+        run_dir,
+        step,
+        meta(step),
+        parent,
+    )?);
+    Ok(summary)
+}

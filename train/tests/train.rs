@@ -1,0 +1,253 @@
+//! End-to-end tests of the trainer on tiny networks and synthetic shards.
+
+use data::synthetic::random_game;
+use data::{PositionRecord, ShardWriter};
+use game::Position;
+use model::ModelConfig;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use tch::Tensor;
+use train::{
+    latest_checkpoint, read_metrics, train, RunOptions, Schedule, TrainConfig, TrainError,
+};
+
+fn tiny_model() -> ModelConfig {
+    ModelConfig {
+        blocks: 1,
+        channels: 8,
+        move_embed: 8,
+        policy_hidden: 16,
+        value_hidden: 16,
+        device: "cpu".into(),
+        threads: 1,
+    }
+}
+
+fn tiny_train() -> TrainConfig {
+    TrainConfig {
+        batch_size: 32,
+        steps: 10,
+        lr: 3e-3,
+        schedule: Schedule::Cosine,
+        warmup_steps: 2,
+        checkpoint_every: 5,
+        metrics_every: 1,
+        threads: 1,
+        prefetch: 2,
+        ..Default::default()
+    }
+}
+
+/// Writes `games` short random games into two shards under `dir`. The
+/// visit counts are peaked on the move played, so there is a policy to learn.
+fn write_shards(dir: &Path, games: u64) -> PathBuf {
+    let shards = dir.join("shards");
+    std::fs::create_dir_all(&shards).unwrap();
+    let start = Position::start();
+    for s in 0..2u64 {
+        let mut w = ShardWriter::create(shards.join(format!("shard-{s:04}.parquet"))).unwrap();
+        for g in 0..games / 2 {
+            let mut game = random_game(s * 1000 + g, &start, 7, 24);
+            for r in &mut game.positions {
+                peak_on_chosen(r);
+            }
+            w.push_game(&game).unwrap();
+        }
+        w.finish().unwrap();
+    }
+    shards
+}
+
+fn peak_on_chosen(r: &mut PositionRecord) {
+    for (v, &m) in r.visits.iter_mut().zip(&r.legal_moves) {
+        *v = if m == r.chosen_move { 200 } else { 1 };
+    }
+    r.policy_target = None;
+}
+
+fn weights(path: &Path) -> HashMap<String, Tensor> {
+    Tensor::read_safetensors(path)
+        .unwrap()
+        .into_iter()
+        .collect()
+}
+
+fn max_difference(a: &Path, b: &Path) -> f64 {
+    let (a, b) = (weights(a), weights(b));
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .map(|(k, t)| (t - &b[k]).abs().max().double_value(&[]))
+        .fold(0.0, f64::max)
+}
+
+fn options(run_dir: PathBuf, shards: &Path) -> RunOptions {
+    RunOptions {
+        run_dir,
+        data: vec![shards.to_path_buf()],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn loss_falls_on_a_small_fixed_dataset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shards = write_shards(tmp.path(), 6);
+    let cfg = TrainConfig {
+        steps: 200,
+        lr: 1e-2,
+        schedule: Schedule::Constant,
+        checkpoint_every: 1000,
+        ..tiny_train()
+    };
+    let run = tmp.path().join("run");
+    let summary = train(
+        &tiny_model(),
+        &cfg,
+        &options(run.clone(), &shards),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(summary.final_step, 200);
+    assert_eq!(summary.skipped_rows, 0);
+    let rows = read_metrics(&run.join("metrics.csv")).unwrap();
+    assert_eq!(rows.len(), 200);
+    let mean = |r: &[train::MetricsRow], f: fn(&train::MetricsRow) -> f64| {
+        r.iter().map(f).sum::<f64>() / r.len() as f64
+    };
+    let (first, last) = (&rows[..10], &rows[rows.len() - 10..]);
+    let (p0, p1) = (
+        mean(first, |r| r.policy_loss),
+        mean(last, |r| r.policy_loss),
+    );
+    let (v0, v1) = (mean(first, |r| r.value_loss), mean(last, |r| r.value_loss));
+    assert!(p1 < p0 * 0.8, "policy loss {p0} -> {p1}");
+    assert!(v1 < v0 * 0.8, "value loss {v0} -> {v1}");
+    assert!(rows
+        .iter()
+        .all(|r| r.policy_entropy.is_finite() && r.loss.is_finite()));
+    // The final checkpoint is there and complete.
+    let (path, info) = latest_checkpoint(&run).unwrap();
+    assert_eq!(info.step, 200);
+    assert!(path.exists());
+}
+
+#[test]
+fn two_n_steps_equal_n_plus_n_with_a_resume() {
+    tch::set_num_threads(1);
+    let tmp = tempfile::tempdir().unwrap();
+    let shards = write_shards(tmp.path(), 4);
+    for optimizer in [train::OptimizerKind::Adamw, train::OptimizerKind::Sgd] {
+        let cfg = TrainConfig {
+            optimizer,
+            mirror: true,
+            ..tiny_train()
+        };
+        let name = format!("{optimizer:?}");
+        let whole = tmp.path().join(format!("whole-{name}"));
+        train(
+            &tiny_model(),
+            &cfg,
+            &options(whole.clone(), &shards),
+            &mut |_| {},
+        )
+        .unwrap();
+
+        let split = tmp.path().join(format!("split-{name}"));
+        let first = RunOptions {
+            stop_after: Some(5),
+            ..options(split.clone(), &shards)
+        };
+        let s = train(&tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
+        assert_eq!(s.final_step, 5);
+        // Without --resume an existing run is refused.
+        let again = train(
+            &tiny_model(),
+            &cfg,
+            &options(split.clone(), &shards),
+            &mut |_| {},
+        );
+        assert!(matches!(again, Err(TrainError::Input(m)) if m.contains("--resume")));
+        let second = RunOptions {
+            resume: true,
+            ..options(split.clone(), &shards)
+        };
+        let s = train(&tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
+        assert_eq!((s.steps_run, s.final_step), (5, 10));
+
+        let a = train::checkpoint_path(&whole, 10);
+        let b = train::checkpoint_path(&split, 10);
+        let diff = max_difference(&a, &b);
+        assert!(diff < 1e-5, "{name}: weights differ by {diff}");
+        // The run did move the weights.
+        assert!(max_difference(&a, &train::checkpoint_path(&whole, 5)) > 1e-4);
+        // Metrics: one row per step, no duplicates from the resume.
+        let rows = read_metrics(&split.join("metrics.csv")).unwrap();
+        let steps: Vec<u64> = rows.iter().map(|r| r.step).collect();
+        assert_eq!(steps, (1..=10).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn a_checkpoint_of_another_shape_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shards = write_shards(tmp.path(), 2);
+    let cfg = TrainConfig {
+        steps: 2,
+        ..tiny_train()
+    };
+    let run = tmp.path().join("run");
+    train(
+        &tiny_model(),
+        &cfg,
+        &options(run.clone(), &shards),
+        &mut |_| {},
+    )
+    .unwrap();
+    let bigger = ModelConfig {
+        channels: 12,
+        ..tiny_model()
+    };
+    let resume = RunOptions {
+        resume: true,
+        steps: Some(4),
+        ..options(run.clone(), &shards)
+    };
+    match train(&bigger, &cfg, &resume, &mut |_| {}) {
+        Err(TrainError::Input(m)) => {
+            assert!(m.contains("12 channels") && m.contains("8 channels"), "{m}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let init = RunOptions {
+        init: Some(train::checkpoint_path(&run, 2)),
+        ..options(tmp.path().join("other"), &shards)
+    };
+    match train(&bigger, &cfg, &init, &mut |_| {}) {
+        Err(TrainError::Input(m)) => assert!(m.contains("expected"), "{m}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn corrupt_rows_are_skipped_not_fatal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rows = random_game(1, &Position::start(), 3, 10).positions;
+    rows[0].tfen = "not a position".into();
+    rows[1].legal_moves[0] = u32::MAX;
+    let window = data::ReplayWindow::from_records(rows.clone());
+    let mut builder = train::BatchBuilder::new();
+    let batch = builder.build(window.records().iter().map(|r| (r, false)), 0.0);
+    assert_eq!(batch.skipped, 2);
+    assert_eq!(batch.rows, rows.len() - 2);
+    drop(tmp);
+}
+
+#[test]
+fn bad_config_keys_are_named() {
+    let e = TrainConfig::from_toml_str("[train]\nbatch = 3\n").unwrap_err();
+    assert!(e.0.contains("batch"), "{e}");
+    let e = TrainConfig::from_toml_str("[train]\nschedule = \"linear\"\n").unwrap_err();
+    assert!(e.0.contains("linear"), "{e}");
+    let e = TrainConfig::from_toml_str("[train]\ngrad_clip = -1.0\n").unwrap_err();
+    assert!(e.0.contains("grad_clip"), "{e}");
+}
