@@ -1,0 +1,248 @@
+//! The `[selfplay]` section of a run's TOML file. Every key is documented in
+//! `docs/selfplay.md`, which explains what each search trick does and why.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Which search runs at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// AlphaZero's PUCT with Dirichlet noise and a move temperature.
+    Puct,
+    /// Gumbel AlphaZero at the root (Gumbel top-k, sequential halving,
+    /// completed-Q policy target); PUCT below the root.
+    Gumbel,
+}
+
+/// Self-play settings. All keys have defaults (listed on each field), so an
+/// empty `[selfplay]` section is valid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfplayConfig {
+    /// "puct" or "gumbel" (default "puct").
+    pub algorithm: Algorithm,
+    /// Simulations of a full search (default 400).
+    pub simulations: u32,
+    /// Simulations of a cheap search (playout-cap randomisation) (default 100).
+    pub cheap_simulations: u32,
+    /// Share of moves searched cheaply, in [0, 1] (default 0.75; 0 disables).
+    pub cheap_share: f64,
+    /// PUCT exploration constant (default 1.5).
+    pub c_puct: f32,
+    /// First-play urgency below the root: an unvisited move's value is the
+    /// parent's value minus this times sqrt(prior mass already visited)
+    /// (default 0.2).
+    pub fpu_reduction: f32,
+    /// The same at the root, where noise asks for wider exploration (default 0.0).
+    pub root_fpu_reduction: f32,
+    /// Dirichlet noise concentration at the root of full PUCT searches (default 0.3).
+    pub dirichlet_alpha: f32,
+    /// Weight of the noise in the root priors, in [0, 1] (default 0.25; 0 disables).
+    pub dirichlet_epsilon: f32,
+    /// Move temperature for the first `temperature_plies` plies (default 1.0).
+    pub temperature: f32,
+    /// Plies played at `temperature` (default 20).
+    pub temperature_plies: u32,
+    /// Temperature afterwards; 0 plays the most visited move (default 0.0).
+    pub final_temperature: f32,
+    /// Gumbel: actions sampled at the root (top-k, "m" in the paper) (default 16).
+    pub gumbel_m: u32,
+    /// Gumbel: c_visit of the sigma transform of Q (default 50).
+    pub gumbel_c_visit: f32,
+    /// Gumbel: c_scale of the sigma transform of Q (default 1.0).
+    pub gumbel_c_scale: f32,
+    /// Resign when the root value of the side to move stays below this for
+    /// `resign_plies` of its moves, in [-1, 0]; -1 never resigns (default -0.9).
+    pub resign_threshold: f32,
+    /// Consecutive own moves below the threshold before resigning (default 3).
+    pub resign_plies: u32,
+    /// Share of games that never resign, to measure false positives, in [0, 1] (default 0.1).
+    pub no_resign_share: f64,
+    /// Plies after which a game stops as a draw ("max-length") (default 400).
+    pub max_plies: u32,
+    /// Games searched at once; one leaf each per round, so also the target
+    /// batch size of the network (default 256).
+    pub games_in_flight: usize,
+    /// Entries of the evaluation cache; 0 disables it (default 65536).
+    pub cache_size: usize,
+    /// Threads for the tree work; 0 = one per core (default 0).
+    pub threads: usize,
+    /// Keep the subtree of the played move for the next search (PUCT only) (default true).
+    pub tree_reuse: bool,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> Self {
+        SelfplayConfig {
+            algorithm: Algorithm::Puct,
+            simulations: 400,
+            cheap_simulations: 100,
+            cheap_share: 0.75,
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+            root_fpu_reduction: 0.0,
+            dirichlet_alpha: 0.3,
+            dirichlet_epsilon: 0.25,
+            temperature: 1.0,
+            temperature_plies: 20,
+            final_temperature: 0.0,
+            gumbel_m: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 1.0,
+            resign_threshold: -0.9,
+            resign_plies: 3,
+            no_resign_share: 0.1,
+            max_plies: 400,
+            games_in_flight: 256,
+            cache_size: 65536,
+            threads: 0,
+            tree_reuse: true,
+        }
+    }
+}
+
+/// A `[selfplay]` section that could not be read or makes no sense; the
+/// message names the key (and the file and line when known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ConfigError {}
+
+/// The whole-file view: other sections belong to other stages and pass through.
+#[derive(Deserialize)]
+struct FileView {
+    #[serde(default)]
+    selfplay: SelfplayConfig,
+}
+
+impl SelfplayConfig {
+    /// Reads the `[selfplay]` section of a run file (defaults when absent).
+    pub fn from_file(path: &Path) -> Result<SelfplayConfig, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        SelfplayConfig::from_toml_str(&text)
+            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    }
+
+    /// Reads the `[selfplay]` section of a run file's text.
+    pub fn from_toml_str(text: &str) -> Result<SelfplayConfig, ConfigError> {
+        let de =
+            toml::de::Deserializer::parse(text).map_err(|e| ConfigError(describe(text, &e, "")))?;
+        let view: FileView = serde_path_to_error::deserialize(de).map_err(|e| {
+            let key = e.path().to_string();
+            ConfigError(describe(text, e.inner(), &key))
+        })?;
+        view.selfplay.validate()?;
+        Ok(view.selfplay)
+    }
+
+    /// Checks values serde cannot; the error names the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |key: &str, why: &str| Err(ConfigError(format!("[selfplay] {key}: {why}")));
+        if self.simulations == 0 {
+            return bad("simulations", "must be at least 1");
+        }
+        if self.cheap_simulations == 0 {
+            return bad("cheap_simulations", "must be at least 1");
+        }
+        for (key, v) in [
+            ("cheap_share", self.cheap_share),
+            ("no_resign_share", self.no_resign_share),
+            ("dirichlet_epsilon", self.dirichlet_epsilon as f64),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return bad(key, "must be between 0 and 1");
+            }
+        }
+        for (key, v) in [
+            ("c_puct", self.c_puct),
+            ("fpu_reduction", self.fpu_reduction),
+            ("root_fpu_reduction", self.root_fpu_reduction),
+            ("temperature", self.temperature),
+            ("final_temperature", self.final_temperature),
+            ("gumbel_c_scale", self.gumbel_c_scale),
+            ("gumbel_c_visit", self.gumbel_c_visit),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(key, "must be a finite number ≥ 0");
+            }
+        }
+        if !(self.dirichlet_alpha.is_finite() && self.dirichlet_alpha > 0.0) {
+            return bad("dirichlet_alpha", "must be a finite number > 0");
+        }
+        if !(-1.0..=0.0).contains(&self.resign_threshold) {
+            return bad("resign_threshold", "must be between -1 and 0");
+        }
+        if self.resign_plies == 0 {
+            return bad("resign_plies", "must be at least 1");
+        }
+        if self.gumbel_m == 0 {
+            return bad("gumbel_m", "must be at least 1");
+        }
+        if self.max_plies == 0 {
+            return bad("max_plies", "must be at least 1");
+        }
+        if self.games_in_flight == 0 {
+            return bad("games_in_flight", "must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// Whether resignation is switched on at all.
+    pub fn resigns(&self) -> bool {
+        self.resign_threshold > -1.0
+    }
+}
+
+/// `line N: KEY: message`: toml's own Display is a multi-line snippet.
+fn describe(text: &str, err: &toml::de::Error, key: &str) -> String {
+    let mut out = String::new();
+    if let Some(span) = err.span() {
+        let start = span.start.min(text.len());
+        let line = text[..start].bytes().filter(|&b| b == b'\n').count() + 1;
+        out.push_str(&format!("line {line}: "));
+    }
+    if !key.is_empty() && key != "." {
+        out.push_str(&format!("{key}: "));
+    }
+    out.push_str(&err.message().trim().replace('\n', " "));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_other_sections_pass() {
+        let c = SelfplayConfig::from_toml_str("seed = 3\n[model]\nblocks = 2\n").unwrap();
+        assert_eq!(c, SelfplayConfig::default());
+        let c =
+            SelfplayConfig::from_toml_str("[selfplay]\nalgorithm = \"gumbel\"\nsimulations = 8\n")
+                .unwrap();
+        assert_eq!(c.algorithm, Algorithm::Gumbel);
+        assert_eq!(c.simulations, 8);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = SelfplayConfig::from_toml_str("[selfplay]\nsimulation = 8\n").unwrap_err();
+        assert!(
+            e.0.contains("simulation") && e.0.contains("line 2"),
+            "{}",
+            e.0
+        );
+        let e = SelfplayConfig::from_toml_str("[selfplay]\nalgorithm = \"mcts\"\n").unwrap_err();
+        assert!(e.0.contains("selfplay.algorithm"), "{}", e.0);
+        let e = SelfplayConfig::from_toml_str("[selfplay]\ncheap_share = 2.0\n").unwrap_err();
+        assert!(e.0.contains("cheap_share"), "{}", e.0);
+        let e = SelfplayConfig::from_toml_str("[selfplay]\ngames_in_flight = 0\n").unwrap_err();
+        assert!(e.0.contains("games_in_flight"), "{}", e.0);
+    }
+}

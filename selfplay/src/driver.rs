@@ -1,0 +1,445 @@
+//! Many games in flight, one batched evaluation per round.
+//!
+//! A round: (1) idle slots start new games, in slot order; (2) every game,
+//! in parallel on the rayon pool, takes the answer to its last leaf and runs
+//! its search on until the next leaf needs the network (or the game ends);
+//! (3) on the calling thread, the waiting leaves of all games are evaluated
+//! in ONE call of the [`Evaluator`] (the only thread that touches the model,
+//! as tch modules are not `Sync`), the answers go into the cache and back to
+//! their slots; (4) finished games are handed out in slot order.
+//!
+//! Everything a game draws at random comes from its own stream, seeded from
+//! the master seed and the game id, and the batch order is the slot order,
+//! so the same seed gives the same games whatever the thread count (with a
+//! deterministic evaluator; see `docs/selfplay.md` for libtorch).
+
+use crate::config::{Algorithm, SelfplayConfig};
+use crate::eval::{EvalCache, Evaluator, Request};
+use crate::mcts::{Search, SearchParams};
+use crate::rng::Rng;
+use data::PositionRecord;
+use game::{Color, Game, GameResult, Outcome, Position, Termination};
+use rayon::prelude::*;
+
+/// A finished game, ready for the shard writer.
+#[derive(Debug, Clone)]
+pub struct FinishedGame {
+    pub game_id: u64,
+    pub outcome: Outcome,
+    /// One row per searched position, result and termination filled in.
+    pub records: Vec<PositionRecord>,
+    /// In a game that could not resign: `Some(true)` if a resignation would
+    /// have happened and was wrong (that side did not lose), `Some(false)`
+    /// if it would have been right, `None` if none would have happened.
+    pub false_resignation: Option<bool>,
+}
+
+/// One round's figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RoundStats {
+    /// Positions sent to the network.
+    pub batch: usize,
+    /// Moves played this round.
+    pub positions: u64,
+    /// Games finished this round.
+    pub finished: usize,
+}
+
+/// Running totals of a self-play run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Totals {
+    pub games: u64,
+    pub positions: u64,
+    pub evaluations: u64,
+    pub rounds: u64,
+    pub cache_hits: u64,
+    pub white_wins: u64,
+    pub black_wins: u64,
+    pub draws: u64,
+    pub resignations: u64,
+    /// No-resign games in which a resignation would have happened.
+    pub would_resign: u64,
+    /// Of those, the ones where it would have been wrong.
+    pub false_resignations: u64,
+}
+
+impl Totals {
+    /// Mean positions per network call.
+    pub fn mean_batch(&self) -> f64 {
+        self.evaluations as f64 / self.rounds.max(1) as f64
+    }
+    /// Share of would-be resignations that were wrong (`None` before any).
+    pub fn false_resignation_rate(&self) -> Option<f64> {
+        (self.would_resign > 0).then(|| self.false_resignations as f64 / self.would_resign as f64)
+    }
+}
+
+/// A searched position kept until the game's result is known.
+struct Row {
+    tfen: String,
+    hash: u64,
+    side: Color,
+    legal: Vec<u32>,
+    visits: Vec<u32>,
+    policy: Option<Vec<f32>>,
+    value: f32,
+    wdl: [f32; 3],
+    chosen: u32,
+    simulations: u32,
+    temperature: f32,
+    full: bool,
+}
+
+struct Active {
+    id: u64,
+    seed: u64,
+    game: Game,
+    rows: Vec<Row>,
+    no_resign: bool,
+    /// Consecutive own moves with the root value below the threshold, per colour.
+    low: [u32; 2],
+    would_resign: Option<Color>,
+    full: bool,
+    simulations: u32,
+}
+
+struct Slot {
+    search: Search,
+    rng: Rng,
+    active: Option<Active>,
+    finished: Option<FinishedGame>,
+    waiting: bool,
+    answer: Option<[f32; 3]>,
+    answer_policy: Vec<f32>,
+    moves: u64,
+    visits: Vec<u32>,
+    policy: Vec<f32>,
+}
+
+/// The self-play driver: `games_in_flight` games, stepped in rounds.
+pub struct SelfPlay {
+    config: SelfplayConfig,
+    seed: u64,
+    model_id: String,
+    slots: Vec<Slot>,
+    cache: EvalCache,
+    next_game: u64,
+    max_games: u64,
+    stopping: bool,
+    pool: rayon::ThreadPool,
+    policy: Vec<f32>,
+    wdl: Vec<[f32; 3]>,
+    start: Position,
+    pub totals: Totals,
+}
+
+impl SelfPlay {
+    /// A driver that will play `max_games` games (ids 0..max_games) from
+    /// the standard start, seeded by `seed`. `model_id` is written on every row.
+    pub fn new(config: &SelfplayConfig, seed: u64, max_games: u64, model_id: &str) -> SelfPlay {
+        let slots = (0..config.games_in_flight)
+            .map(|_| Slot {
+                search: Search::new(config),
+                rng: Rng::new(0),
+                active: None,
+                finished: None,
+                waiting: false,
+                answer: None,
+                answer_policy: Vec::new(),
+                moves: 0,
+                visits: Vec::new(),
+                policy: Vec::new(),
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .unwrap_or_else(|_| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .expect("a one-thread pool")
+            });
+        SelfPlay {
+            config: config.clone(),
+            seed,
+            model_id: model_id.to_string(),
+            slots,
+            cache: EvalCache::new(config.cache_size),
+            next_game: 0,
+            max_games,
+            stopping: false,
+            pool,
+            policy: Vec::new(),
+            wdl: Vec::new(),
+            start: Position::start(),
+            totals: Totals::default(),
+        }
+    }
+
+    /// Start no more games (Ctrl-C); games in progress go on unless abandoned.
+    pub fn stop(&mut self) {
+        self.stopping = true;
+    }
+
+    /// Drops every unfinished game (nothing of them is written).
+    pub fn abandon(&mut self) {
+        self.stopping = true;
+        for s in &mut self.slots {
+            s.active = None;
+            s.waiting = false;
+            s.answer = None;
+        }
+    }
+
+    /// Games still being played.
+    pub fn in_flight(&self) -> usize {
+        self.slots.iter().filter(|s| s.active.is_some()).count()
+    }
+
+    /// True when every game has been played (or stopping and none is left).
+    pub fn is_done(&self) -> bool {
+        self.in_flight() == 0 && (self.stopping || self.next_game >= self.max_games)
+    }
+
+    /// One round (see the module comment). Finished games are appended to
+    /// `finished` in slot order.
+    pub fn round(
+        &mut self,
+        evaluator: &mut dyn Evaluator,
+        finished: &mut Vec<FinishedGame>,
+    ) -> RoundStats {
+        // (1) New games, in slot order: ids and seeds do not depend on timing.
+        for slot in &mut self.slots {
+            if slot.active.is_none() && !self.stopping && self.next_game < self.max_games {
+                let id = self.next_game;
+                self.next_game += 1;
+                let seed = Rng::derive(self.seed, id);
+                slot.rng = Rng::new(seed);
+                let no_resign = slot.rng.uniform() < self.config.no_resign_share;
+                slot.search.reset();
+                slot.active = Some(Active {
+                    id,
+                    seed,
+                    game: Game::new(self.start.clone()),
+                    rows: Vec::new(),
+                    no_resign,
+                    low: [0; 2],
+                    would_resign: None,
+                    full: true,
+                    simulations: 0,
+                });
+                slot.waiting = false;
+                slot.answer = None;
+                begin_move(&self.config, slot);
+            }
+        }
+        // (2) Tree work in parallel.
+        let config = &self.config;
+        let cache = (config.cache_size > 0).then_some(&self.cache);
+        let model_id = self.model_id.as_str();
+        let slots = &mut self.slots;
+        self.pool.install(|| {
+            slots
+                .par_iter_mut()
+                .for_each(|slot| advance(config, cache, model_id, slot));
+        });
+        // (3) One batch for every waiting leaf.
+        let batch: Vec<Request<'_>> = self
+            .slots
+            .iter()
+            .filter(|s| s.waiting)
+            .map(|s| s.search.request())
+            .collect();
+        let n = batch.len();
+        if n > 0 {
+            evaluator.evaluate(&batch, &mut self.policy, &mut self.wdl);
+        }
+        drop(batch);
+        let mut offset = 0;
+        for (b, slot) in self.slots.iter_mut().filter(|s| s.waiting).enumerate() {
+            let k = slot.search.request().moves.len();
+            let policy = &self.policy[offset..offset + k];
+            offset += k;
+            let wdl = self.wdl[b];
+            self.cache.insert(slot.search.request_key(), policy, wdl);
+            slot.answer_policy.clear();
+            slot.answer_policy.extend_from_slice(policy);
+            slot.answer = Some(wdl);
+            slot.waiting = false;
+        }
+        // (4) Finished games and figures.
+        let mut stats = RoundStats {
+            batch: n,
+            ..Default::default()
+        };
+        for slot in &mut self.slots {
+            stats.positions += std::mem::take(&mut slot.moves);
+            if let Some(g) = slot.finished.take() {
+                self.totals.games += 1;
+                match g.outcome.result {
+                    GameResult::WhiteWin => self.totals.white_wins += 1,
+                    GameResult::BlackWin => self.totals.black_wins += 1,
+                    GameResult::Draw => self.totals.draws += 1,
+                }
+                if g.outcome.termination == Termination::Resignation {
+                    self.totals.resignations += 1;
+                }
+                if let Some(wrong) = g.false_resignation {
+                    self.totals.would_resign += 1;
+                    self.totals.false_resignations += wrong as u64;
+                }
+                finished.push(g);
+                stats.finished += 1;
+            }
+        }
+        self.totals.cache_hits = self.slots.iter().map(|s| s.search.cache_hits).sum();
+        self.totals.positions += stats.positions;
+        self.totals.evaluations += n as u64;
+        if n > 0 {
+            self.totals.rounds += 1;
+        }
+        stats
+    }
+}
+
+/// Sets up the search of the game's next move: full or cheap, noise or not.
+fn begin_move(config: &SelfplayConfig, slot: &mut Slot) {
+    let active = slot.active.as_mut().expect("an active game");
+    let full = config.cheap_share <= 0.0 || slot.rng.uniform() >= config.cheap_share;
+    active.full = full;
+    active.simulations = if full {
+        config.simulations
+    } else {
+        config.cheap_simulations
+    };
+    let params = SearchParams {
+        simulations: active.simulations,
+        noise: full && config.algorithm == Algorithm::Puct,
+    };
+    slot.search.begin(&active.game, params);
+}
+
+/// Runs one slot's game until its search needs the network or it ends.
+fn advance(config: &SelfplayConfig, cache: Option<&EvalCache>, model_id: &str, slot: &mut Slot) {
+    if slot.active.is_none() {
+        return;
+    }
+    if let Some(wdl) = slot.answer.take() {
+        slot.search.provide(&slot.answer_policy, wdl);
+        slot.answer_policy.clear();
+    }
+    loop {
+        if slot.search.step(cache, &mut slot.rng) {
+            slot.waiting = true;
+            return;
+        }
+        if let Some(done) = finish_move(config, model_id, slot) {
+            slot.finished = Some(done);
+            slot.active = None;
+            return;
+        }
+        begin_move(config, slot);
+    }
+}
+
+/// The search of the current position is complete: record it, play the
+/// move (or resign), and return the game if it is over.
+fn finish_move(config: &SelfplayConfig, model_id: &str, slot: &mut Slot) -> Option<FinishedGame> {
+    let active = slot.active.as_mut().expect("an active game");
+    let pos = active.game.position().clone();
+    let side = pos.side();
+    let (value, _) = slot.search.root_value();
+    // Resignation: the root value of the side to move below the threshold
+    // for `resign_plies` of its moves in a row.
+    if config.resigns() {
+        let low = &mut active.low[side.index()];
+        *low = if value < config.resign_threshold {
+            *low + 1
+        } else {
+            0
+        };
+        if *low >= config.resign_plies {
+            if !active.no_resign {
+                let outcome = Outcome {
+                    result: GameResult::win_for(!side),
+                    termination: Termination::Resignation,
+                };
+                return Some(close_game(active, outcome, model_id));
+            }
+            active.would_resign.get_or_insert(side);
+        }
+    }
+    let ply = active.game.ply() as u32;
+    let temperature = match config.algorithm {
+        Algorithm::Gumbel => 0.0,
+        Algorithm::Puct if ply < config.temperature_plies => config.temperature,
+        Algorithm::Puct => config.final_temperature,
+    };
+    let mv = slot.search.choose_move(temperature, &mut slot.rng);
+    slot.search.root_visits(&mut slot.visits);
+    let has_policy = slot.search.improved_policy(&mut slot.policy);
+    active.rows.push(Row {
+        tfen: pos.to_tfen(),
+        hash: pos.hash(),
+        side,
+        legal: slot.search.root_moves().map(|m| m.code()).collect(),
+        visits: slot.visits.clone(),
+        policy: has_policy.then(|| slot.policy.clone()),
+        value,
+        wdl: slot.search.root_wdl(),
+        chosen: mv.code(),
+        simulations: active.simulations,
+        temperature,
+        full: active.full,
+    });
+    slot.moves += 1;
+    active.game.play(mv);
+    slot.search.advance(mv);
+    let outcome = active.game.outcome().or_else(|| {
+        (active.game.ply() >= config.max_plies as usize).then_some(Outcome {
+            result: GameResult::Draw,
+            termination: Termination::MaxLength,
+        })
+    });
+    outcome.map(|o| close_game(active, o, model_id))
+}
+
+fn close_game(active: &mut Active, outcome: Outcome, model_id: &str) -> FinishedGame {
+    let length = active.game.ply() as u32;
+    let result = outcome.result.as_str();
+    let termination = outcome.termination.as_str();
+    let records = std::mem::take(&mut active.rows)
+        .into_iter()
+        .enumerate()
+        .map(|(ply, r)| PositionRecord {
+            game_id: active.id,
+            ply: ply as u32,
+            side_to_move: r.side,
+            tfen: r.tfen,
+            position_hash: r.hash,
+            legal_moves: r.legal,
+            visits: r.visits,
+            policy_target: r.policy,
+            root_value: r.value,
+            root_wdl: r.wdl,
+            chosen_move: r.chosen,
+            result: result.to_string(),
+            termination: termination.to_string(),
+            game_length: length,
+            model_id: model_id.to_string(),
+            simulations: r.simulations,
+            temperature: r.temperature,
+            full_search: r.full,
+            seed: active.seed,
+        })
+        .collect();
+    FinishedGame {
+        game_id: active.id,
+        outcome,
+        records,
+        false_resignation: active
+            .would_resign
+            .map(|side| outcome.result.score_for(side) > 0.0),
+    }
+}

@@ -1,0 +1,742 @@
+//! The tree search of one game: PUCT, or Gumbel AlphaZero at the root.
+//!
+//! The search is a state machine so that many games can share one network:
+//! [`Search::step`] runs simulations until one reaches a leaf the network
+//! must evaluate (or the budget is spent); the caller batches that leaf with
+//! other games' leaves, evaluates them together and hands the result back
+//! with [`Search::provide`]. Terminal leaves and cache hits are resolved
+//! inside `step` without a round trip.
+//!
+//! The tree is an arena: nodes and edges live in two vectors, an edge holds
+//! its move, prior and the index of its child (created on first visit).
+//! Values are kept per node from the point of view of that node's side to
+//! move; an edge's value for the side choosing it is minus its child's.
+//! Convention: a node's visit count is 1 (its own evaluation) plus the sum
+//! of its children's visit counts, so the root has `1 + simulations`.
+//! See `docs/selfplay.md` for the formulas and constants.
+
+use crate::config::{Algorithm, SelfplayConfig};
+use crate::eval::{cache_key, EvalCache, Evaluator, Request};
+use crate::rng::Rng;
+use game::{Game, Move, Position, NO_CAPTURE_LIMIT};
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    Unexpanded,
+    Expanded,
+    Terminal,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    first_edge: u32,
+    num_edges: u32,
+    state: State,
+    visits: u32,
+    /// Sum of backed-up values, for this node's side to move.
+    value_sum: f32,
+    /// Sum of backed-up draw probabilities (the same for both sides).
+    draw_sum: f32,
+    /// The network's (or the rules') value and draw probability of this node.
+    own_value: f32,
+    own_draw: f32,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            first_edge: 0,
+            num_edges: 0,
+            state: State::Unexpanded,
+            visits: 0,
+            value_sum: 0.0,
+            draw_sum: 0.0,
+            own_value: 0.0,
+            own_draw: 0.0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    mv: Move,
+    /// The prior the search uses (the network's, plus noise at a noisy root).
+    prior: f32,
+    /// The network's prior, kept so noise can be reset when a subtree is reused.
+    raw_prior: f32,
+    child: u32,
+}
+
+/// What one move's search is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Simulation budget. PUCT counts visits reused from the previous move;
+    /// Gumbel always starts a fresh root.
+    pub simulations: u32,
+    /// Dirichlet noise at the root (PUCT full searches).
+    pub noise: bool,
+}
+
+/// The search constants taken from the config.
+#[derive(Clone, Debug)]
+struct Settings {
+    algorithm: Algorithm,
+    c_puct: f32,
+    fpu_reduction: f32,
+    root_fpu_reduction: f32,
+    dirichlet_alpha: f32,
+    dirichlet_epsilon: f32,
+    gumbel_m: u32,
+    c_visit: f32,
+    c_scale: f32,
+    tree_reuse: bool,
+}
+
+/// The search of one game. Reusable from move to move: its buffers keep
+/// their capacity, so after the first moves a simulation allocates nothing.
+pub struct Search {
+    s: Settings,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    spare_nodes: Vec<Node>,
+    spare_edges: Vec<Edge>,
+    stack: Vec<(u32, u32)>,
+    root_pos: Position,
+    /// The game's position hashes, then those of the current path.
+    history: Vec<u64>,
+    game_len: usize,
+    params: SearchParams,
+    /// Simulations completed in this search (not counting reused visits).
+    sims: u32,
+    prepared: bool,
+    waiting: bool,
+    path: Vec<u32>,
+    leaf_pos: Position,
+    leaf_moves: Vec<Move>,
+    leaf_reps: u8,
+    leaf_key: u64,
+    /// Gumbel root state: one Gumbel sample and log-prior per root edge,
+    /// the visit schedule of sequential halving.
+    gumbel: Vec<f32>,
+    logits: Vec<f32>,
+    schedule: Vec<u32>,
+    scratch: Vec<f32>,
+    /// Leaves resolved from the cache.
+    pub cache_hits: u64,
+    /// Leaves resolved by the rules (mate, draw).
+    pub terminal_hits: u64,
+}
+
+/// The `n` target visit counts of Gumbel sequential halving over `m`
+/// actions (as in DeepMind's mctx): simulation k visits the best-scoring
+/// considered action whose visit count equals `out[k]`. Phases of
+/// `max(1, n / (ceil(log2 m) · considered))` visits per considered action,
+/// halving the considered actions (down to 2) after each phase.
+pub fn gumbel_schedule(m: u32, n: u32, out: &mut Vec<u32>) {
+    out.clear();
+    let (m, n) = (m as usize, n as usize);
+    if m <= 1 {
+        out.extend(0..n as u32);
+        return;
+    }
+    let log2max = (m as f64).log2().ceil() as usize;
+    let mut visits = vec![0u32; m];
+    let mut considered = m;
+    while out.len() < n {
+        let extra = (n / (log2max * considered)).max(1);
+        for _ in 0..extra {
+            out.extend_from_slice(&visits[..considered]);
+            for v in &mut visits[..considered] {
+                *v += 1;
+            }
+        }
+        considered = (considered / 2).max(2);
+    }
+    out.truncate(n);
+}
+
+impl Search {
+    pub fn new(config: &SelfplayConfig) -> Search {
+        Search {
+            s: Settings {
+                algorithm: config.algorithm,
+                c_puct: config.c_puct,
+                fpu_reduction: config.fpu_reduction,
+                root_fpu_reduction: config.root_fpu_reduction,
+                dirichlet_alpha: config.dirichlet_alpha,
+                dirichlet_epsilon: config.dirichlet_epsilon,
+                gumbel_m: config.gumbel_m,
+                c_visit: config.gumbel_c_visit,
+                c_scale: config.gumbel_c_scale,
+                tree_reuse: config.tree_reuse && config.algorithm == Algorithm::Puct,
+            },
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            spare_nodes: Vec::new(),
+            spare_edges: Vec::new(),
+            stack: Vec::new(),
+            root_pos: Position::start(),
+            history: Vec::new(),
+            game_len: 0,
+            params: SearchParams {
+                simulations: 1,
+                noise: false,
+            },
+            sims: 0,
+            prepared: false,
+            waiting: false,
+            path: Vec::new(),
+            leaf_pos: Position::start(),
+            leaf_moves: Vec::new(),
+            leaf_reps: 1,
+            leaf_key: 0,
+            gumbel: Vec::new(),
+            logits: Vec::new(),
+            schedule: Vec::new(),
+            scratch: Vec::new(),
+            cache_hits: 0,
+            terminal_hits: 0,
+        }
+    }
+
+    /// Forgets the tree (a new game).
+    pub fn reset(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+    }
+
+    /// Starts a search of the game's current position, which must not be
+    /// over. Keeps the tree left by [`Search::advance`] if there is one.
+    pub fn begin(&mut self, game: &Game, params: SearchParams) {
+        self.root_pos.clone_from(game.position());
+        self.history.clear();
+        self.history.extend_from_slice(game.hashes());
+        self.game_len = self.history.len();
+        self.params = params;
+        self.sims = 0;
+        self.prepared = false;
+        self.waiting = false;
+        if self.nodes.is_empty() {
+            self.nodes.push(Node::new());
+        }
+    }
+
+    /// Simulations run by this search so far.
+    pub fn simulations(&self) -> u32 {
+        self.sims
+    }
+
+    fn done(&self) -> bool {
+        match self.s.algorithm {
+            Algorithm::Puct => self.nodes[0].visits > self.params.simulations,
+            Algorithm::Gumbel => self.sims >= self.params.simulations,
+        }
+    }
+
+    /// Runs simulations until one needs the network (true: read
+    /// [`Search::request`], then call [`Search::provide`]) or the budget is
+    /// spent (false).
+    pub fn step(&mut self, cache: Option<&EvalCache>, rng: &mut Rng) -> bool {
+        debug_assert!(
+            !self.waiting,
+            "step called while a leaf awaits its evaluation"
+        );
+        loop {
+            if self.nodes[0].state == State::Unexpanded {
+                self.path.clear();
+                self.path.push(0);
+                self.leaf_pos.clone_from(&self.root_pos);
+                self.history.truncate(self.game_len);
+                if self.resolve_leaf(cache) {
+                    return true;
+                }
+                continue;
+            }
+            if !self.prepared {
+                self.prepare(rng);
+            }
+            if self.done() {
+                return false;
+            }
+            // Selection.
+            self.path.clear();
+            self.path.push(0);
+            self.leaf_pos.clone_from(&self.root_pos);
+            self.history.truncate(self.game_len);
+            let mut node = 0u32;
+            loop {
+                match self.nodes[node as usize].state {
+                    State::Terminal => break,
+                    State::Unexpanded => break,
+                    State::Expanded => {}
+                }
+                let e = if node == 0 {
+                    match self.s.algorithm {
+                        Algorithm::Puct => self.select_puct(0, self.s.root_fpu_reduction),
+                        Algorithm::Gumbel => self.select_gumbel_root(),
+                    }
+                } else {
+                    self.select_puct(node, self.s.fpu_reduction)
+                };
+                let mv = self.edges[e].mv;
+                self.leaf_pos.apply(mv);
+                self.history.push(self.leaf_pos.hash());
+                let mut child = self.edges[e].child;
+                if child == NONE {
+                    child = self.nodes.len() as u32;
+                    self.nodes.push(Node::new());
+                    self.edges[e].child = child;
+                }
+                self.path.push(child);
+                node = child;
+            }
+            let leaf = &self.nodes[node as usize];
+            if leaf.state == State::Terminal {
+                let (v, d) = (leaf.own_value, leaf.own_draw);
+                self.terminal_hits += 1;
+                self.backup(v, d);
+                continue;
+            }
+            if self.resolve_leaf(cache) {
+                return true;
+            }
+        }
+    }
+
+    /// The leaf at the end of `path` (position in `leaf_pos`): resolved by
+    /// the rules or the cache (false), or left waiting for the network (true).
+    fn resolve_leaf(&mut self, cache: Option<&EvalCache>) -> bool {
+        let leaf = *self.path.last().expect("path has the root") as usize;
+        self.leaf_pos.legal_moves(&mut self.leaf_moves);
+        let reps = game::repetitions(&self.history, self.leaf_pos.clock());
+        // The rules' order (game::outcome_of): mate/stalemate, repetition, clock.
+        let terminal = if self.leaf_moves.is_empty() {
+            Some(if self.leaf_pos.in_check() {
+                (-1.0, 0.0)
+            } else {
+                (0.0, 1.0)
+            })
+        } else if reps >= 3 || self.leaf_pos.clock() >= NO_CAPTURE_LIMIT {
+            Some((0.0, 1.0))
+        } else {
+            None
+        };
+        if let Some((v, d)) = terminal {
+            debug_assert!(leaf != 0, "the root of a search is never over");
+            let n = &mut self.nodes[leaf];
+            n.state = State::Terminal;
+            n.own_value = v;
+            n.own_draw = d;
+            self.terminal_hits += 1;
+            self.backup(v, d);
+            return false;
+        }
+        self.leaf_reps = reps.min(255) as u8;
+        self.leaf_key = cache_key(&self.leaf_pos, self.leaf_reps);
+        if let Some((policy, wdl)) = cache.and_then(|c| c.get(self.leaf_key, self.leaf_moves.len()))
+        {
+            self.cache_hits += 1;
+            self.expand(leaf, policy, wdl);
+            return false;
+        }
+        self.waiting = true;
+        true
+    }
+
+    /// The leaf waiting for the network.
+    pub fn request(&self) -> Request<'_> {
+        debug_assert!(self.waiting);
+        Request {
+            position: &self.leaf_pos,
+            repetitions: self.leaf_reps,
+            moves: &self.leaf_moves,
+        }
+    }
+
+    /// The cache key of the waiting leaf.
+    pub fn request_key(&self) -> u64 {
+        self.leaf_key
+    }
+
+    /// Hands the network's answer for the waiting leaf back.
+    pub fn provide(&mut self, policy: &[f32], wdl: [f32; 3]) {
+        debug_assert!(self.waiting);
+        self.waiting = false;
+        let leaf = *self.path.last().expect("path has the root") as usize;
+        self.expand(leaf, policy, wdl);
+    }
+
+    fn expand(&mut self, leaf: usize, policy: &[f32], wdl: [f32; 3]) {
+        let first = self.edges.len() as u32;
+        for (i, &mv) in self.leaf_moves.iter().enumerate() {
+            let p = policy.get(i).copied().unwrap_or(0.0);
+            self.edges.push(Edge {
+                mv,
+                prior: p,
+                raw_prior: p,
+                child: NONE,
+            });
+        }
+        let (v, d) = (wdl[0] - wdl[2], wdl[1]);
+        let n = &mut self.nodes[leaf];
+        n.first_edge = first;
+        n.num_edges = self.leaf_moves.len() as u32;
+        n.state = State::Expanded;
+        n.own_value = v;
+        n.own_draw = d;
+        self.backup(v, d);
+    }
+
+    /// Adds a simulation's result to every node of the path; `v` is for the
+    /// leaf's side to move and changes sign at each ply up.
+    fn backup(&mut self, mut v: f32, d: f32) {
+        if self.path.len() > 1 {
+            self.sims += 1;
+        }
+        for &i in self.path.iter().rev() {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.value_sum += v;
+            n.draw_sum += d;
+            v = -v;
+        }
+    }
+
+    /// Root set-up once the root is expanded: priors reset to the network's
+    /// (dropping noise left from a reused subtree), then Dirichlet noise or
+    /// the Gumbel samples and schedule.
+    fn prepare(&mut self, rng: &mut Rng) {
+        self.prepared = true;
+        let root = self.nodes[0];
+        let range = root.first_edge as usize..(root.first_edge + root.num_edges) as usize;
+        for e in &mut self.edges[range.clone()] {
+            e.prior = e.raw_prior;
+        }
+        match self.s.algorithm {
+            Algorithm::Puct => {
+                if self.params.noise && self.s.dirichlet_epsilon > 0.0 && range.len() > 1 {
+                    self.scratch.resize(range.len(), 0.0);
+                    rng.dirichlet(self.s.dirichlet_alpha as f64, &mut self.scratch);
+                    let eps = self.s.dirichlet_epsilon;
+                    for (e, &n) in self.edges[range].iter_mut().zip(&self.scratch) {
+                        e.prior = (1.0 - eps) * e.raw_prior + eps * n;
+                    }
+                }
+            }
+            Algorithm::Gumbel => {
+                self.gumbel.clear();
+                self.logits.clear();
+                for e in &self.edges[range.clone()] {
+                    self.gumbel.push(rng.gumbel());
+                    self.logits.push(e.raw_prior.max(1e-30).ln());
+                }
+                let m = self.s.gumbel_m.min(range.len() as u32);
+                gumbel_schedule(m, self.params.simulations, &mut self.schedule);
+            }
+        }
+    }
+
+    /// Child visits and mean value for the side choosing edge `e`.
+    #[inline]
+    fn edge_stats(&self, e: &Edge) -> (u32, f32) {
+        if e.child == NONE {
+            return (0, 0.0);
+        }
+        let c = &self.nodes[e.child as usize];
+        if c.visits == 0 {
+            (0, 0.0)
+        } else {
+            (c.visits, -c.value_sum / c.visits as f32)
+        }
+    }
+
+    /// PUCT: argmax of `Q + c·P·sqrt(N)/(1+n)`, with first-play urgency
+    /// `Q_parent − reduction·sqrt(visited prior mass)` for unvisited moves.
+    fn select_puct(&self, node: u32, reduction: f32) -> usize {
+        let n = &self.nodes[node as usize];
+        let first = n.first_edge as usize;
+        let edges = &self.edges[first..first + n.num_edges as usize];
+        let parent_q = n.value_sum / n.visits.max(1) as f32;
+        let mut visited_mass = 0.0;
+        for e in edges {
+            if self.edge_stats(e).0 > 0 {
+                visited_mass += e.prior;
+            }
+        }
+        let fpu = parent_q - reduction * visited_mass.sqrt();
+        let explore = self.s.c_puct * (n.visits as f32).sqrt();
+        let mut best = first;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, e) in edges.iter().enumerate() {
+            let (visits, q) = self.edge_stats(e);
+            let q = if visits == 0 { fpu } else { q };
+            let score = q + explore * e.prior / (1 + visits) as f32;
+            if score > best_score {
+                best_score = score;
+                best = first + i;
+            }
+        }
+        best
+    }
+
+    /// Gumbel's completed Q of every root edge, mapped to [0, 1] and put
+    /// through `sigma(q) = (c_visit + max n) · c_scale · q`, into `scratch`.
+    /// Unvisited moves get `v_mix`, the network value blended with the
+    /// prior-weighted mean Q of the visited ones.
+    fn root_sigma_q(&mut self) {
+        let root = self.nodes[0];
+        let first = root.first_edge as usize;
+        let count = root.num_edges as usize;
+        let (mut sum_n, mut max_n, mut mass, mut weighted) = (0u32, 0u32, 0.0f32, 0.0f32);
+        for e in &self.edges[first..first + count] {
+            let (n, q) = self.edge_stats(e);
+            sum_n += n;
+            max_n = max_n.max(n);
+            if n > 0 {
+                mass += e.raw_prior;
+                weighted += e.raw_prior * q;
+            }
+        }
+        let v_mix = if sum_n > 0 && mass > 0.0 {
+            (root.own_value + sum_n as f32 / mass * weighted) / (1.0 + sum_n as f32)
+        } else {
+            root.own_value
+        };
+        let scale = (self.s.c_visit + max_n as f32) * self.s.c_scale;
+        self.scratch.clear();
+        for i in 0..count {
+            let (n, q) = self.edge_stats(&self.edges[first + i]);
+            let q = if n > 0 { q } else { v_mix };
+            self.scratch.push(scale * (q + 1.0) / 2.0);
+        }
+    }
+
+    /// Gumbel root: among the moves whose visit count is the schedule's
+    /// target for this simulation, the best `g + logit + sigma(q)`.
+    fn select_gumbel_root(&mut self) -> usize {
+        let target = self.schedule[(self.sims as usize).min(self.schedule.len() - 1)];
+        self.best_gumbel(|n| n == target)
+            .or_else(|| self.best_gumbel(|_| true))
+            .expect("the root has moves")
+    }
+
+    /// The root edge maximising `g + logit + sigma(q)` among those whose
+    /// visit count passes `keep`.
+    fn best_gumbel(&mut self, keep: impl Fn(u32) -> bool) -> Option<usize> {
+        self.root_sigma_q();
+        let first = self.nodes[0].first_edge as usize;
+        let mut best = None;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in 0..self.scratch.len() {
+            let (n, _) = self.edge_stats(&self.edges[first + i]);
+            if !keep(n) {
+                continue;
+            }
+            let score = self.gumbel[i] + self.logits[i] + self.scratch[i];
+            if best.is_none() || score > best_score {
+                best_score = score;
+                best = Some(first + i);
+            }
+        }
+        best
+    }
+
+    /// The root's moves, in legal-move order.
+    pub fn root_moves(&self) -> impl Iterator<Item = Move> + '_ {
+        let r = &self.nodes[0];
+        self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize]
+            .iter()
+            .map(|e| e.mv)
+    }
+
+    /// Visit counts of the root's moves, in legal-move order.
+    pub fn root_visits(&self, out: &mut Vec<u32>) {
+        out.clear();
+        let r = &self.nodes[0];
+        for e in &self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize] {
+            out.push(self.edge_stats(e).0);
+        }
+    }
+
+    /// Visits of the root (1 + the sum of its children's visits).
+    pub fn root_visit_count(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// Search value of the root for its side to move and its draw share:
+    /// the mean of every backed-up value.
+    pub fn root_value(&self) -> (f32, f32) {
+        let r = &self.nodes[0];
+        let n = r.visits.max(1) as f32;
+        (r.value_sum / n, r.draw_sum / n)
+    }
+
+    /// Win, draw, loss for the side to move from the root value and draw share.
+    pub fn root_wdl(&self) -> [f32; 3] {
+        let (v, d) = self.root_value();
+        let w = ((1.0 + v - d) / 2.0).clamp(0.0, 1.0);
+        let l = ((1.0 - v - d) / 2.0).clamp(0.0, 1.0);
+        [w, d.clamp(0.0, 1.0), l]
+    }
+
+    /// Gumbel's improved policy `softmax(logit + sigma(completed Q))`, one
+    /// per root move; `None` for PUCT.
+    pub fn improved_policy(&mut self, out: &mut Vec<f32>) -> bool {
+        if self.s.algorithm != Algorithm::Gumbel {
+            return false;
+        }
+        self.root_sigma_q();
+        out.clear();
+        let mut max = f32::NEG_INFINITY;
+        for (l, s) in self.logits.iter().zip(&self.scratch) {
+            out.push(l + s);
+            max = max.max(l + s);
+        }
+        let mut sum = 0.0;
+        for x in out.iter_mut() {
+            *x = (*x - max).exp();
+            sum += *x;
+        }
+        for x in out.iter_mut() {
+            *x /= sum;
+        }
+        true
+    }
+
+    /// The move to play. PUCT: visit counts to the power `1/temperature`
+    /// (the most visited move at temperature 0, ties to the better Q).
+    /// Gumbel: among the most visited moves, the best `g + logit + sigma(q)`
+    /// (the Gumbel samples already provide the exploration).
+    pub fn choose_move(&mut self, temperature: f32, rng: &mut Rng) -> Move {
+        let r = self.nodes[0];
+        let first = r.first_edge as usize;
+        let count = r.num_edges as usize;
+        if self.s.algorithm == Algorithm::Gumbel {
+            let max_n = (0..count)
+                .map(|i| self.edge_stats(&self.edges[first + i]).0)
+                .max()
+                .unwrap_or(0);
+            let e = self
+                .best_gumbel(|n| n == max_n)
+                .expect("the root has moves");
+            return self.edges[e].mv;
+        }
+        let mut best = first;
+        let mut best_key = (0u32, f32::NEG_INFINITY);
+        for i in first..first + count {
+            let (n, q) = self.edge_stats(&self.edges[i]);
+            if n > best_key.0 || (n == best_key.0 && q > best_key.1) {
+                best_key = (n, q);
+                best = i;
+            }
+        }
+        if temperature > 0.0 && best_key.0 > 0 {
+            let inv = 1.0 / temperature as f64;
+            let max = best_key.0 as f64;
+            let weight = |n: u32| (n as f64 / max).powf(inv);
+            let total: f64 = (first..first + count)
+                .map(|i| weight(self.edge_stats(&self.edges[i]).0))
+                .sum();
+            let mut x = rng.uniform() * total;
+            for i in first..first + count {
+                let w = weight(self.edge_stats(&self.edges[i]).0);
+                if w > 0.0 && x < w {
+                    return self.edges[i].mv;
+                }
+                x -= w;
+            }
+        }
+        self.edges[best].mv
+    }
+
+    /// The move `m` was played: keep its subtree as the next root (PUCT with
+    /// tree reuse; the subtree is copied into the spare arena, so the arena
+    /// holds only live nodes) or drop the tree.
+    pub fn advance(&mut self, m: Move) {
+        let child = if self.s.tree_reuse && !self.nodes.is_empty() {
+            let r = self.nodes[0];
+            self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize]
+                .iter()
+                .find(|e| e.mv == m)
+                .map(|e| e.child)
+                .unwrap_or(NONE)
+        } else {
+            NONE
+        };
+        if child == NONE || self.nodes[child as usize].state != State::Expanded {
+            self.reset();
+            return;
+        }
+        self.spare_nodes.clear();
+        self.spare_edges.clear();
+        self.stack.clear();
+        self.spare_nodes.push(self.nodes[child as usize]);
+        self.stack.push((child, 0));
+        while let Some((old, new)) = self.stack.pop() {
+            let n = self.nodes[old as usize];
+            if n.state != State::Expanded {
+                continue;
+            }
+            let new_first = self.spare_edges.len() as u32;
+            for i in n.first_edge..n.first_edge + n.num_edges {
+                let mut e = self.edges[i as usize];
+                if e.child != NONE {
+                    let idx = self.spare_nodes.len() as u32;
+                    self.spare_nodes.push(self.nodes[e.child as usize]);
+                    self.stack.push((e.child, idx));
+                    e.child = idx;
+                }
+                self.spare_edges.push(e);
+            }
+            self.spare_nodes[new as usize].first_edge = new_first;
+        }
+        std::mem::swap(&mut self.nodes, &mut self.spare_nodes);
+        std::mem::swap(&mut self.edges, &mut self.spare_edges);
+    }
+
+    /// Runs a whole search with one evaluator, one leaf at a time (tests,
+    /// analysis). Self-play batches leaves across games instead.
+    pub fn run(
+        &mut self,
+        game: &Game,
+        params: SearchParams,
+        evaluator: &mut dyn Evaluator,
+        rng: &mut Rng,
+    ) {
+        self.begin(game, params);
+        let (mut policy, mut wdl) = (Vec::new(), Vec::new());
+        while self.step(None, rng) {
+            evaluator.evaluate(&[self.request()], &mut policy, &mut wdl);
+            self.provide(&policy, wdl[0]);
+        }
+    }
+
+    /// The Gumbel samples of the root's moves (empty for PUCT).
+    pub fn root_gumbel(&self) -> &[f32] {
+        &self.gumbel
+    }
+
+    /// Nodes in the arena (tests, statistics).
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Checks the visit-count invariant on every expanded node: visits =
+    /// 1 + sum of children's visits. Returns the first offending node.
+    pub fn check_visits(&self) -> Result<(), String> {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.state != State::Expanded {
+                continue;
+            }
+            let sum: u32 = (n.first_edge..n.first_edge + n.num_edges)
+                .map(|e| self.edge_stats(&self.edges[e as usize]).0)
+                .sum();
+            if n.visits != sum + 1 {
+                return Err(format!("node {i}: {} visits, children {sum}", n.visits));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,170 @@
+//! The batched driver: determinism from the seed, shards that replay.
+
+use data::{group_games, read_shard, ShardWriter};
+use game::{Game, Move, Position};
+use selfplay::{
+    Algorithm, FinishedGame, NetworkEvaluator, SelfPlay, SelfplayConfig, UniformEvaluator,
+};
+
+fn small(algorithm: Algorithm, threads: usize) -> SelfplayConfig {
+    SelfplayConfig {
+        algorithm,
+        simulations: 12,
+        cheap_simulations: 4,
+        cheap_share: 0.5,
+        gumbel_m: 4,
+        max_plies: 40,
+        games_in_flight: 3,
+        cache_size: 1024,
+        threads,
+        resign_threshold: -0.5,
+        resign_plies: 1,
+        no_resign_share: 0.5,
+        ..Default::default()
+    }
+}
+
+fn play(config: &SelfplayConfig, seed: u64, games: u64) -> (Vec<FinishedGame>, selfplay::Totals) {
+    let mut sp = SelfPlay::new(config, seed, games, "uniform");
+    let mut out = Vec::new();
+    let mut rounds = 0;
+    while !sp.is_done() {
+        sp.round(&mut UniformEvaluator, &mut out);
+        rounds += 1;
+        assert!(rounds < 100_000, "runaway");
+    }
+    (out, sp.totals)
+}
+
+#[test]
+fn same_seed_same_games_any_thread_count() {
+    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+        let (a, ta) = play(&small(algorithm, 1), 7, 5);
+        let (b, _) = play(&small(algorithm, 2), 7, 5);
+        let (c, _) = play(&small(algorithm, 1), 8, 5);
+        assert_eq!(a.len(), 5);
+        assert_eq!(ta.games, 5);
+        let rows =
+            |g: &[FinishedGame]| g.iter().flat_map(|g| g.records.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            rows(&a),
+            rows(&b),
+            "{algorithm:?}: same seed, other thread count"
+        );
+        assert_ne!(rows(&a), rows(&c), "{algorithm:?}: another seed");
+        let mut ids: Vec<u64> = a.iter().map(|g| g.game_id).collect();
+        ids.sort();
+        assert_eq!(ids, [0, 1, 2, 3, 4]);
+        assert!(ta.positions > 0 && ta.evaluations > 0);
+        assert!(ta.mean_batch() <= 3.0);
+    }
+}
+
+#[test]
+fn written_games_replay_legally_move_by_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.parquet");
+    let mut config = small(Algorithm::Puct, 2);
+    config.cheap_share = 0.0;
+    config.simulations = 8;
+    config.max_plies = 200;
+    config.resign_threshold = -1.0;
+    let (games, _) = play(&config, 3, 4);
+    let mut w = ShardWriter::create(&path).unwrap();
+    for g in &games {
+        for r in &g.records {
+            w.push(r).unwrap();
+        }
+    }
+    w.finish().unwrap();
+    let rows = read_shard(&path).unwrap();
+    let read = group_games(rows).unwrap();
+    assert_eq!(read.len(), 4);
+    for (g, original) in read.iter().zip(&games) {
+        let (start, moves) = g.replay().unwrap();
+        assert_eq!(start, Position::start());
+        // Independently: each code decodes to a legal move of the game.
+        let mut game = Game::new(start);
+        for (r, m) in g.positions.iter().zip(&moves) {
+            let code = Move::from_code(r.chosen_move).unwrap();
+            assert_eq!(code, *m);
+            assert!(r.legal_moves.contains(&r.chosen_move));
+            // The budget counts reused visits, so the root has at least that many.
+            assert!(r.visits.iter().sum::<u32>() >= r.simulations);
+            game.try_play(code).unwrap();
+        }
+        assert_eq!(game.ply() as u32, g.positions[0].game_length);
+        // The stored result is what the rules (or the length cap) say.
+        match game.outcome() {
+            Some(o) => {
+                assert_eq!(g.result(), o.result.as_str());
+                assert_eq!(g.termination(), o.termination.as_str());
+            }
+            None => {
+                assert_eq!(g.termination(), "max-length");
+                assert_eq!(game.ply(), 200);
+            }
+        }
+        assert_eq!(g.result(), original.outcome.result.as_str());
+    }
+}
+
+#[test]
+fn resignation_and_false_positive_bookkeeping() {
+    // A uniform network's values are 0 except near mates, so a threshold
+    // just below 0 makes sides "resign" whenever a search sees a loss.
+    let mut config = small(Algorithm::Puct, 1);
+    config.resign_threshold = -0.05;
+    config.no_resign_share = 1.0;
+    config.max_plies = 60;
+    let (games, totals) = play(&config, 1, 6);
+    assert_eq!(totals.resignations, 0, "no game may resign");
+    let flagged = games
+        .iter()
+        .filter(|g| g.false_resignation.is_some())
+        .count() as u64;
+    assert_eq!(flagged, totals.would_resign);
+    config.no_resign_share = 0.0;
+    let (games, totals) = play(&config, 1, 6);
+    let resigned = games
+        .iter()
+        .filter(|g| g.outcome.termination == game::Termination::Resignation)
+        .count() as u64;
+    assert_eq!(resigned, totals.resignations);
+    assert!(games.iter().all(|g| g.false_resignation.is_none()));
+}
+
+#[test]
+fn plays_with_a_tiny_network_in_batches() {
+    let model = model::ModelConfig {
+        blocks: 1,
+        channels: 8,
+        move_embed: 8,
+        policy_hidden: 8,
+        value_hidden: 8,
+        device: "cpu".into(),
+        threads: 1,
+    };
+    let net = model::Network::new(&model, 0).unwrap();
+    let mut eval = NetworkEvaluator::new(net);
+    let mut config = small(Algorithm::Gumbel, 2);
+    config.max_plies = 12;
+    config.games_in_flight = 4;
+    let mut sp = SelfPlay::new(&config, 0, 4, "tiny");
+    let mut out = Vec::new();
+    while !sp.is_done() {
+        sp.round(&mut eval, &mut out);
+    }
+    assert_eq!(out.len(), 4);
+    assert!(
+        sp.totals.mean_batch() > 1.0,
+        "leaves of several games per call"
+    );
+    for g in &out {
+        for r in &g.records {
+            r.validate().unwrap();
+            let target = r.policy_target.as_ref().unwrap();
+            assert!((target.iter().sum::<f32>() - 1.0).abs() < 1e-3);
+        }
+    }
+}

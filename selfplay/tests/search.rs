@@ -1,0 +1,207 @@
+//! The search core with a uniform evaluator: mates found, visit counts
+//! consistent, Gumbel's sequential halving visiting exactly its plan.
+
+use game::{Game, Position};
+use selfplay::{
+    gumbel_schedule, Algorithm, Rng, Search, SearchParams, SelfplayConfig, UniformEvaluator,
+};
+use std::path::PathBuf;
+
+fn quiet(algorithm: Algorithm) -> SelfplayConfig {
+    SelfplayConfig {
+        algorithm,
+        fpu_reduction: 0.0,
+        root_fpu_reduction: 0.0,
+        ..Default::default()
+    }
+}
+
+fn params(simulations: u32) -> SearchParams {
+    SearchParams {
+        simulations,
+        noise: false,
+    }
+}
+
+/// `(position, mating moves)` of the spec's mate-in-one vectors, or None
+/// (with a note) when the shared spec is not checked out next to the repo.
+fn mate_vectors() -> Option<Vec<(Position, Vec<game::Move>)>> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mate1.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("note: {} absent, mate test skipped", path.display());
+        return None;
+    };
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (tfen, moves) = line.split_once(';').expect("TFEN ; moves");
+        let pos = Position::from_tfen(tfen.trim()).expect("valid TFEN");
+        let mates = moves
+            .split_whitespace()
+            .map(|m| pos.parse_move(m).expect("valid move"))
+            .collect();
+        out.push((pos, mates));
+    }
+    assert!(!out.is_empty());
+    Some(out)
+}
+
+#[test]
+fn puct_finds_mate_in_one_with_a_uniform_network() {
+    let Some(vectors) = mate_vectors() else {
+        return;
+    };
+    for (pos, mates) in vectors {
+        let legal = pos.count_legal() as u32;
+        // Every move once, then the mate's +1 takes over.
+        let sims = legal + 32;
+        let game = Game::new(pos.clone());
+        let mut search = Search::new(&quiet(Algorithm::Puct));
+        let mut rng = Rng::new(1);
+        search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
+        let m = search.choose_move(0.0, &mut rng);
+        assert!(
+            mates.contains(&m),
+            "{pos}: chose {} after {sims} simulations ({legal} legal moves)",
+            pos.move_to_text(m)
+        );
+        assert!(
+            search.root_value().0 > 0.5,
+            "{pos}: root value {:?}",
+            search.root_value()
+        );
+    }
+}
+
+#[test]
+fn gumbel_finds_mate_in_one_with_a_uniform_network() {
+    let Some(vectors) = mate_vectors() else {
+        return;
+    };
+    for (pos, mates) in vectors {
+        let legal = pos.count_legal() as u32;
+        let config = SelfplayConfig {
+            gumbel_m: legal,
+            ..quiet(Algorithm::Gumbel)
+        };
+        let game = Game::new(pos.clone());
+        let mut search = Search::new(&config);
+        let mut rng = Rng::new(2);
+        search.run(&game, params(2 * legal), &mut UniformEvaluator, &mut rng);
+        let m = search.choose_move(0.0, &mut rng);
+        assert!(mates.contains(&m), "{pos}: chose {}", pos.move_to_text(m));
+        // The completed-Q target puts most of its mass on the mates.
+        let mut target = Vec::new();
+        assert!(search.improved_policy(&mut target));
+        let on_mates: f32 = search
+            .root_moves()
+            .zip(&target)
+            .filter(|(mv, _)| mates.contains(mv))
+            .map(|(_, p)| p)
+            .sum();
+        assert!(on_mates > 0.9, "{pos}: {on_mates}");
+    }
+}
+
+#[test]
+fn visit_counts_add_up_and_survive_tree_reuse() {
+    let mut game = Game::new(Position::start());
+    let mut search = Search::new(&SelfplayConfig::default());
+    let mut rng = Rng::new(3);
+    search.run(&game, params(150), &mut UniformEvaluator, &mut rng);
+    search.check_visits().unwrap();
+    assert_eq!(search.root_visit_count(), 151);
+    let mut visits = Vec::new();
+    search.root_visits(&mut visits);
+    assert_eq!(visits.iter().sum::<u32>(), 150);
+    assert_eq!(visits.len() as u64, game.position().count_legal());
+    // Reuse: the played move's subtree becomes the root, its visits kept.
+    let best = search.choose_move(0.0, &mut rng);
+    let kept = visits[search.root_moves().position(|m| m == best).unwrap()];
+    assert!(kept > 1);
+    game.play(best);
+    search.advance(best);
+    search.begin(&game, params(150));
+    assert_eq!(search.root_visit_count(), kept);
+    search.check_visits().unwrap();
+    assert!(search.tree_size() as u32 <= kept + 200);
+    let mut rng2 = Rng::new(4);
+    while search.step(None, &mut rng2) {
+        let (mut p, mut w) = (Vec::new(), Vec::new());
+        use selfplay::Evaluator;
+        UniformEvaluator.evaluate(&[search.request()], &mut p, &mut w);
+        search.provide(&p, w[0]);
+    }
+    // PUCT budgets count reused visits: the root reaches 1 + 150.
+    assert_eq!(search.root_visit_count(), 151);
+    search.check_visits().unwrap();
+}
+
+#[test]
+fn gumbel_schedule_matches_sequential_halving() {
+    let mut s = Vec::new();
+    gumbel_schedule(4, 16, &mut s);
+    assert_eq!(s, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    gumbel_schedule(1, 5, &mut s);
+    assert_eq!(s, [0, 1, 2, 3, 4]);
+    gumbel_schedule(16, 3, &mut s);
+    assert_eq!(s, [0, 0, 0]);
+    for (m, n) in [(2, 7), (8, 50), (16, 200), (5, 5)] {
+        gumbel_schedule(m, n, &mut s);
+        assert_eq!(s.len(), n as usize);
+    }
+}
+
+/// Root visit counts of a Gumbel search from the start, sorted by each
+/// move's Gumbel sample (best first).
+fn gumbel_visits_by_rank(m: u32, n: u32, seed: u64) -> Vec<u32> {
+    let config = SelfplayConfig {
+        gumbel_m: m,
+        ..quiet(Algorithm::Gumbel)
+    };
+    let game = Game::new(Position::start());
+    let mut search = Search::new(&config);
+    search.run(&game, params(n), &mut UniformEvaluator, &mut Rng::new(seed));
+    search.check_visits().unwrap();
+    let mut visits = Vec::new();
+    search.root_visits(&mut visits);
+    assert_eq!(visits.iter().sum::<u32>(), n, "exactly n simulations");
+    let g = search.root_gumbel().to_vec();
+    let mut order: Vec<usize> = (0..visits.len()).collect();
+    order.sort_by(|&a, &b| g[b].total_cmp(&g[a]));
+    order.into_iter().map(|i| visits[i]).collect()
+}
+
+#[test]
+fn gumbel_visits_exactly_the_planned_actions() {
+    // Uniform priors and values: the ranking is the Gumbel samples alone.
+    // m = 4, n = 16: two phases, 2 visits each to the top 4, then 4 more
+    // each to the top 2.
+    for seed in 0..5 {
+        let v = gumbel_visits_by_rank(4, 16, seed);
+        assert_eq!(&v[..4], &[6, 6, 2, 2], "seed {seed}: {v:?}");
+        assert!(v[4..].iter().all(|&x| x == 0), "seed {seed}: {v:?}");
+    }
+    // n = 10: phase 1 gives max(1, 10 / (2·4)) = 1 visit to each of 4,
+    // then phases of 10 / (2·2) = 2 visits each to the top 2, the last one
+    // cut short after 2 simulations.
+    let v = gumbel_visits_by_rank(4, 10, 9);
+    assert_eq!(&v[..4], &[4, 4, 1, 1]);
+    assert!(v[4..].iter().all(|&x| x == 0));
+    // m = 8, n = 24: 1 visit each to 8, then 2 each (3 total) to 4, then
+    // the remaining 8 split over the top 2: 3 + 4 + ... see the schedule.
+    let mut s = Vec::new();
+    gumbel_schedule(8, 24, &mut s);
+    let mut planned = [0u32; 8];
+    for &t in &s {
+        // Simulation visits the best-ranked action with t visits.
+        let i = planned.iter().position(|&x| x == t).unwrap();
+        planned[i] += 1;
+    }
+    let v = gumbel_visits_by_rank(8, 24, 11);
+    assert_eq!(&v[..8], &planned);
+    assert!(v[8..].iter().all(|&x| x == 0));
+}
