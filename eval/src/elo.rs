@@ -130,10 +130,15 @@ impl Sprt {
     /// `n (s1 - s0) (2 mean - s0 - s1) / (2 var)`.
     pub fn llr(&self, r: &Wdl) -> f64 {
         let n = r.games() as f64;
-        let var = r.variance();
-        if n == 0.0 || var <= 0.0 {
+        if n == 0.0 {
             return 0.0;
         }
+        // All games with one outcome have zero sample variance; one virtual
+        // draw keeps the ratio finite (and decisive for lopsided results).
+        let var = match r.variance() {
+            v if v > 0.0 => v,
+            _ => Wdl::new(r.wins, r.draws + 1, r.losses).variance(),
+        };
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         n * (s1 - s0) * (2.0 * r.score() - s0 - s1) / (2.0 * var)
@@ -259,6 +264,9 @@ mod tests {
         assert_eq!(t.decide(&Wdl::new(300, 100, 100)), SprtDecision::AcceptH1);
         // Equal strength over many games: H0.
         assert_eq!(t.decide(&Wdl::new(400, 200, 400)), SprtDecision::AcceptH0);
+        // A perfect score is decided, not stuck at zero variance.
+        assert_eq!(t.decide(&Wdl::new(100, 0, 0)), SprtDecision::AcceptH1);
+        assert_eq!(t.decide(&Wdl::new(0, 0, 100)), SprtDecision::AcceptH0);
         // Few games: keep going.
         assert_eq!(t.decide(&Wdl::new(3, 2, 2)), SprtDecision::Continue);
         // The LLR grows with evidence in the right direction.

@@ -9,6 +9,7 @@
 
 pub mod openings;
 pub mod players;
+pub mod record;
 
 use crate::elo::{fit_ratings, Wdl};
 use game::{Color, Game, GameResult, Outcome, Position, Termination};

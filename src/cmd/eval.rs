@@ -1,0 +1,284 @@
+//! `triad eval`: matches between players (networks with search, alpha-beta
+//! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
+
+use super::{print_json, CliError};
+use eval::arena::openings::{random_openings, read_openings};
+use eval::arena::players::PlayerSpec;
+use eval::arena::record::game_record;
+use eval::arena::{self, RunOptions, Schedule, Table};
+use eval::elo::{parse_sprt, SprtDecision, Wdl};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `net:CHECKPOINT,sims=64`.\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
+)]
+pub struct Args {
+    /// Players separated by `,` before a new `random`/`ab:`/`net:` word; or repeat --players.
+    #[arg(long, required = true, num_args = 1.., value_delimiter = ' ')]
+    players: Vec<String>,
+    /// Games per pairing (rounded up to an even number: colour-swapped pairs).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Every player against every other (default: the first against the others).
+    #[arg(long)]
+    round_robin: bool,
+    /// Stop a two-player match when the SPRT of elo0 against elo1 is decided.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// Openings: a file of TFENs, one per line.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Openings made by this many random plies from the start.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Plies after which a game is scored a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Directory to save every game in (Parquet shard).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Splits `a,b,c` where specs themselves contain commas (`ab:depth=3,random=20`):
+/// a new player starts at every item that begins with `random`, `ab:` or `net:`.
+pub fn split_players(items: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        for part in item.split(',') {
+            let p = part.trim();
+            if p.is_empty() {
+                continue;
+            }
+            let starts = p == "random" || p.starts_with("ab:") || p.starts_with("net:");
+            match out.last_mut() {
+                Some(last) if !starts => {
+                    last.push(',');
+                    last.push_str(p);
+                }
+                _ => out.push(p.to_string()),
+            }
+        }
+    }
+    out
+}
+
+fn finite(x: f64) -> Value {
+    if x.is_finite() {
+        json!((x * 10.0).round() / 10.0)
+    } else {
+        Value::Null
+    }
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.0}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let names = split_players(&args.players);
+    if names.len() < 2 {
+        return Err(CliError::input("--players needs at least two players"));
+    }
+    let players: Vec<PlayerSpec> = names
+        .iter()
+        .map(|n| n.parse().map_err(CliError::input))
+        .collect::<Result<_, _>>()?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(parse_sprt)
+        .transpose()
+        .map_err(CliError::input)?;
+    if sprt.is_some() && players.len() != 2 {
+        return Err(CliError::input("--sprt needs exactly two players"));
+    }
+    let pairs = args.games.div_ceil(2).max(1);
+    let openings = match &args.openings {
+        Some(p) => read_openings(p).map_err(CliError::input)?,
+        None => random_openings(pairs, args.random_plies, args.seed),
+    };
+    let schedule = if args.round_robin {
+        Schedule::round_robin(players.len(), pairs, openings.len())
+    } else {
+        Schedule::gauntlet(players.len(), pairs, openings.len())
+    };
+    let nets = crate::cmd::selfplay_players::factory();
+    let opts = RunOptions {
+        threads: args.threads.max(1),
+        max_plies: args.max_plies,
+        seed: args.seed,
+    };
+    let bar = ProgressBar::new(schedule.games.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut table = Table::new(players.len());
+    let mut decision = SprtDecision::Continue;
+    let games = arena::run(
+        &players,
+        &schedule,
+        &openings,
+        &opts,
+        nets.as_deref(),
+        |g| {
+            table.add(g);
+            bar.inc(1);
+            let r = table.wdl[0][1];
+            bar.set_message(format!(
+                "first vs second: +{} ={} -{}",
+                r.wins, r.draws, r.losses
+            ));
+            if let Some(t) = &sprt {
+                // Decide on whole colour-swapped pairs only.
+                if r.games() % 2 == 0 {
+                    decision = t.decide(&r);
+                }
+                return decision == SprtDecision::Continue;
+            }
+            true
+        },
+    )
+    .map_err(CliError::failed)?;
+    bar.finish_and_clear();
+
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
+        let path = dir.join(format!("eval-seed{}-{}.parquet", args.seed, games.len()));
+        let mut w =
+            data::ShardWriter::create(&path).map_err(|e| CliError::failed(e.to_string()))?;
+        for (i, g) in games.iter().enumerate() {
+            w.push_game(&game_record(g, &players, i as u64))
+                .map_err(|e| CliError::failed(e.to_string()))?;
+        }
+        w.finish().map_err(|e| CliError::failed(e.to_string()))?;
+        if !args.json {
+            eprintln!("saved {} games to {}", games.len(), path.display());
+        }
+    }
+
+    let anchor = players
+        .iter()
+        .position(|p| *p == PlayerSpec::Random)
+        .unwrap_or(0);
+    let ratings = table.ratings(anchor);
+    let matchup = |i: usize, j: usize| -> (Wdl, f64, (f64, f64)) {
+        let r = table.wdl[i][j];
+        (r, r.elo(), r.elo_ci95())
+    };
+    let pairs_played: Vec<(usize, usize)> = if args.round_robin {
+        (0..players.len())
+            .flat_map(|a| (a + 1..players.len()).map(move |b| (a, b)))
+            .collect()
+    } else {
+        (1..players.len()).map(|j| (0, j)).collect()
+    };
+
+    if args.json {
+        let result_json = |i: usize, j: usize| {
+            let (r, elo, (lo, hi)) = matchup(i, j);
+            json!({
+                "player": names[i], "opponent": names[j],
+                "games": r.games(), "wins": r.wins, "draws": r.draws, "losses": r.losses,
+                "score": (r.score() * 1e4).round() / 1e4,
+                "elo": finite(elo), "elo_ci95": [finite(lo), finite(hi)],
+            })
+        };
+        let mut out = if players.len() == 2 {
+            result_json(0, 1)
+        } else {
+            json!({ "matches": pairs_played.iter().map(|&(i, j)| result_json(i, j)).collect::<Vec<_>>() })
+        };
+        out["ratings"] = json!(names
+            .iter()
+            .zip(&ratings)
+            .map(|(n, r)| json!({"player": n, "elo": finite(*r)}))
+            .collect::<Vec<_>>());
+        out["anchor"] = json!(names[anchor]);
+        if sprt.is_some() {
+            out["sprt"] = json!(match decision {
+                SprtDecision::AcceptH1 => "H1",
+                SprtDecision::AcceptH0 => "H0",
+                SprtDecision::Continue => "undecided",
+            });
+        }
+        print_json(&out);
+        return Ok(());
+    }
+    for &(i, j) in &pairs_played {
+        let (r, elo, (lo, hi)) = matchup(i, j);
+        println!(
+            "{} vs {}: {} games, +{} ={} -{}, score {:.3}, Elo {} [{}, {}]",
+            names[i],
+            names[j],
+            r.games(),
+            r.wins,
+            r.draws,
+            r.losses,
+            r.score(),
+            fmt_elo(elo),
+            fmt_elo(lo),
+            fmt_elo(hi)
+        );
+    }
+    if let Some(t) = &sprt {
+        let r = table.wdl[0][1];
+        let (lo, hi) = t.bounds();
+        println!(
+            "SPRT elo0={} elo1={}: LLR {:.2} in [{lo:.2}, {hi:.2}]: {}",
+            t.elo0,
+            t.elo1,
+            t.llr(&r),
+            match decision {
+                SprtDecision::AcceptH1 => "H1 accepted",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::Continue => "undecided",
+            }
+        );
+    }
+    println!("\nratings (maximum likelihood, {} = 0):", names[anchor]);
+    let mut order: Vec<usize> = (0..players.len()).collect();
+    order.sort_by(|&a, &b| ratings[b].total_cmp(&ratings[a]));
+    println!("{:<40} {:>7} {:>6}", "player", "elo", "games");
+    for i in order {
+        println!(
+            "{:<40} {:>7} {:>6}",
+            names[i],
+            fmt_elo(ratings[i]),
+            table.total(i).games()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_players;
+
+    #[test]
+    fn player_lists_split_on_player_words() {
+        let v = split_players(&["ab:depth=3,random=20,random,net:x.safetensors,sims=8".into()]);
+        assert_eq!(
+            v,
+            vec!["ab:depth=3,random=20", "random", "net:x.safetensors,sims=8"]
+        );
+    }
+}
