@@ -8,8 +8,8 @@ use super::CliError;
 /// the thread counts in use.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Print one JSON object with the keys triad, libtorch, cuda,
-    /// cuda_devices, mkldnn, threads, interop_threads, cpus.
+    /// Print one JSON object with the keys triad, libtorch, libtorch_build,
+    /// cuda, cuda_devices, mkldnn, threads, interop_threads, cpus.
     #[arg(long)]
     json: bool,
 }
@@ -17,9 +17,11 @@ pub struct Args {
 /// What `triad version` reports.
 struct Report {
     triad: &'static str,
-    /// Read from the wheel's `torch/version.py` by `build.rs` at build time,
-    /// e.g. `2.11.0+cu130` (tch has no run-time version call).
+    /// Read from the wheel's `torch/version.py` by `build.rs` at build time
+    /// (tch has no run-time version call): `2.11.0+cu130` gives libtorch
+    /// `2.11.0` and build `cu130` (`cpu` for the CPU-only wheel).
     libtorch: &'static str,
+    libtorch_build: &'static str,
     cuda: bool,
     cuda_devices: i64,
     mkldnn: bool,
@@ -33,9 +35,13 @@ struct Report {
 
 impl Report {
     fn collect() -> Report {
+        let (libtorch, libtorch_build) = env!("TRIAD_LIBTORCH_VERSION")
+            .split_once('+')
+            .unwrap_or((env!("TRIAD_LIBTORCH_VERSION"), ""));
         Report {
             triad: env!("CARGO_PKG_VERSION"),
-            libtorch: env!("TRIAD_LIBTORCH_VERSION"),
+            libtorch,
+            libtorch_build,
             cuda: tch::Cuda::is_available(),
             cuda_devices: tch::Cuda::device_count(),
             mkldnn: tch::utils::has_mkldnn(),
@@ -52,6 +58,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         super::print_json(&serde_json::json!({
             "triad": r.triad,
             "libtorch": r.libtorch,
+            "libtorch_build": r.libtorch_build,
             "cuda": r.cuda,
             "cuda_devices": r.cuda_devices,
             "mkldnn": r.mkldnn,
@@ -62,7 +69,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         let yes_no = |b: bool| if b { "yes" } else { "no" };
         println!("triad            {}", r.triad);
-        println!("libtorch         {}", r.libtorch);
+        if r.libtorch_build.is_empty() {
+            println!("libtorch         {}", r.libtorch);
+        } else {
+            println!("libtorch         {} ({})", r.libtorch, r.libtorch_build);
+        }
         println!(
             "cuda             {} ({} device{})",
             yes_no(r.cuda),
