@@ -87,18 +87,23 @@ fn finds_the_forced_mate_in_two() {
 
 #[test]
 fn mated_side_sees_negative_mate() {
+    let Some(text) = vectors("mate2.txt") else {
+        return;
+    };
+    let (pos, firsts) = &cases(&text)[0];
+    // After the first move of the mate in two, every reply allows mate in 1.
+    let after = pos.play(pos.parse_move(&firsts[0]).unwrap());
+    let mut s = Searcher::new(4);
+    let info = s.search(&after, &[], depth(3), |_| {}).info.unwrap();
+    assert_eq!(info.score, Score::Mate(-1), "{after}");
+    assert_eq!(info.value, -(MATE - 2));
+    // A mated position has no best move.
     let Some(text) = vectors("mate1.txt") else {
         return;
     };
     let (pos, mating) = &cases(&text)[0];
-    let after = pos.play(pos.parse_move(&mating[0]).unwrap());
-    // The mated side has no move: no best move, no info.
-    let mut s = Searcher::new(1);
-    assert!(s.search(&after, &[], depth(2), |_| {}).best.is_none());
-    // One move earlier, from the loser's side, after a move that allows mate.
-    let mut s = Searcher::new(4);
-    let r = s.search(pos, &[], depth(3), |_| {});
-    assert_eq!(r.info.unwrap().score, Score::Mate(1));
+    let mated = pos.play(pos.parse_move(&mating[0]).unwrap());
+    assert!(s.search(&mated, &[], depth(2), |_| {}).best.is_none());
 }
 
 fn sample_positions() -> Vec<Position> {
@@ -169,4 +174,25 @@ fn repetition_in_history_is_a_draw() {
     let hist = vec![pos.hash(), 1, 2, 3];
     let r = s.search(&pos, &hist, depth(4), |_| {});
     assert!(pos.is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn hundred_ply_rule_inside_the_search() {
+    // White (rook against a pawn) is far ahead, but with the clock at 99
+    // every move without a capture ends the game drawn, and none captures.
+    let tfen = |clock: u32| {
+        format!("[][]2/1[][][]2/2[k]3/2[][p]2/[][K][]3/2[]2[]/[][R]3[]/[][][][] w c6d6 {clock} 54")
+    };
+    let fresh = Position::from_tfen(&tfen(5)).unwrap();
+    let late = Position::from_tfen(&tfen(99)).unwrap();
+    assert!(late.legal_move_vec().iter().all(|m| !m.is_capture()));
+    let v = |p: &Position| {
+        Searcher::new(4)
+            .search(p, &[], depth(3), |_| {})
+            .info
+            .unwrap()
+            .value
+    };
+    assert!(v(&fresh) > 200, "{}", v(&fresh));
+    assert_eq!(v(&late), 0);
 }
