@@ -2,6 +2,7 @@
 //! window that feeds the trainer, and dataset statistics (summary, opening
 //! tree). The schema is documented in `docs/data.md`.
 
+pub mod chart;
 mod error;
 pub mod openings;
 mod reader;

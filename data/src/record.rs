@@ -84,6 +84,38 @@ impl PositionRecord {
         Ok(())
     }
 
+    /// This sample under the file mirror (a↔f): position, hash, legal moves
+    /// and chosen move mirrored; the search statistics stay with their moves
+    /// (same order), so the result is another valid training sample. The
+    /// replay window marks samples to mirror; the consumer calls this.
+    pub fn mirrored(&self) -> Result<PositionRecord, String> {
+        let pos = Position::from_tfen(&self.tfen)
+            .map_err(|e| format!("game {} ply {}: bad TFEN: {e}", self.game_id, self.ply))?;
+        let variant = pos.variant();
+        let mirror_code = |code: u32| {
+            Move::from_code(code)
+                .map(|m| m.mirror(variant).code())
+                .ok_or_else(|| {
+                    format!(
+                        "game {} ply {}: bad move code {code}",
+                        self.game_id, self.ply
+                    )
+                })
+        };
+        let mirrored = pos.mirror();
+        Ok(PositionRecord {
+            tfen: mirrored.to_tfen(),
+            position_hash: mirrored.hash(),
+            legal_moves: self
+                .legal_moves
+                .iter()
+                .map(|&c| mirror_code(c))
+                .collect::<Result<_, _>>()?,
+            chosen_move: mirror_code(self.chosen_move)?,
+            ..self.clone()
+        })
+    }
+
     /// The game's final score from the side to move's point of view:
     /// 1 win, 0 draw, -1 loss; `None` for an unfinished game.
     pub fn outcome_for_side_to_move(&self) -> Option<f32> {

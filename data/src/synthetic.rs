@@ -39,7 +39,7 @@ pub fn random_game(game_id: u64, start: &Position, seed: u64, max_plies: u32) ->
         for _ in 0..simulations {
             visits[rng.below(moves.len() as u64) as usize] += 1;
         }
-        let policy_target = (game_id % 2 == 0).then(|| {
+        let policy_target = game_id.is_multiple_of(2).then(|| {
             visits
                 .iter()
                 .map(|&v| v as f32 / simulations as f32)

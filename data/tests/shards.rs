@@ -292,3 +292,21 @@ fn opening_tree_counts_add_up() {
         .iter()
         .all(|&n| tree.nodes[n].stats.games >= 5));
 }
+
+#[test]
+fn mirrored_samples_are_legal_and_mirror_back() {
+    let g = random_game(4, &Position::start(), 21, 40);
+    for r in &g.positions {
+        let m = r.mirrored().unwrap();
+        let pos = Position::from_tfen(&m.tfen).unwrap();
+        assert_eq!(pos.hash(), m.position_hash);
+        let mut legal: Vec<u32> = pos.legal_move_vec().iter().map(|m| m.code()).collect();
+        let mut stored = m.legal_moves.clone();
+        legal.sort_unstable();
+        stored.sort_unstable();
+        assert_eq!(legal, stored, "ply {}", r.ply);
+        assert!(m.legal_moves.contains(&m.chosen_move));
+        assert_eq!(m.visits, r.visits);
+        assert_eq!(&m.mirrored().unwrap(), r);
+    }
+}

@@ -1,10 +1,10 @@
 //! `triad openings`: the opening tree of a set of shards, with results per line.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::data::{row_progress, shards_of, write_atomically};
 use super::{print_json, CliError};
+use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{read_opening_games, OpeningTree};
 use serde_json::json;
 
@@ -210,19 +210,13 @@ fn rows_of(tree: &OpeningTree, min_games: u64) -> Vec<Row> {
         .collect()
 }
 
-/// Chart data: first moves, most played first (at most 30 bars).
-struct Bar {
-    label: String,
-    share: f64,
-    score: f64,
-}
-
-fn bars(rows: &[&Row]) -> Vec<Bar> {
+/// The first moves (at most 30, most played first) as chart bars.
+fn bars(rows: &[&Row]) -> Vec<ChartBar> {
     rows.iter()
         .take(30)
         .map(|r| {
             let finished = (r.results[0] + r.results[1] + r.results[2]).max(1) as f64;
-            Bar {
+            ChartBar {
                 label: r.line.clone(),
                 share: r.share,
                 score: (r.results[0] as f64 + 0.5 * r.results[1] as f64) / finished,
@@ -236,93 +230,9 @@ fn write_chart(path: &Path, rows: &[&Row]) -> Result<(), CliError> {
     if bars.is_empty() {
         return Err(CliError::input("no first moves to chart"));
     }
-    let svg = chart_svg(&bars);
     if path.extension().and_then(|e| e.to_str()) == Some("png") {
-        return chart_png(path, &bars);
+        write_first_move_png(path, &bars).map_err(CliError::input)
+    } else {
+        write_atomically(path, first_move_svg(&bars).as_bytes())
     }
-    write_atomically(path, svg.as_bytes())
-}
-
-const CHART_W: f64 = 900.0;
-const CHART_H: f64 = 420.0;
-const LEFT: f64 = 60.0;
-const RIGHT: f64 = 60.0;
-const TOP: f64 = 40.0;
-const BOTTOM: f64 = 90.0;
-
-/// A hand-written SVG: bars for the share of games, dots for White's score
-/// (right axis). Hand-written because it needs no font or drawing library.
-fn chart_svg(bars: &[Bar]) -> String {
-    let plot_w = CHART_W - LEFT - RIGHT;
-    let plot_h = CHART_H - TOP - BOTTOM;
-    let max_share = bars.iter().map(|b| b.share).fold(0.0, f64::max).max(1e-9);
-    let slot = plot_w / bars.len() as f64;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" height="{CHART_H}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">First moves: share of games (bars) and White's score (dots)</text>"#,
-        CHART_W / 2.0
-    );
-    for i in 0..=4 {
-        let f = i as f64 / 4.0;
-        let y = TOP + plot_h * (1.0 - f);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{:.0}%</text><text x="{:.1}" y="{:.1}" fill="#c0392b">{:.2}</text>"##,
-            LEFT + plot_w,
-            LEFT - 6.0,
-            y + 4.0,
-            100.0 * max_share * f,
-            LEFT + plot_w + 6.0,
-            y + 4.0,
-            f
-        );
-    }
-    for (i, b) in bars.iter().enumerate() {
-        let x = LEFT + slot * i as f64;
-        let h = plot_h * b.share / max_share;
-        let _ = writeln!(
-            s,
-            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#2e86c1"><title>{}: {:.1}% of games, White scores {:.2}</title></rect>"##,
-            x + slot * 0.15,
-            TOP + plot_h - h,
-            slot * 0.7,
-            h,
-            b.label,
-            100.0 * b.share,
-            b.score
-        );
-        let cy = TOP + plot_h * (1.0 - b.score);
-        let _ = writeln!(
-            s,
-            r##"<circle cx="{:.1}" cy="{cy:.1}" r="4" fill="#c0392b"/>"##,
-            x + slot / 2.0
-        );
-        let lx = x + slot / 2.0;
-        let ly = TOP + plot_h + 10.0;
-        let _ = writeln!(
-            s,
-            r#"<text x="{lx:.1}" y="{ly:.1}" transform="rotate(60 {lx:.1} {ly:.1})">{}</text>"#,
-            b.label
-        );
-    }
-    let _ = writeln!(
-        s,
-        r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="black"/></svg>"##,
-        TOP + plot_h,
-        LEFT + plot_w
-    );
-    s
-}
-
-fn chart_png(path: &Path, _bars: &[Bar]) -> Result<(), CliError> {
-    Err(CliError::input(format!(
-        "--chart {}: PNG output is not available yet; use .svg",
-        path.display()
-    )))
 }
