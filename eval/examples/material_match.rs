@@ -59,12 +59,25 @@ fn play(
             stats.plies += game.ply();
             *stats.ends.entry("adjudicated").or_default() += 1;
             let c = classical(game.position());
-            let white = if c >= 3 { 1.0 } else if c <= -3 { 0.0 } else { 0.5 };
+            let white = if c >= 3 {
+                1.0
+            } else if c <= -3 {
+                0.0
+            } else {
+                0.5
+            };
             return if a_white { white } else { 1.0 - white };
         }
         let white_to_move = game.position().side() == Color::White;
-        let s = if white_to_move == a_white { &mut sa } else { &mut sb };
-        let m = s.search_game(&game, Limits::depth(depth), |_| {}).best.expect("a move");
+        let s = if white_to_move == a_white {
+            &mut sa
+        } else {
+            &mut sb
+        };
+        let m = s
+            .search_game(&game, Limits::depth(depth), |_| {})
+            .best
+            .expect("a move");
         game.play(m);
     }
 }
@@ -89,18 +102,25 @@ fn main() {
     let variants: Vec<(&str, EvalParams)> = vec![
         ("pawn=130", variant(&|p| p.material[0] = 130)),
         ("pawn=80", variant(&|p| p.material[0] = 80)),
-        ("minors=N260,B300", variant(&|p| {
-            p.material[1] = 260;
-            p.material[2] = 300
-        })),
+        (
+            "minors=N260,B300",
+            variant(&|p| {
+                p.material[1] = 260;
+                p.material[2] = 300
+            }),
+        ),
         ("B=N=300", variant(&|p| p.material[2] = 300)),
-        ("rook=550,queen=1000", variant(&|p| {
-            p.material[3] = 550;
-            p.material[4] = 1000
-        })),
-        ("classical 100/300/300/500/900", variant(&|p| {
-            p.material = [100, 300, 300, 500, 900, 0]
-        })),
+        (
+            "rook=550,queen=1000",
+            variant(&|p| {
+                p.material[3] = 550;
+                p.material[4] = 1000
+            }),
+        ),
+        (
+            "classical 100/300/300/500/900",
+            variant(&|p| p.material = [100, 300, 300, 500, 900, 0]),
+        ),
     ];
     for (name, v) in variants.iter().filter(|(n, _)| n.contains(&filter)) {
         let mut seed = 12345u64;
@@ -119,7 +139,11 @@ fn main() {
             games += 2;
         }
         let pct = score / games as f64;
-        let elo = if pct > 0.0 && pct < 1.0 { -400.0 * (1.0 / pct - 1.0).log10() } else { f64::NAN };
+        let elo = if pct > 0.0 && pct < 1.0 {
+            -400.0 * (1.0 / pct - 1.0).log10()
+        } else {
+            f64::NAN
+        };
         println!(
             "{name:32} vs default: {score:.1}/{games} = {:.1}% ({elo:+.0} Elo); {:.0} plies/game; {:?}",
             100.0 * pct,
