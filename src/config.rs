@@ -23,11 +23,16 @@ pub struct RunConfig {
     /// Master seed: every stage derives its own random streams from it, so a
     /// run is reproducible from its config file.
     pub seed: u64,
+    /// Trainer settings (`train/`, docs/train.md).
+    pub train: train::TrainConfig,
 }
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { seed: 1 }
+        RunConfig {
+            seed: 1,
+            train: train::TrainConfig::default(),
+        }
     }
 }
 

@@ -35,10 +35,14 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Play against the alpha-beta engine in the terminal.
     Play(cmd::play::Args),
+    /// Plot a training run's curves (metrics.csv) to PNG or SVG.
+    Plot(cmd::plot::Args),
     /// Replay a game record in the inventor's notation and report the result.
     Replay(cmd::replay::Args),
     /// Draw a position in the terminal.
     Show(cmd::show::Args),
+    /// Train a network on self-play shards (resumable; metrics and checkpoints in a run directory).
+    Train(cmd::train::Args),
     /// Print the triad and libtorch versions, CUDA/MKL-DNN availability and thread counts.
     Version(cmd::version::Args),
 }
@@ -53,8 +57,10 @@ fn main() {
         Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Plot(a) => cmd::plot::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Train(a) => cmd::train::run(a),
         Command::Version(a) => cmd::version::run(a),
     };
     if let Err(e) = result {

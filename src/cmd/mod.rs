@@ -7,8 +7,10 @@ pub mod data;
 pub mod openings;
 pub mod perft;
 pub mod play;
+pub mod plot;
 pub mod replay;
 pub mod show;
+pub mod train;
 pub mod version;
 
 /// A failure to report: a one-line message and the exit status

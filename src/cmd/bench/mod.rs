@@ -4,6 +4,7 @@
 pub mod data;
 pub mod model;
 pub mod search;
+pub mod train;
 
 use super::CliError;
 
@@ -21,6 +22,8 @@ enum Which {
     Model(model::Args),
     /// Alpha-beta search speed: nodes per second and depth reached per second.
     Search(search::Args),
+    /// Trainer: raw forward+backward+optimiser samples/s, the real loop on shards, their ratio.
+    Train(train::Args),
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -28,5 +31,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Which::Data(a) => data::run(a),
         Which::Model(a) => model::run(a),
         Which::Search(a) => search::run(a),
+        Which::Train(a) => train::run(a),
     }
 }

@@ -1,0 +1,143 @@
+//! `triad train`: train a network on self-play shards (see docs/train.md).
+
+use super::{print_json, CliError};
+use indicatif::{ProgressBar, ProgressStyle};
+use model::ModelConfig;
+use serde_json::json;
+use std::path::PathBuf;
+use train::{RunOptions, TrainConfig, TrainError};
+
+/// Train a network on self-play shards: batches from the replay window of
+/// the newest positions, checkpoints with optimiser state every
+/// `checkpoint_every` steps, metrics in RUN_DIR/metrics.csv.
+///
+/// A run killed at any moment continues from its last complete checkpoint
+/// with the same command plus --resume, exactly as if it had not stopped.
+#[derive(clap::Args)]
+#[command(
+    after_help = "RUN_DIR receives config.toml (a copy of the run file), metrics.csv and\ncheckpoints/step-NNNNNNNN.{safetensors,json,optim.safetensors}.\n\nExamples:\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train --resume --steps 2000\n  triad plot runs/demo/train"
+)]
+pub struct Args {
+    /// Run file: its [model] and [train] sections are used (default: all defaults).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Shard files or directories of shards (the newest `window` positions are used).
+    #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// The run directory (created if missing).
+    #[arg(long, value_name = "RUN_DIR")]
+    out: PathBuf,
+    /// Continue the run in RUN_DIR from its last checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Total optimiser steps of the run (replaces [train] steps).
+    #[arg(long, value_name = "N")]
+    steps: Option<u64>,
+    /// Start from these weights (a checkpoint's .safetensors) instead of a
+    /// fresh network; it must have the [model] shape.
+    #[arg(long, value_name = "CKPT")]
+    init: Option<PathBuf>,
+    /// Print a one-object JSON summary on stdout at the end.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let (model_cfg, train_cfg, text) = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+            let m = ModelConfig::from_toml_str(&text)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            let t = TrainConfig::from_toml_str(&text)
+                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+            (m, t, text)
+        }
+        None => {
+            let (m, t) = (ModelConfig::default(), TrainConfig::default());
+            let text = format!(
+                "# defaults used by triad train (no --config given)\n[model]\n{}\n[train]\n{}",
+                toml::to_string(&m).unwrap_or_default(),
+                toml::to_string(&t).unwrap_or_default()
+            );
+            (m, t, text)
+        }
+    };
+    if args.steps == Some(0) {
+        return Err(CliError::input("--steps must be at least 1"));
+    }
+    let total = args.steps.unwrap_or(train_cfg.steps);
+    let bar = ProgressBar::new(total);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise} < {eta_precise}]",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message("loading the replay window");
+    let opts = RunOptions {
+        run_dir: args.out.clone(),
+        data: args.data.clone(),
+        resume: args.resume,
+        steps: args.steps,
+        init: args.init.clone(),
+        stop_after: None,
+        config_text: Some(text),
+    };
+    let mut shown = 0u64;
+    let result = train::train(&model_cfg, &train_cfg, &opts, &mut |p| {
+        if shown == 0 {
+            bar.set_position(p.step.saturating_sub(1));
+        }
+        if p.last.step != shown {
+            shown = p.last.step;
+            bar.set_message(format!(
+                "loss {:.4} (policy {:.4}, value {:.4})  lr {:.2e}  {:.0} samples/s",
+                p.last.loss, p.last.policy_loss, p.last.value_loss, p.last.lr, p.last.samples_per_s
+            ));
+        }
+        bar.set_position(p.step);
+    });
+    bar.finish_and_clear();
+    let summary = result.map_err(|e| match e {
+        TrainError::Input(m) => CliError::input(m),
+        TrainError::Failed(m) => CliError::failed(m),
+    })?;
+    let checkpoint = summary.checkpoint.as_ref().map(|p| p.display().to_string());
+    if args.json {
+        print_json(&json!({
+            "run_dir": args.out.display().to_string(),
+            "steps_run": summary.steps_run,
+            "final_step": summary.final_step,
+            "checkpoint": checkpoint,
+            "samples": summary.samples,
+            "samples_per_s": summary.samples_per_s(),
+            "window_positions": summary.window,
+            "skipped_rows": summary.skipped_rows,
+        }));
+    } else {
+        if summary.steps_run == 0 {
+            println!(
+                "nothing to do: the run is already at step {}",
+                summary.final_step
+            );
+        } else {
+            println!(
+                "trained steps {}..{} on a window of {} positions, {:.0} samples/s",
+                summary.final_step - summary.steps_run + 1,
+                summary.final_step,
+                summary.window,
+                summary.samples_per_s()
+            );
+        }
+        if let Some(c) = checkpoint {
+            println!("checkpoint: {c}");
+        }
+        if summary.skipped_rows > 0 {
+            eprintln!(
+                "warning: {} rows could not be decoded and were skipped",
+                summary.skipped_rows
+            );
+        }
+    }
+    Ok(())
+}
