@@ -23,6 +23,8 @@ pub struct RunConfig {
     /// Master seed: every stage derives its own random streams from it, so a
     /// run is reproducible from its config file.
     pub seed: u64,
+    /// Self-play search and driver settings (`selfplay/`, docs/selfplay.md).
+    pub selfplay: selfplay::SelfplayConfig,
     /// Trainer settings (`train/`, docs/train.md).
     pub train: train::TrainConfig,
 }
@@ -31,6 +33,7 @@ impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
             seed: 1,
+            selfplay: selfplay::SelfplayConfig::default(),
             train: train::TrainConfig::default(),
         }
     }

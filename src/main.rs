@@ -39,6 +39,8 @@ enum Command {
     Plot(cmd::plot::Args),
     /// Replay a game record in the inventor's notation and report the result.
     Replay(cmd::replay::Args),
+    /// Play games with batched MCTS (PUCT or Gumbel) and write them as Parquet shards.
+    Selfplay(cmd::selfplay::Args),
     /// Draw a position in the terminal.
     Show(cmd::show::Args),
     /// Train a network on self-play shards (resumable; metrics and checkpoints in a run directory).
@@ -59,6 +61,7 @@ fn main() {
         Command::Play(a) => cmd::play::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Version(a) => cmd::version::run(a),

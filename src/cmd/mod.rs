@@ -9,6 +9,7 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod replay;
+pub mod selfplay;
 pub mod show;
 pub mod train;
 pub mod version;

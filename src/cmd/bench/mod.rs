@@ -4,6 +4,7 @@
 pub mod data;
 pub mod model;
 pub mod search;
+pub mod selfplay;
 pub mod train;
 
 use super::CliError;
@@ -22,6 +23,8 @@ enum Which {
     Model(model::Args),
     /// Alpha-beta search speed: nodes per second and depth reached per second.
     Search(search::Args),
+    /// Self-play evaluations per second against the raw batched forward at the same batch size.
+    Selfplay(selfplay::Args),
     /// Trainer: raw forward+backward+optimiser samples/s, the real loop on shards, their ratio.
     Train(train::Args),
 }
@@ -31,6 +34,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Which::Data(a) => data::run(a),
         Which::Model(a) => model::run(a),
         Which::Search(a) => search::run(a),
+        Which::Selfplay(a) => selfplay::run(a),
         Which::Train(a) => train::run(a),
     }
 }
