@@ -26,7 +26,10 @@ pub struct ModelConfig {
     /// (default "auto").
     pub device: String,
     /// libtorch intra-op CPU threads; 0 leaves libtorch's default (one per
-    /// core) (default 0).
+    /// core) (default 1). One, because the forward pass shares the CPU with
+    /// search threads: on a loaded 2-core machine libtorch's spinning worker
+    /// threads made batch-64 inference ~10× slower with 2 threads than
+    /// with 1 (`triad bench model`, see docs/model.md).
     pub threads: usize,
 }
 
@@ -39,7 +42,7 @@ impl Default for ModelConfig {
             policy_hidden: 64,
             value_hidden: 64,
             device: "auto".to_string(),
-            threads: 0,
+            threads: 1,
         }
     }
 }
