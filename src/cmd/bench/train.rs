@@ -15,7 +15,7 @@ use train::{BatchBuilder, RunOptions, TrainConfig, Trainer};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Shards of synthetic games from random playouts are written to a temporary\ndirectory first (not timed). `raw_samples_per_s`: steps on one pre-encoded\nbatch. `train_samples_per_s`: `triad train`'s loop on those shards (window,\nshuffling, decoding, encoding on the prefetch thread, metrics), start-up and\nfinal checkpoint excluded. Run the release build.\n\nExamples:\n  triad bench train\n  triad bench train --config configs/quickstart.toml --json"
+    after_help = "Shards of synthetic games from random playouts are written to a temporary\ndirectory first (not timed). `raw_samples_per_s`: steps cycling over 8 batches\nencoded beforehand. `train_samples_per_s`: `triad train`'s loop on those shards (window,\nshuffling, decoding, encoding on the prefetch thread, metrics), start-up and\nfinal checkpoint excluded. Run the release build.\n\nExamples:\n  triad bench train\n  triad bench train --config configs/quickstart.toml --json"
 )]
 pub struct Args {
     /// Run file whose [model] and [train] sections are used (default: the
@@ -32,6 +32,9 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
+
+/// Pre-encoded batches the raw measurement cycles through.
+const RAW_BATCHES: usize = 8;
 
 fn input(e: impl std::fmt::Display) -> CliError {
     CliError::input(e.to_string())
@@ -123,36 +126,45 @@ fn bench(
     }
     bar.finish_and_clear();
 
-    // Raw: one batch encoded once, stepped on repeatedly.
+    // Raw: batches encoded beforehand, stepped on in turn.
     let bar = spinner("raw forward + backward + optimiser step");
     let window = ReplayWindow::load(&[&shards], cfg.window).map_err(input)?;
-    let first = window
+    // A few batches of the same stream the loop reads, so their move counts
+    // are typical; encoded once and cycled through.
+    let cheap = cfg.cheap_search_weight as f32;
+    let mut builder = BatchBuilder::new();
+    let batches: Vec<_> = window
         .batches(&WindowOptions {
             batch_size: cfg.batch_size,
             seed: cfg.seed,
+            mirror: cfg.mirror,
             ..Default::default()
         })
-        .next()
-        .ok_or_else(|| CliError::failed("no batch from the synthetic shards"))?;
-    let batch = BatchBuilder::new()
-        .build(first.iter(), cfg.cheap_search_weight as f32)
-        .to_device(device);
+        .take(RAW_BATCHES)
+        .map(|b| builder.build(b.iter(), cheap).to_device(device))
+        .collect();
+    if batches.is_empty() {
+        return Err(CliError::failed("no batch from the synthetic shards"));
+    }
     let net = Network::with_shape(Shape::of(model_cfg), device, cfg.seed);
     let mut trainer = Trainer::new(net, cfg);
-    for _ in 0..3 {
-        trainer.step(&batch, cfg.lr, false);
+    for batch in batches.iter().take(3) {
+        trainer.step(batch, cfg.lr, false);
     }
     let budget = Duration::from_secs_f64(args.seconds);
     let t = Instant::now();
-    let mut steps = 0u64;
+    let (mut steps, mut samples) = (0u64, 0usize);
     while t.elapsed() < budget {
+        let batch = &batches[steps as usize % batches.len()];
+        samples += batch.rows;
         // Reading the loss back waits for the device, as the loop does
         // when it logs.
-        trainer.step(&batch, cfg.lr, steps % cfg.metrics_every == 0);
+        trainer.step(batch, cfg.lr, steps % cfg.metrics_every == 0);
         steps += 1;
     }
-    let raw_steps_per_s = steps as f64 / t.elapsed().as_secs_f64();
-    let raw = raw_steps_per_s * batch.rows as f64;
+    let seconds = t.elapsed().as_secs_f64();
+    let raw_steps_per_s = steps as f64 / seconds;
+    let raw = samples as f64 / seconds;
     drop(trainer);
     bar.finish_and_clear();
 
