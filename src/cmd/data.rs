@@ -1,5 +1,6 @@
 //! `triad data info` and `triad data export`: look into self-play shards.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
@@ -116,6 +117,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         }));
         return Ok(());
     }
+    let mut out = String::new();
     let pct = |n: u64| {
         if s.games == 0 {
             0.0
@@ -123,10 +125,11 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             100.0 * n as f64 / s.games as f64
         }
     };
-    println!("shards            {}", s.shards);
-    println!("games             {}", s.games);
-    println!("positions         {}", s.positions);
-    println!(
+    let _ = writeln!(out, "shards            {}", s.shards);
+    let _ = writeln!(out, "games             {}", s.games);
+    let _ = writeln!(out, "positions         {}", s.positions);
+    let _ = writeln!(
+        out,
         "results           1-0 {} ({:.1}%)  1/2-1/2 {} ({:.1}%)  0-1 {} ({:.1}%)  unfinished {}",
         s.white_wins,
         pct(s.white_wins),
@@ -141,9 +144,10 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!("terminations      {}", terms.join(", "));
-    println!("mean game length  {:.1} plies", s.mean_game_length);
-    println!(
+    let _ = writeln!(out, "terminations      {}", terms.join(", "));
+    let _ = writeln!(out, "mean game length  {:.1} plies", s.mean_game_length);
+    let _ = writeln!(
+        out,
         "schema version    {}",
         versions
             .iter()
@@ -151,7 +155,16 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    emit(&out);
     Ok(())
+}
+
+/// Prints `text` on stdout. A closed pipe (`| head`) is not an error and
+/// must not panic, so write errors are ignored here.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 /// Writes `text` to `path` atomically (temporary name, then rename).
@@ -187,7 +200,7 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
     match &args.out {
         Some(path) => write_atomically(path, text.as_bytes()),
         None => {
-            print!("{text}");
+            emit(&text);
             Ok(())
         }
     }

@@ -1,9 +1,10 @@
 //! `triad openings`: the opening tree of a set of shards, with results per line.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::data::{row_progress, shards_of, write_atomically};
-use super::{print_json, CliError};
+use super::data::{emit, row_progress, shards_of, write_atomically};
+use super::CliError;
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{read_opening_games, OpeningTree};
 use serde_json::json;
@@ -82,29 +83,37 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(CliError::input)?;
     let rows = rows_of(&tree, args.min_games);
     let starts: Vec<&str> = tree.roots.iter().map(|(t, _)| t.as_str()).collect();
+    let mut out = String::new();
     match args.format {
-        Format::Json => print_json(&json!({
-            "games": tree.total_games(),
-            "plies": args.plies,
-            "min_games": args.min_games,
-            "start_positions": starts,
-            "lines": rows.iter().map(|r| json!({
-                "line": r.line,
-                "depth": r.depth,
-                "games": r.games,
-                "share": r.share,
-                "of_parent": r.of_parent,
-                "white_wins": r.results[0],
-                "draws": r.results[1],
-                "black_wins": r.results[2],
-                "unfinished": r.results[3],
-                "mean_length": r.mean_length,
-            })).collect::<Vec<_>>(),
-        })),
+        Format::Json => {
+            let _ = writeln!(
+                out,
+                "{}",
+                json!({
+                    "games": tree.total_games(),
+                    "plies": args.plies,
+                    "min_games": args.min_games,
+                    "start_positions": starts,
+                    "lines": rows.iter().map(|r| json!({
+                        "line": r.line,
+                        "depth": r.depth,
+                        "games": r.games,
+                        "share": r.share,
+                        "of_parent": r.of_parent,
+                        "white_wins": r.results[0],
+                        "draws": r.results[1],
+                        "black_wins": r.results[2],
+                        "unfinished": r.results[3],
+                        "mean_length": r.mean_length,
+                    })).collect::<Vec<_>>(),
+                })
+            );
+        }
         Format::Csv => {
-            println!("line,depth,games,share,of_parent,white_wins,draws,black_wins,unfinished,mean_length");
+            let _ = writeln!(out, "line,depth,games,share,of_parent,white_wins,draws,black_wins,unfinished,mean_length");
             for r in &rows {
-                println!(
+                let _ = writeln!(
+                    out,
                     "\"{}\",{},{},{:.6},{:.6},{},{},{},{},{:.2}",
                     r.line,
                     r.depth,
@@ -120,10 +129,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         }
         Format::Markdown => {
-            println!("| line | games | share | of parent | White | draw | Black | length |");
-            println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+            let _ = writeln!(
+                out,
+                "| line | games | share | of parent | White | draw | Black | length |"
+            );
+            let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
             for r in &rows {
-                println!(
+                let _ = writeln!(
+                    out,
                     "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1} |",
                     r.line,
                     r.games,
@@ -138,12 +151,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Format::Table => {
             if starts.len() > 1 {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{} start positions; lines are grouped by start",
                     starts.len()
                 );
             }
-            println!(
+            let _ = writeln!(
+                out,
                 "{} games, lines to {} plies with at least {} games",
                 tree.total_games(),
                 args.plies,
@@ -151,11 +166,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             );
             let width = rows
                 .iter()
-                .map(|r| r.line.len() + 2 * r.depth)
+                .map(|r| r.line.rsplit(' ').next().map_or(0, str::len) + 2 * (r.depth - 1))
                 .max()
                 .unwrap_or(4)
                 .max(4);
-            println!(
+            let _ = writeln!(
+                out,
                 "{:width$}  {:>8} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
                 "line", "games", "share", "parent", "White", "draw", "Black", "length"
             );
@@ -165,7 +181,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     "  ".repeat(r.depth - 1),
                     r.line.rsplit(' ').next().unwrap_or("")
                 );
-                println!(
+                let _ = writeln!(
+                    out,
                     "{:width$}  {:>8} {:>6.1}% {:>6.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>7.1}",
                     indented,
                     r.games,
@@ -179,6 +196,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         }
     }
+    emit(&out);
     if let Some(path) = &args.chart {
         let first: Vec<&Row> = rows.iter().filter(|r| r.depth == 1).collect();
         write_chart(path, &first)?;
