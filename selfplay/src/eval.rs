@@ -116,7 +116,7 @@ impl EvalCache {
             return None;
         }
         let e = &self.entries[(key % self.entries.len() as u64) as usize];
-        (e.key == key && e.policy.len() == moves).then(|| (e.policy.as_slice(), e.wdl))
+        (e.key == key && e.policy.len() == moves).then_some((e.policy.as_slice(), e.wdl))
     }
 
     pub fn insert(&mut self, key: u64, policy: &[f32], wdl: [f32; 3]) {
