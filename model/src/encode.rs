@@ -185,6 +185,8 @@ pub struct Encoder {
     pad_features: Vec<f32>,
     pad_mask: Vec<bool>,
     scratch: Vec<Move>,
+    /// Whether the padded arrays match the pushed positions.
+    finished: bool,
 }
 
 impl Encoder {
@@ -206,6 +208,7 @@ impl Encoder {
         self.cell_to.clear();
         self.features.clear();
         self.max_moves = 0;
+        self.finished = false;
     }
 
     /// Positions in the batch.
@@ -259,6 +262,7 @@ impl Encoder {
         }
         self.offsets.push(self.moves.len());
         self.max_moves = self.max_moves.max(moves.len());
+        self.finished = false;
     }
 
     /// Pads the move arrays to the batch's largest legal-move count (at
@@ -284,6 +288,7 @@ impl Encoder {
             self.pad_features[row * MOVE_FEATURES..(row + hi - lo) * MOVE_FEATURES]
                 .copy_from_slice(&self.features[lo * MOVE_FEATURES..hi * MOVE_FEATURES]);
         }
+        self.finished = true;
     }
 
     /// The padded move count M (after `finish`).
@@ -330,6 +335,7 @@ impl Encoder {
     /// 1% of a forward pass (see `triad bench model`), so the zero-copy
     /// `from_blob` route and its lifetime hazards are not worth it.
     pub fn to_tensors(&self, device: Device) -> BatchTensors {
+        assert!(self.finished, "Encoder::finish must run before to_tensors");
         let (b, m) = (self.count as i64, self.max_moves as i64);
         let dims = [b, PLANES as i64, self.height as i64, self.width as i64];
         BatchTensors {
