@@ -214,6 +214,62 @@ impl GameRecord {
         }
         Ok((start, moves))
     }
+
+    /// The game in the inventor's notation, with check (`*`) and mate (`**`)
+    /// marks, a header of non-numbered lines (which readers skip), and
+    /// `resigns.` when the game ended by resignation.
+    pub fn to_inventor(&self) -> Result<String, String> {
+        let game = self;
+        let (start, moves) = self.replay()?;
+        let start = &start;
+        let first = &game.positions[0];
+        let mut out = format!(
+            "Game {} ({} plies): {} {}\nModel {}, {} simulations, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
+            game.game_id,
+            moves.len(),
+            game.result(),
+            game.termination(),
+            first.model_id,
+            first.simulations,
+            first.seed,
+            start.to_tfen()
+        );
+        let mut pos = start.clone();
+        let mut number = start.fullmove().max(1) as usize;
+        let mut line = String::new();
+        if start.side() == Color::Black {
+            line = format!("{number})\t,\t");
+        }
+        for &m in &moves {
+            let mut text = pos.move_to_inventor(m);
+            let white = pos.side() == Color::White;
+            pos.apply(m);
+            if pos.in_check() {
+                text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
+            }
+            if white {
+                line = format!("{number})\t{text},\t");
+            } else {
+                line.push_str(&format!("\t{text};\n"));
+                out.push_str(&line);
+                line.clear();
+                number += 1;
+            }
+        }
+        if !line.is_empty() {
+            out.push_str(line.trim_end_matches([',', '\t']));
+            out.push_str(";\n");
+        }
+        if game.termination() == "resignation" {
+            let side = if pos.side() == Color::White {
+                ""
+            } else {
+                "\t,"
+            };
+            out.push_str(&format!("{number}){side}\tresigns.\n"));
+        }
+        Ok(out)
+    }
 }
 
 /// Groups rows into games (rows of a game need not be contiguous), ordered

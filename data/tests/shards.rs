@@ -310,3 +310,15 @@ fn mirrored_samples_are_legal_and_mirror_back() {
         assert_eq!(&m.mirrored().unwrap(), r);
     }
 }
+
+#[test]
+fn exported_games_replay_to_the_same_moves() {
+    for id in 0..6 {
+        let g = random_game(id, &Position::start(), 33, 120);
+        let text = g.to_inventor().unwrap();
+        let replayed = game::replay(Position::start(), &text).unwrap();
+        let codes: Vec<u32> = replayed.plies.iter().map(|p| p.mv.code()).collect();
+        assert_eq!(codes, g.move_codes(), "game {id}:\n{text}");
+        assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+    }
+}

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use super::{print_json, CliError};
 use data::{list_shards, ShardFile, ShardReader};
-use game::{Move, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -195,8 +194,7 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
         )));
     }
     let game = data::GameRecord::from_rows(rows).map_err(CliError::input)?;
-    let (start, moves) = game.replay().map_err(CliError::input)?;
-    let text = inventor_record(&game, &start, &moves);
+    let text = game.to_inventor().map_err(CliError::input)?;
     match &args.out {
         Some(path) => write_atomically(path, text.as_bytes()),
         None => {
@@ -204,57 +202,4 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
             Ok(())
         }
     }
-}
-
-/// The game in the inventor's notation, with check (`*`) and mate (`**`)
-/// marks, a header of non-numbered lines (which readers skip), and
-/// `resigns.` when the game ended by resignation.
-pub fn inventor_record(game: &data::GameRecord, start: &Position, moves: &[Move]) -> String {
-    let first = &game.positions[0];
-    let mut out = format!(
-        "Game {} ({} plies): {} {}\nModel {}, {} simulations, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
-        game.game_id,
-        moves.len(),
-        game.result(),
-        game.termination(),
-        first.model_id,
-        first.simulations,
-        first.seed,
-        start.to_tfen()
-    );
-    let mut pos = start.clone();
-    let mut number = start.fullmove().max(1) as usize;
-    let mut line = String::new();
-    if start.side() == game::Color::Black {
-        line = format!("{number})\t,\t");
-    }
-    for &m in moves {
-        let mut text = pos.move_to_inventor(m);
-        let white = pos.side() == game::Color::White;
-        pos.apply(m);
-        if pos.in_check() {
-            text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
-        }
-        if white {
-            line = format!("{number})\t{text},\t");
-        } else {
-            line.push_str(&format!("\t{text};\n"));
-            out.push_str(&line);
-            line.clear();
-            number += 1;
-        }
-    }
-    if !line.is_empty() {
-        out.push_str(line.trim_end_matches([',', '\t']));
-        out.push_str(";\n");
-    }
-    if game.termination() == "resignation" {
-        let side = if pos.side() == game::Color::White {
-            ""
-        } else {
-            "\t,"
-        };
-        out.push_str(&format!("{number}){side}\tresigns.\n"));
-    }
-    out
 }
