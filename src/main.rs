@@ -29,6 +29,8 @@ enum Command {
     Config(cmd::config::Args),
     /// Self-play shards: summary (info) and one game in the inventor's notation (export).
     Data(cmd::data::Args),
+    /// Matches between players (networks, alpha-beta levels, random): Elo, SPRT, ratings.
+    Eval(cmd::eval::Args),
     /// Opening tree of a set of shards: lines, frequencies, results, chart.
     Openings(cmd::openings::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
@@ -56,6 +58,7 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Config(a) => cmd::config::run(a),
         Command::Data(a) => cmd::data::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Play(a) => cmd::play::run(a),

@@ -6,6 +6,7 @@
 //! quiescence, hand-written evaluation), deterministic for a given depth or
 //! node limit so that matches can be replayed.
 
+pub mod arena;
 pub mod elo;
 pub mod search;
 

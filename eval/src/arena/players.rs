@@ -159,7 +159,7 @@ impl AlphaBetaPlayer {
         }
         AlphaBetaPlayer {
             searcher,
-            spec: spec.clone(),
+            spec: *spec,
         }
     }
 }
