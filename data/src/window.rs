@@ -130,6 +130,7 @@ pub struct ReplayWindow {
     records: Arc<Vec<PositionRecord>>,
     shards: Vec<PathBuf>,
     skipped: Vec<DataError>,
+    capacity: usize,
 }
 
 impl ReplayWindow {
@@ -172,16 +173,56 @@ impl ReplayWindow {
             records: Arc::new(records),
             shards: used,
             skipped,
+            capacity,
         })
     }
 
     /// Builds a window from records already in memory (tests, tools).
     pub fn from_records(records: Vec<PositionRecord>) -> ReplayWindow {
+        let capacity = records.len();
         ReplayWindow {
             records: Arc::new(records),
             shards: Vec::new(),
             skipped: Vec::new(),
+            capacity,
         }
+    }
+
+    /// Adds the rows of shards that appeared under `paths` since the window
+    /// was loaded (oldest first) and drops the oldest rows beyond the
+    /// capacity. Shards already held or already skipped are not read again.
+    /// Returns the number of rows added. Batch streams already running keep
+    /// the rows they started with.
+    pub fn refresh<P: AsRef<Path>>(&mut self, paths: &[P]) -> Result<usize, DataError> {
+        let known: std::collections::HashSet<PathBuf> = self
+            .shards
+            .iter()
+            .cloned()
+            .chain(self.skipped.iter().map(|e| e.path.clone()))
+            .collect();
+        let mut records: Vec<PositionRecord> = self.records.as_ref().clone();
+        let mut added = 0;
+        for shard in list_shards(paths)? {
+            if known.contains(&shard.path) {
+                continue;
+            }
+            match ShardReader::open(&shard.path).and_then(|r| r.read_records()) {
+                Ok(rows) => {
+                    added += rows.len();
+                    records.extend(rows);
+                    self.shards.push(shard.path);
+                }
+                Err(e) => {
+                    eprintln!("warning: skipping shard {e}");
+                    self.skipped.push(e);
+                }
+            }
+        }
+        if records.len() > self.capacity {
+            records.drain(..records.len() - self.capacity);
+        }
+        self.records = Arc::new(records);
+        Ok(added)
     }
 
     pub fn len(&self) -> usize {

@@ -322,3 +322,18 @@ fn exported_games_replay_to_the_same_moves() {
         assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
     }
 }
+
+#[test]
+fn refresh_adds_new_shards_and_drops_the_oldest_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = write_games(&dir.path().join("r-000001.parquet"), 0, 2, 1);
+    let capacity = first.len() + 5;
+    let mut window = ReplayWindow::load(&[dir.path()], capacity).unwrap();
+    assert_eq!(window.len(), first.len());
+    assert_eq!(window.refresh(&[dir.path()]).unwrap(), 0);
+    let second = write_games(&dir.path().join("r-000002.parquet"), 10, 2, 2);
+    assert_eq!(window.refresh(&[dir.path()]).unwrap(), second.len());
+    assert_eq!(window.len(), capacity);
+    assert_eq!(window.records().last(), second.last());
+    assert_eq!(window.shards().len(), 2);
+}
