@@ -165,10 +165,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let secs = started.elapsed().as_secs_f64();
     let t = driver.totals;
     let per_hour = |x: u64| x as f64 * 3600.0 / secs.max(1e-9);
+    // Searched positions include those of games dropped by an interrupt.
+    let written: u64 = shards.iter().map(|s| s.rows).sum();
     if args.json {
         print_json(&json!({
             "games": t.games,
-            "positions": t.positions,
+            "positions": written,
+            "positions_searched": t.positions,
             "seconds": secs,
             "games_per_hour": per_hour(t.games),
             "positions_per_hour": per_hour(t.positions),
@@ -188,8 +191,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }));
     } else {
         println!(
-            "{} games, {} positions in {:.1} s: {:.0} games/h, {:.0} positions/h, {:.0} evals/s, mean batch {:.1}",
+            "{} games, {} positions written ({} searched) in {:.1} s: {:.0} games/h, {:.0} positions/h, {:.0} evals/s, mean batch {:.1}",
             t.games,
+            written,
             t.positions,
             secs,
             per_hour(t.games),
