@@ -27,6 +27,13 @@ pub struct RunConfig {
     pub selfplay: selfplay::SelfplayConfig,
     /// Trainer settings (`train/`, docs/train.md).
     pub train: train::TrainConfig,
+    /// The network (`model/`, docs/model.md).
+    pub model: model::ModelConfig,
+    /// Matches after each generation (`eval/`, docs/loop.md).
+    pub eval: eval::EvalConfig,
+    /// Generations of the loop (docs/loop.md).
+    #[serde(rename = "loop")]
+    pub r#loop: crate::cmd::run_loop::LoopConfig,
 }
 
 impl Default for RunConfig {
@@ -35,6 +42,9 @@ impl Default for RunConfig {
             seed: 1,
             selfplay: selfplay::SelfplayConfig::default(),
             train: train::TrainConfig::default(),
+            model: model::ModelConfig::default(),
+            eval: eval::EvalConfig::default(),
+            r#loop: crate::cmd::run_loop::LoopConfig::default(),
         }
     }
 }

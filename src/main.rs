@@ -31,6 +31,8 @@ enum Command {
     Data(cmd::data::Args),
     /// Matches between players (networks, alpha-beta levels, random): Elo, SPRT, ratings.
     Eval(cmd::eval::Args),
+    /// The full loop: generations of self-play, training and evaluation in one run directory.
+    Loop(cmd::run_loop::Args),
     /// Opening tree of a set of shards: lines, frequencies, results, chart.
     Openings(cmd::openings::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
@@ -59,6 +61,7 @@ fn main() {
         Command::Config(a) => cmd::config::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Loop(a) => cmd::run_loop::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Play(a) => cmd::play::run(a),

@@ -7,9 +7,11 @@
 //! node limit so that matches can be replayed.
 
 pub mod arena;
+pub mod config;
 pub mod elo;
 pub mod search;
 
 pub use search::{
     EngineSpec, EngineSpecError, EvalParams, Limits, Score, SearchInfo, SearchResult, Searcher,
 };
+pub use config::EvalConfig;

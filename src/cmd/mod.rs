@@ -10,6 +10,7 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod replay;
+pub mod run_loop;
 pub mod selfplay_players;
 pub mod selfplay;
 pub mod show;

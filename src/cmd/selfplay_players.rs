@@ -32,11 +32,10 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
                 }
             }
             "cpuct" => {
-                c.c_puct = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f32| *x > 0.0)
-                    .ok_or_else(|| format!("net player: cpuct=`{v}` is not a positive number"))?
+                c.c_puct =
+                    v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| {
+                        format!("net player: cpuct=`{v}` is not a positive number")
+                    })?
             }
             _ => {
                 return Err(format!(
@@ -51,8 +50,9 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
 impl NetFactory for NetPlayers {
     fn build(&self, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player>, String> {
         let config = search_config(spec)?;
-        let (net, _) = model::Network::load(Path::new(&spec.path), tch::Device::cuda_if_available())
-            .map_err(|e| e.to_string())?;
+        let (net, _) =
+            model::Network::load(Path::new(&spec.path), tch::Device::cuda_if_available())
+                .map_err(|e| e.to_string())?;
         Ok(Box::new(NetPlayer {
             evaluator: NetworkEvaluator::new(net),
             search: Search::new(&config),
@@ -70,13 +70,15 @@ pub struct NetPlayer {
     rng: Rng,
 }
 
-
 impl Player for NetPlayer {
     fn choose(&mut self, game: &Game) -> Move {
         let params = SearchParams {
             simulations: self.sims,
             noise: false,
         };
+        // A fresh tree each move: the opponent's moves never went through
+        // this search, so a kept tree would describe another position.
+        self.search.reset();
         self.search
             .run(game, params, &mut self.evaluator, &mut self.rng);
         self.search.choose_move(0.0, &mut self.rng)

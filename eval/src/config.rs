@@ -1,0 +1,58 @@
+//! The `[eval]` section of a run file: how networks are measured in the
+//! loop (and the defaults of `triad eval`).
+
+use serde::{Deserialize, Serialize};
+
+/// `[eval]`: matches played after each generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvalConfig {
+    /// Games per pairing (rounded up to whole colour-swapped pairs).
+    pub games: usize,
+    /// Search simulations of network players.
+    pub simulations: u32,
+    /// Fixed opponents every generation meets (`random`, `ab:...`).
+    pub ladder: Vec<String>,
+    /// Games played at once.
+    pub threads: usize,
+    /// Plies after which a match game is scored a draw.
+    pub max_plies: usize,
+    /// Openings: this many random plies from the start.
+    pub random_plies: u32,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            games: 20,
+            simulations: 32,
+            ladder: vec!["random".into(), "ab:depth=1".into(), "ab:depth=2".into()],
+            threads: 2,
+            max_plies: 200,
+            random_plies: 4,
+        }
+    }
+}
+
+impl EvalConfig {
+    /// Checks values; the error names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.games == 0 {
+            return Err("eval.games: must be at least 1".into());
+        }
+        if self.simulations == 0 {
+            return Err("eval.simulations: must be at least 1".into());
+        }
+        if self.threads == 0 {
+            return Err("eval.threads: must be at least 1".into());
+        }
+        if self.max_plies == 0 {
+            return Err("eval.max_plies: must be at least 1".into());
+        }
+        for p in &self.ladder {
+            p.parse::<crate::arena::players::PlayerSpec>()
+                .map_err(|e| format!("eval.ladder: {e}"))?;
+        }
+        Ok(())
+    }
+}
