@@ -528,20 +528,6 @@ fn write_ratings(run: &Path, m: &Matches, up_to: u32) -> Result<(), CliError> {
     write_atomic(&run.join("ratings.md"), &ratings_table(m, &ratings))
 }
 
-/// The run directory's ratings by generation, for `triad plot`.
-pub fn read_ratings(run: &Path) -> Option<Vec<(f64, f64)>> {
-    let text = std::fs::read_to_string(run.join("ratings.csv")).ok()?;
-    Some(
-        text.lines()
-            .skip(1)
-            .filter_map(|l| {
-                let mut it = l.split(',');
-                Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
-            })
-            .collect(),
-    )
-}
-
 /// Used by tests: the path of a generation's network.
 #[allow(dead_code)]
 pub fn network_path(run: &Path, g: u32) -> PathBuf {
