@@ -65,13 +65,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let dir = std::env::temp_dir().join(format!("triad-bench-train-{}", std::process::id()));
     let result = bench(&args, &model_cfg, &mut cfg, device, &dir);
     let _ = std::fs::remove_dir_all(&dir);
-    let (raw, real) = result?;
+    let (raw, real, encode) = result?;
     let ratio = real / raw.max(1e-9);
     if args.json {
         print_json(&json!({
             "raw_samples_per_s": raw,
             "train_samples_per_s": real,
             "ratio": ratio,
+            "encode_samples_per_s": encode,
             "batch_size": cfg.batch_size,
             "device": format!("{device:?}"),
             "threads": tch::get_num_threads(),
@@ -85,6 +86,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         println!("raw step (batch in memory): {raw:>10.0} samples/s");
         println!("training loop (shards):     {real:>10.0} samples/s");
         println!("ratio:                      {ratio:>10.3}");
+        println!("encoding alone (one thread): {encode:>9.0} samples/s");
     }
     Ok(())
 }
@@ -95,7 +97,7 @@ fn bench(
     cfg: &mut TrainConfig,
     device: tch::Device,
     dir: &std::path::Path,
-) -> Result<(f64, f64), CliError> {
+) -> Result<(f64, f64, f64), CliError> {
     let spinner = |msg: &str| {
         let b = ProgressBar::new_spinner();
         if let Ok(s) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
@@ -133,7 +135,7 @@ fn bench(
     // are typical; encoded once and cycled through.
     let cheap = cfg.cheap_search_weight as f32;
     let mut builder = BatchBuilder::new();
-    let batches: Vec<_> = window
+    let raw_batches: Vec<_> = window
         .batches(&WindowOptions {
             batch_size: cfg.batch_size,
             seed: cfg.seed,
@@ -141,8 +143,15 @@ fn bench(
             ..Default::default()
         })
         .take(RAW_BATCHES)
+        .collect();
+    // Encoding alone (decode rows, legal moves, planes, targets, tensors):
+    // what the prefetch thread must keep ahead of.
+    let t = Instant::now();
+    let batches: Vec<_> = raw_batches
+        .iter()
         .map(|b| builder.build(b.iter(), cheap).to_device(device))
         .collect();
+    let encode = batches.iter().map(|b| b.rows).sum::<usize>() as f64 / t.elapsed().as_secs_f64();
     if batches.is_empty() {
         return Err(CliError::failed("no batch from the synthetic shards"));
     }
@@ -157,9 +166,9 @@ fn bench(
     while t.elapsed() < budget {
         let batch = &batches[steps as usize % batches.len()];
         samples += batch.rows;
-        // Reading the loss back waits for the device, as the loop does
-        // when it logs.
-        trainer.step(batch, cfg.lr, steps % cfg.metrics_every == 0);
+        // The loop's learning rates (warm-up included) and its logging
+        // cadence: reading the loss back waits for the device.
+        trainer.step(batch, cfg.lr_at(steps), steps % cfg.metrics_every == 0);
         steps += 1;
     }
     let seconds = t.elapsed().as_secs_f64();
@@ -181,5 +190,5 @@ fn bench(
     let summary = train::train(model_cfg, cfg, &opts, &mut |_| {})
         .map_err(|e| CliError::failed(e.to_string()))?;
     bar.finish_and_clear();
-    Ok((raw, summary.samples_per_s()))
+    Ok((raw, summary.samples_per_s(), encode))
 }
