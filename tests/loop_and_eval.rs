@@ -1,0 +1,164 @@
+//! End-to-end: `triad eval` and a tiny `triad loop`, through the binary.
+
+use std::path::Path;
+use std::process::Command;
+
+fn triad(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(args)
+        .output()
+        .expect("triad runs")
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "triad failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
+}
+
+#[test]
+fn eval_reports_a_two_player_match_from_the_first_side() {
+    let out = triad(&[
+        "eval",
+        "--players",
+        "ab:depth=1,random",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["games"], 4);
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 4);
+    let score = v["score"].as_f64().unwrap();
+    assert!((score - (w as f64 + 0.5 * d as f64) / 4.0).abs() < 1e-9);
+    assert!(v["elo_ci95"].is_array());
+    // Bad input: exit 2 with a one-line message.
+    let bad = triad(&["eval", "--players", "random,gnuchess", "--games", "2"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr).trim().lines().count(),
+        1
+    );
+}
+
+const TINY: &str = r#"seed = 5
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 40
+games_in_flight = 4
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[eval]
+games = 2
+simulations = 4
+ladder = ["random"]
+max_plies = 40
+threads = 1
+[loop]
+generations = 1
+games_per_generation = 4
+train_steps_per_generation = 10
+"#;
+
+#[test]
+fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
+    let dir = std::env::temp_dir().join(format!("triad-loop-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    let run = dir.join("run");
+    let (c, r) = (cfg.to_str().unwrap(), run.to_str().unwrap());
+
+    let v = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+    assert_eq!(v["generations"], 1);
+    for f in [
+        "config.toml",
+        "state.json",
+        "matches.json",
+        "ratings.csv",
+        "networks/gen-0000.safetensors",
+        "networks/gen-0001.safetensors",
+        "networks/gen-0001.json",
+        "train/metrics.csv",
+        "eval/gen-0001.parquet",
+    ] {
+        assert!(run.join(f).exists(), "{f} missing");
+    }
+    let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
+    assert_eq!(ratings.lines().count(), 3, "{ratings}");
+    let names: Vec<String> = v["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["player"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"random".to_string()) && names.contains(&"gen-0001".to_string()));
+
+    // Interrupted after self-play of generation 1: running again resumes
+    // there and ends with the same files.
+    let state = run.join("state.json");
+    std::fs::write(&state, r#"{"generation":1,"stage":"train","best":0}"#).unwrap();
+    let again = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+    assert_eq!(again["generations"], 1);
+    assert!(std::fs::read_to_string(&state).unwrap().contains("done"));
+
+    // A finished run is not played again.
+    let done = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+    assert_eq!(done["best"], again["best"]);
+
+    // Another config for the same run directory is refused.
+    let other = dir.join("other.toml");
+    std::fs::write(&other, TINY.replace("seed = 5", "seed = 6")).unwrap();
+    let refused = triad(&["loop", "--config", other.to_str().unwrap(), "--run", r]);
+    assert_eq!(refused.status.code(), Some(2));
+
+    // An unknown key names the key and the file.
+    std::fs::write(
+        &other,
+        format!("{TINY}\n[loop]\ngenerationz = 3\n").replace(
+            "[loop]\ngenerations = 1\ngames_per_generation = 4\ntrain_steps_per_generation = 10\n",
+            "",
+        ),
+    )
+    .unwrap();
+    let bad = triad(&[
+        "loop",
+        "--config",
+        other.to_str().unwrap(),
+        "--run",
+        dir.join("run2").to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let msg = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        msg.contains("generationz") && msg.contains("other.toml"),
+        "{msg}"
+    );
+
+    // The plot of a loop run.
+    let plot = triad(&["plot", r, "--out", dir.join("p.svg").to_str().unwrap()]);
+    assert!(
+        plot.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plot.stderr)
+    );
+    assert!(Path::new(&dir.join("p.svg")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
