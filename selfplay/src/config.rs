@@ -61,8 +61,8 @@ pub struct SelfplayConfig {
     pub no_resign_share: f64,
     /// Plies after which a game stops as a draw ("max-length") (default 400).
     pub max_plies: u32,
-    /// Games searched at once; one leaf each per round, so also the target
-    /// batch size of the network (default 256).
+    /// Games searched at once, in two halves that take turns with the
+    /// network: a network call holds up to half of them (default 256).
     pub games_in_flight: usize,
     /// Entries of the evaluation cache; 0 disables it (default 65536).
     pub cache_size: usize,

@@ -1,12 +1,12 @@
 //! Many games in flight, one batched evaluation per round.
 //!
-//! A round: (1) idle slots start new games, in slot order; (2) every game,
-//! in parallel on the rayon pool, takes the answer to its last leaf and runs
-//! its search on until the next leaf needs the network (or the game ends);
-//! (3) on the calling thread, the waiting leaves of all games are evaluated
-//! in ONE call of the [`Evaluator`] (the only thread that touches the model,
-//! as tch modules are not `Sync`), the answers go into the cache and back to
-//! their slots; (4) finished games are handed out in slot order.
+//! A round: (1) idle slots start new games, in slot order; (2) in two
+//! half-steps over the two halves of the slots, the calling thread (the only
+//! one that touches the model, as tch modules are not `Sync`) evaluates one
+//! half's waiting leaves in ONE call of the [`Evaluator`] while the rayon
+//! pool runs the other half's searches on to their next leaf; (3) answers go
+//! into the cache and back to their slots between half-steps; (4) finished
+//! games are handed out in slot order.
 //!
 //! Everything a game draws at random comes from its own stream, seeded from
 //! the master seed and the game id, and the batch order is the slot order,
@@ -37,7 +37,7 @@ pub struct FinishedGame {
 /// One round's figures.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RoundStats {
-    /// Positions sent to the network.
+    /// Positions sent to the network (in up to two calls, one per half).
     pub batch: usize,
     /// Moves played this round.
     pub positions: u64,
@@ -49,8 +49,12 @@ pub struct RoundStats {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Totals {
     pub games: u64,
+    /// Plies of the finished games (their mean length is this / `games`).
+    pub finished_plies: u64,
+    /// Moves searched and played, in finished and unfinished games.
     pub positions: u64,
     pub evaluations: u64,
+    /// Calls of the network (two per round once both halves are playing).
     pub rounds: u64,
     pub cache_hits: u64,
     pub white_wins: u64,
@@ -234,39 +238,69 @@ impl SelfPlay {
                 begin_move(&self.config, slot);
             }
         }
-        // (2) Tree work in parallel.
-        let config = &self.config;
-        let cache = (config.cache_size > 0).then_some(&self.cache);
-        let model_id = self.model_id.as_str();
-        let slots = &mut self.slots;
-        self.pool.install(|| {
-            slots
-                .par_iter_mut()
-                .for_each(|slot| advance(config, cache, model_id, slot));
-        });
-        // (3) One batch for every waiting leaf.
-        let batch: Vec<Request<'_>> = self
-            .slots
-            .iter()
-            .filter(|s| s.waiting)
-            .map(|s| s.search.request())
-            .collect();
-        let n = batch.len();
-        if n > 0 {
-            evaluator.evaluate(&batch, &mut self.policy, &mut self.wdl);
-        }
-        drop(batch);
-        let mut offset = 0;
-        for (b, slot) in self.slots.iter_mut().filter(|s| s.waiting).enumerate() {
-            let k = slot.search.request().moves.len();
-            let policy = &self.policy[offset..offset + k];
-            offset += k;
-            let wdl = self.wdl[b];
-            self.cache.insert(slot.search.request_key(), policy, wdl);
-            slot.answer_policy.clear();
-            slot.answer_policy.extend_from_slice(policy);
-            slot.answer = Some(wdl);
-            slot.waiting = false;
+        // (2)+(3) in two half-steps over the two halves of the slots: the
+        // network evaluates one half's leaves on this thread while the rayon
+        // pool does the other half's tree work, so neither waits for the
+        // other (libtorch and the tree work each get a core).
+        let half = self.slots.len().div_ceil(2);
+        let mut n = 0;
+        let mut calls = 0;
+        for turn in 0..2 {
+            let (first, second) = self.slots.split_at_mut(half);
+            let (eval_group, tree_group) = if turn == 0 {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            let config = &self.config;
+            let cache = (config.cache_size > 0).then_some(&self.cache);
+            let model_id = self.model_id.as_str();
+            let pool = &self.pool;
+            let (policy, wdl) = (&mut self.policy, &mut self.wdl);
+            let batch_size = std::thread::scope(|scope| {
+                let worker = scope.spawn(move || {
+                    pool.install(|| {
+                        tree_group
+                            .par_iter_mut()
+                            .for_each(|slot| advance(config, cache, model_id, slot));
+                    })
+                });
+                let batch: Vec<Request<'_>> = eval_group
+                    .iter()
+                    .filter(|s| s.waiting)
+                    .map(|s| s.search.request())
+                    .collect();
+                if !batch.is_empty() {
+                    evaluator.evaluate(&batch, policy, wdl);
+                }
+                let size = batch.len();
+                drop(batch);
+                if let Err(panic) = worker.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                size
+            });
+            // Answers back and into the cache, in slot order, while no tree
+            // work runs (lookups never race with inserts).
+            let eval_group = if turn == 0 {
+                &mut self.slots[..half]
+            } else {
+                &mut self.slots[half..]
+            };
+            let mut offset = 0;
+            for (b, slot) in eval_group.iter_mut().filter(|s| s.waiting).enumerate() {
+                let k = slot.search.request().moves.len();
+                let policy = &self.policy[offset..offset + k];
+                offset += k;
+                let wdl = self.wdl[b];
+                self.cache.insert(slot.search.request_key(), policy, wdl);
+                slot.answer_policy.clear();
+                slot.answer_policy.extend_from_slice(policy);
+                slot.answer = Some(wdl);
+                slot.waiting = false;
+            }
+            n += batch_size;
+            calls += (batch_size > 0) as u64;
         }
         // (4) Finished games and figures.
         let mut stats = RoundStats {
@@ -277,6 +311,7 @@ impl SelfPlay {
             stats.positions += std::mem::take(&mut slot.moves);
             if let Some(g) = slot.finished.take() {
                 self.totals.games += 1;
+                self.totals.finished_plies += g.records.len() as u64;
                 match g.outcome.result {
                     GameResult::WhiteWin => self.totals.white_wins += 1,
                     GameResult::BlackWin => self.totals.black_wins += 1,
@@ -296,9 +331,7 @@ impl SelfPlay {
         self.totals.cache_hits = self.slots.iter().map(|s| s.search.cache_hits).sum();
         self.totals.positions += stats.positions;
         self.totals.evaluations += n as u64;
-        if n > 0 {
-            self.totals.rounds += 1;
-        }
+        self.totals.rounds += calls;
         stats
     }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 #[command(
     after_help = "Steps: (1) self-play warm-up, keeping the positions the network was \
 asked about; (2) raw: those real positions, encoded and evaluated in batches of \
-games_in_flight (encoding included, as self-play must encode too; the figure without \
+games_in_flight / 2, the batch self-play sends (encoding included, as self-play must encode too; the figure without \
 encoding is printed as well); (3) self-play for --seconds, counting network evaluations. \
 ratio = selfplay / raw.\n\nExamples:\n  triad bench selfplay --config configs/quickstart.toml\n  \
 triad bench selfplay --config configs/quickstart.toml --seconds 20 --json"
@@ -59,7 +59,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let config =
         SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
     let (net, _, _) = load_network(&args.config, None, 0)?;
-    let batch = config.games_in_flight;
+    // The driver evaluates the two halves of its games in turn.
+    let batch = config.games_in_flight.div_ceil(2);
     let mut evaluator = NetworkEvaluator::new(net);
     let mut driver = SelfPlay::new(&config, 0, u64::MAX, "bench");
     let bar = ProgressBar::new_spinner();
@@ -140,7 +141,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let positions_per_hour = positions as f64 * 3600.0 / secs;
     // Games finish rarely in a short window; estimate from plies per game.
     let plies_per_game = if t.games > 0 {
-        Some(t.positions as f64 / t.games as f64)
+        Some(t.finished_plies as f64 / t.games as f64)
     } else {
         None
     };
@@ -161,7 +162,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }));
     } else {
         println!(
-            "batch {batch} (games in flight), libtorch threads {}",
+            "batch {batch} (half the games in flight), libtorch threads {}",
             tch::get_num_threads()
         );
         println!("raw forward:      {raw_evals_per_s:>10.0} evals/s (encoding included; {raw_no_encode_per_s:.0} without)");
