@@ -148,7 +148,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             ));
             if let Some(t) = &sprt {
                 // Decide on whole colour-swapped pairs only.
-                if r.games() % 2 == 0 {
+                if r.games().is_multiple_of(2) {
                     decision = t.decide(&r);
                 }
                 return decision == SprtDecision::Continue;

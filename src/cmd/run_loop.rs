@@ -401,7 +401,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                         .map_err(|e| CliError::failed(e.to_string()))?;
                 }
                 w.finish().map_err(|e| CliError::failed(e.to_string()))?;
-                for j in 1..players.len() {
+                for (j, opponent) in names.iter().enumerate().skip(1) {
                     let r = table.wdl[0][j];
                     eprintln!(
                         "  {me} vs {}: +{} ={} -{} (score {:.2})",
