@@ -405,13 +405,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     let r = table.wdl[0][j];
                     eprintln!(
                         "  {me} vs {}: +{} ={} -{} (score {:.2})",
-                        names[j],
+                        opponent,
                         r.wins,
                         r.draws,
                         r.losses,
                         r.score()
                     );
-                    let (a, b) = (matches.index(&me), matches.index(&names[j]));
+                    let (a, b) = (matches.index(&me), matches.index(opponent));
                     for (x, y, rec) in [(a, b, r), (b, a, r.flipped())] {
                         let cell = &mut matches.wdl[x][y];
                         cell[0] += rec.wins;
