@@ -54,6 +54,13 @@ enum Command {
 }
 
 fn main() {
+    // Output piped into `head` and the like: end quietly when the reader
+    // goes away, as command-line tools do, instead of panicking in println!.
+    // SAFETY: restoring the default disposition of a signal at start-up,
+    // before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(a) => cmd::analyze::run(a),
