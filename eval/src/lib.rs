@@ -11,7 +11,7 @@ pub mod config;
 pub mod elo;
 pub mod search;
 
+pub use config::EvalConfig;
 pub use search::{
     EngineSpec, EngineSpecError, EvalParams, Limits, Score, SearchInfo, SearchResult, Searcher,
 };
-pub use config::EvalConfig;
