@@ -10,36 +10,9 @@ use crate::error::DataError;
 use crate::reader::{list_shards, ShardReader};
 use crate::record::PositionRecord;
 
-/// A small, fast, seedable generator (SplitMix64): shuffling needs
-/// reproducibility, not cryptographic quality.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
-}
+/// The seedable generator shuffling uses (reproducibility, not
+/// cryptographic quality): the workspace's one SplitMix64, from `game`.
+pub type SplitMix64 = game::SplitMix;
 
 /// How batches are drawn from the window.
 #[derive(Debug, Clone)]

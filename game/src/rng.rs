@@ -27,6 +27,14 @@ impl SplitMix {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
+    /// Shuffles `items` in place (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
     /// Uniform in `[0, 1)`.
     #[inline]
     pub fn unit(&mut self) -> f64 {
