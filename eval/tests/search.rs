@@ -196,3 +196,49 @@ fn hundred_ply_rule_inside_the_search() {
     assert!(v(&fresh) > 200, "{}", v(&fresh));
     assert_eq!(v(&late), 0);
 }
+
+/// `quiesce=0` judges leaves statically but still sees mate in one, and is
+/// weaker than the full depth-1 engine (a ladder rung below it).
+#[test]
+fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
+    use eval::arena::players::PlayerSpec;
+    use eval::arena::{openings::random_openings, run, RunOptions, Schedule, Table};
+    let Some(text) = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/spec/vectors/mate1.txt"),
+    )
+    .ok() else {
+        eprintln!("skipping: mate1.txt not found");
+        return;
+    };
+    let spec: eval::EngineSpec = "ab:depth=1,quiesce=0".parse().unwrap();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (tfen, _) = line.split_once(';').unwrap();
+        let pos = game::Position::from_tfen(tfen.trim()).unwrap();
+        let mut s = eval::Searcher::from_spec(&spec);
+        let r = s.search(&pos, &[], spec.limits, |_| {});
+        let after = pos.play(r.best.unwrap());
+        assert!(after.in_check() && !after.has_legal_move(), "{tfen}");
+    }
+    let players: Vec<PlayerSpec> = vec![
+        "ab:depth=1".parse().unwrap(),
+        "ab:depth=1,quiesce=0".parse().unwrap(),
+    ];
+    let openings = random_openings(3, 4, 11);
+    let schedule = Schedule::gauntlet(2, 3, openings.len());
+    let opts = RunOptions {
+        threads: 2,
+        max_plies: 200,
+        seed: 3,
+    };
+    let mut t = Table::new(2);
+    run(&players, &schedule, &openings, &opts, None, |g| {
+        t.add(g);
+        true
+    })
+    .unwrap();
+    assert!(t.total(0).score() > 0.5, "{:?}", t.total(0));
+}

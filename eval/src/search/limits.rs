@@ -55,6 +55,11 @@ pub struct EngineSpec {
     pub seed: u64,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Most plies of quiescence search (captures and promotions after the
+    /// last full ply); `None` for the engine's default. `quiesce=0` makes a
+    /// weak rung for ladders: leaves are judged statically (mate and
+    /// stalemate still recognised).
+    pub quiesce: Option<u32>,
 }
 
 /// Default transposition table size: small enough for many engines in one
@@ -70,6 +75,7 @@ impl EngineSpec {
             random: 0,
             seed: 0,
             hash_mb: DEFAULT_HASH_MB,
+            quiesce: None,
         }
     }
 }
@@ -119,9 +125,10 @@ impl FromStr for EngineSpec {
                 "random" => spec.random = num(0, 1000)? as u32,
                 "seed" => spec.seed = num(0, u64::MAX)?,
                 "hash" => spec.hash_mb = num(1, 4096)? as usize,
+                "quiesce" => spec.quiesce = Some(num(0, 10)? as u32),
                 _ => {
                     return Err(err(format!(
-                        "unknown key `{key}` (known: depth, nodes, movetime, random, seed, hash)"
+                        "unknown key `{key}` (known: depth, nodes, movetime, random, seed, hash, quiesce)"
                     )))
                 }
             }
@@ -152,6 +159,9 @@ impl fmt::Display for EngineSpec {
         if self.hash_mb != DEFAULT_HASH_MB {
             parts.push(format!("hash={}", self.hash_mb));
         }
+        if let Some(q) = self.quiesce {
+            parts.push(format!("quiesce={q}"));
+        }
         write!(f, "ab:{}", parts.join(","))
     }
 }
@@ -172,6 +182,10 @@ mod tests {
         let t: EngineSpec = "ab:movetime=200".parse().unwrap();
         assert_eq!(t.limits.movetime, Some(200));
         assert_eq!(t.to_string().parse::<EngineSpec>().unwrap(), t);
+        let q: EngineSpec = "ab:depth=1,quiesce=0".parse().unwrap();
+        assert_eq!(q.quiesce, Some(0));
+        assert_eq!(q.to_string(), "ab:depth=1,quiesce=0");
+        assert!("ab:depth=1,quiesce=11".parse::<EngineSpec>().is_err());
     }
 
     #[test]

@@ -129,6 +129,8 @@ pub struct Searcher {
     allow_stop: bool,
     stopped: bool,
     root_depth: usize,
+    /// Most quiescence plies (default [`QS_MAX`]).
+    qs_max: usize,
 }
 
 impl Searcher {
@@ -156,6 +158,7 @@ impl Searcher {
             allow_stop: false,
             stopped: false,
             root_depth: 1,
+            qs_max: QS_MAX,
         }
     }
 
@@ -164,6 +167,9 @@ impl Searcher {
         let mut s = Searcher::new(spec.hash_mb);
         s.random = spec.random;
         s.seed = spec.seed;
+        if let Some(q) = spec.quiesce {
+            s.qs_max = q as usize;
+        }
         s
     }
 
@@ -573,7 +579,15 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
-        if ply >= MAX_PLY - 1 || qply >= QS_MAX || (in_check && qply >= QS_RECAPTURES_FROM) {
+        if qply >= self.qs_max {
+            // Quiescence limited by the spec: a static judgement, but mate
+            // and stalemate are still told apart from it.
+            if !pos.has_legal_move() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            return self.eval(pos);
+        }
+        if ply >= MAX_PLY - 1 || (in_check && qply >= QS_RECAPTURES_FROM) {
             return self.eval(pos);
         }
         let mut best = -INF;
