@@ -70,6 +70,12 @@ pub struct SelfplayConfig {
     pub threads: usize,
     /// Keep the subtree of the played move for the next search (PUCT only) (default true).
     pub tree_reuse: bool,
+    /// Look for a mating move whenever a node is expanded (default true). A
+    /// node whose side can mate at once is a proven win: it is scored +1
+    /// exactly instead of by the network, so the move into it is seen as
+    /// losing after one visit, and at the root the mating move is searched
+    /// first. Costs one make-move per legal move of each expanded node.
+    pub mate_check: bool,
 }
 
 impl Default for SelfplayConfig {
@@ -98,6 +104,7 @@ impl Default for SelfplayConfig {
             cache_size: 65536,
             threads: 0,
             tree_reuse: true,
+            mate_check: true,
         }
     }
 }

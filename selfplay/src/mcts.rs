@@ -92,6 +92,7 @@ struct Settings {
     c_visit: f32,
     c_scale: f32,
     tree_reuse: bool,
+    mate_check: bool,
 }
 
 /// The search of one game. Reusable from move to move: its buffers keep
@@ -127,6 +128,8 @@ pub struct Search {
     pub cache_hits: u64,
     /// Leaves resolved by the rules (mate, draw).
     pub terminal_hits: u64,
+    /// Expanded nodes found to have a mating move (`mate_check`).
+    pub mate_hits: u64,
 }
 
 /// The `n` target visit counts of Gumbel sequential halving over `m`
@@ -171,6 +174,7 @@ impl Search {
                 c_visit: config.gumbel_c_visit,
                 c_scale: config.gumbel_c_scale,
                 tree_reuse: config.tree_reuse && config.algorithm == Algorithm::Puct,
+                mate_check: config.mate_check,
             },
             nodes: Vec::new(),
             edges: Vec::new(),
@@ -198,6 +202,7 @@ impl Search {
             scratch: Vec::new(),
             cache_hits: 0,
             terminal_hits: 0,
+            mate_hits: 0,
         }
     }
 
@@ -368,10 +373,43 @@ impl Search {
         self.expand(leaf, policy, wdl);
     }
 
+    /// Index in `leaf_moves` of a move that mates at once, if any.
+    fn mating_move(&self) -> Option<usize> {
+        self.leaf_moves.iter().position(|&mv| {
+            let after = self.leaf_pos.play(mv);
+            after.in_check() && !after.has_legal_move()
+        })
+    }
+
     fn expand(&mut self, leaf: usize, policy: &[f32], wdl: [f32; 3]) {
+        let mating = if self.s.mate_check {
+            self.mating_move()
+        } else {
+            None
+        };
+        if mating.is_some() {
+            self.mate_hits += 1;
+            if leaf != 0 {
+                // A proven win for the side to move: exact, like a rules
+                // terminal, and never searched below.
+                let n = &mut self.nodes[leaf];
+                n.state = State::Terminal;
+                n.own_value = 1.0;
+                n.own_draw = 0.0;
+                self.backup(1.0, 0.0);
+                return;
+            }
+        }
         let first = self.edges.len() as u32;
         for (i, &mv) in self.leaf_moves.iter().enumerate() {
-            let p = policy.get(i).copied().unwrap_or(0.0);
+            // At the root the mating move gets the whole prior mass: PUCT
+            // and Gumbel's top-m both search it first, and its first visit
+            // returns the exact win.
+            let p = if mating == Some(i) {
+                1.0
+            } else {
+                policy.get(i).copied().unwrap_or(0.0)
+            };
             self.edges.push(Edge {
                 mv,
                 prior: p,

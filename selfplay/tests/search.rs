@@ -7,11 +7,13 @@ use selfplay::{
 };
 use std::path::PathBuf;
 
+/// No noise or FPU reduction, and no mate check: the search alone.
 fn quiet(algorithm: Algorithm) -> SelfplayConfig {
     SelfplayConfig {
         algorithm,
         fpu_reduction: 0.0,
         root_fpu_reduction: 0.0,
+        mate_check: false,
         ..Default::default()
     }
 }
@@ -104,6 +106,86 @@ fn gumbel_finds_mate_in_one_with_a_uniform_network() {
             .sum();
         assert!(on_mates > 0.9, "{pos}: {on_mates}");
     }
+}
+
+#[test]
+fn mate_check_plays_the_mate_with_a_tiny_budget() {
+    let Some(vectors) = mate_vectors() else {
+        return;
+    };
+    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+        for (pos, mates) in &vectors {
+            let config = SelfplayConfig {
+                mate_check: true,
+                gumbel_m: 4,
+                ..quiet(algorithm)
+            };
+            let game = Game::new(pos.clone());
+            let mut search = Search::new(&config);
+            let mut rng = Rng::new(3);
+            search.run(&game, params(4), &mut UniformEvaluator, &mut rng);
+            let m = search.choose_move(0.0, &mut rng);
+            assert!(
+                mates.contains(&m),
+                "{algorithm:?} {pos}: chose {}",
+                pos.move_to_text(m)
+            );
+            assert!(search.mate_hits >= 1);
+        }
+    }
+}
+
+/// Whether the side to move after `m` can mate at once.
+fn allows_mate(pos: &Position, m: game::Move) -> bool {
+    let after = pos.play(m);
+    after.legal_move_vec().iter().any(|&r| {
+        let p = after.play(r);
+        p.in_check() && !p.has_legal_move()
+    })
+}
+
+#[test]
+fn mate_check_avoids_moves_that_allow_mate_in_one() {
+    // Positions from seeded random games where some moves allow a mate in
+    // one and others do not; with a uniform network, only the mate check
+    // tells them apart.
+    let mut rng = Rng::new(11);
+    let mut found = 0;
+    for _game in 0..400 {
+        let mut pos = Position::start();
+        for _ply in 0..120 {
+            let moves = pos.legal_move_vec();
+            if moves.is_empty() {
+                break;
+            }
+            let losing = moves.iter().filter(|&&m| allows_mate(&pos, m)).count();
+            if losing > 0 && losing < moves.len() && !pos.in_check() {
+                let config = SelfplayConfig {
+                    mate_check: true,
+                    ..quiet(Algorithm::Puct)
+                };
+                let game = Game::new(pos.clone());
+                let mut search = Search::new(&config);
+                let sims = 3 * moves.len() as u32;
+                search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
+                let m = search.choose_move(0.0, &mut rng);
+                assert!(
+                    !allows_mate(&pos, m),
+                    "{pos}: chose {}, which allows mate ({losing} of {} moves do)",
+                    pos.move_to_text(m),
+                    moves.len()
+                );
+                found += 1;
+                break;
+            }
+            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            pos.apply(m);
+        }
+        if found >= 5 {
+            break;
+        }
+    }
+    assert!(found >= 5, "only {found} test positions found");
 }
 
 #[test]

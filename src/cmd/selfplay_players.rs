@@ -16,7 +16,8 @@ pub fn factory() -> Option<Box<dyn NetFactory>> {
 }
 
 /// Reads a `net:` spec's options into a search configuration:
-/// `algorithm=puct|gumbel`, `cpuct=F`. Unknown options are errors.
+/// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
+/// true). Unknown options are errors.
 fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
     let mut c = SelfplayConfig {
         simulations: spec.sims,
@@ -37,9 +38,16 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
                         format!("net player: cpuct=`{v}` is not a positive number")
                     })?
             }
+            "mate_check" => {
+                c.mate_check = match v.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(format!("net player: mate_check=`{v}` is not true or false")),
+                }
+            }
             _ => {
                 return Err(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct)"
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check)"
                 ))
             }
         }

@@ -60,6 +60,8 @@ pub struct BatchBuilder {
     value: Vec<f32>,
     policy_weight: Vec<f32>,
     value_weight: Vec<f32>,
+    /// Share of the value target taken from the stored search W/D/L.
+    value_q_weight: f32,
 }
 
 /// Why a row cannot be trained on.
@@ -88,6 +90,13 @@ impl BatchBuilder {
             encoder: Encoder::new(),
             ..Default::default()
         }
+    }
+
+    /// Mixes `q` of the search's root W/D/L into the value target (the
+    /// `[train] value_q_weight` key); 0 trains on game results alone.
+    pub fn with_value_q_weight(mut self, q: f32) -> BatchBuilder {
+        self.value_q_weight = q.clamp(0.0, 1.0);
+        self
     }
 
     /// Builds the batch of `rows` (each with its mirror flag).
@@ -133,11 +142,20 @@ impl BatchBuilder {
             self.policy_weight.push(weight);
             match record.outcome_for_side_to_move() {
                 Some(z) => {
-                    self.value.extend([
+                    let result = [
                         (z > 0.5) as u8 as f32,
                         (z.abs() < 0.5) as u8 as f32,
                         (z < -0.5) as u8 as f32,
-                    ]);
+                    ];
+                    let search = record.root_wdl;
+                    let total: f32 = search.iter().sum();
+                    let q = if (total - 1.0).abs() < 0.01 && search.iter().all(|p| *p >= 0.0) {
+                        self.value_q_weight
+                    } else {
+                        0.0
+                    };
+                    self.value
+                        .extend((0..3).map(|i| (1.0 - q) * result[i] + q * search[i]));
                     self.value_weight.push(1.0);
                 }
                 None => {

@@ -70,6 +70,13 @@ pub struct TrainConfig {
     pub cheap_search_weight: f64,
     /// Weight of the value loss against the policy loss (default 1.0).
     pub value_loss_weight: f64,
+    /// Share of the value target taken from the search's root W/D/L instead
+    /// of the game result: `(1-q)·result + q·search` (default 0.0). Early in
+    /// a run most games are decided by blunders far from the position, so
+    /// the result alone is a noisy label; the search value is a denser one
+    /// (and exact near mates). Rows without a stored root W/D/L keep the
+    /// result.
+    pub value_q_weight: f64,
     /// Replay window: the newest positions trained on (default 200000).
     pub window: usize,
     /// Train on file-mirrored (a↔f) copies of half the samples, when the
@@ -109,6 +116,7 @@ impl Default for TrainConfig {
             grad_clip: 5.0,
             cheap_search_weight: 0.0,
             value_loss_weight: 1.0,
+            value_q_weight: 0.0,
             window: 200_000,
             mirror: true,
             checkpoint_every: 500,
@@ -192,6 +200,7 @@ impl TrainConfig {
         for (key, v) in [
             ("min_lr_factor", self.min_lr_factor),
             ("step_gamma", self.step_gamma),
+            ("value_q_weight", self.value_q_weight),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 return bad(key, "must be between 0 and 1");

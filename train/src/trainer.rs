@@ -386,7 +386,7 @@ pub fn train(
         epochs: None,
     };
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new();
+    let mut builder = BatchBuilder::new().with_value_q_weight(cfg.value_q_weight as f32);
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {
         produced += 1;

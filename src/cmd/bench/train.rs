@@ -134,7 +134,7 @@ fn bench(
     // A few batches of the same stream the loop reads, so their move counts
     // are typical; encoded once and cycled through.
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new();
+    let mut builder = BatchBuilder::new().with_value_q_weight(cfg.value_q_weight as f32);
     let raw_batches: Vec<_> = window
         .batches(&WindowOptions {
             batch_size: cfg.batch_size,
