@@ -181,7 +181,16 @@ mod tests {
     fn run_config_defaults_and_presets_load() {
         let run: RunConfig = parse_toml("").unwrap();
         assert_eq!(run, RunConfig::default());
-        let preset = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/quickstart.toml");
-        load_toml::<RunConfig>(preset).unwrap();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
+        let mut presets = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                load_toml::<RunConfig>(&path)
+                    .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
+                presets += 1;
+            }
+        }
+        assert!(presets >= 2, "configs/ holds quickstart.toml and gpu.toml");
     }
 }
