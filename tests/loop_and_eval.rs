@@ -47,6 +47,9 @@ fn eval_reports_a_two_player_match_from_the_first_side() {
         String::from_utf8_lossy(&bad.stderr).trim().lines().count(),
         1
     );
+    let bad = triad(&["eval", "--players", "random,random", "--device", "gpu"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--device"));
 }
 
 const TINY: &str = r#"seed = 5

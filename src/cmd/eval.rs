@@ -42,6 +42,9 @@ pub struct Args {
     max_plies: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Where `net:` players' networks run: auto (CUDA when available), cpu, cuda or cuda:N.
+    #[arg(long, default_value = "auto")]
+    device: String,
     /// Directory to save every game in (Parquet shard).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -119,7 +122,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         Schedule::gauntlet(players.len(), pairs, openings.len())
     };
-    let nets = crate::cmd::selfplay_players::factory();
+    let device = model::ModelConfig {
+        device: args.device.clone(),
+        ..Default::default()
+    }
+    .tch_device()
+    .map_err(|e| CliError::input(e.to_string().replacen("[model] device", "--device", 1)))?;
+    let nets = crate::cmd::selfplay_players::factory(device);
     let opts = RunOptions {
         threads: args.threads.max(1),
         max_plies: args.max_plies,

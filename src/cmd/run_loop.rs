@@ -377,7 +377,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
-                let factory = selfplay_players::factory();
+                let device = cfg.model.tch_device().map_err(|e| bad(e.to_string()))?;
+                let factory = selfplay_players::factory(device);
                 let mut table = Table::new(players.len());
                 let games = arena::run(
                     &players,

@@ -7,12 +7,15 @@ use game::{Game, Move};
 use selfplay::{Algorithm, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig};
 use std::path::Path;
 
-/// Builds `net:` players.
-pub struct NetPlayers;
+/// Builds `net:` players whose networks run on `device`.
+pub struct NetPlayers {
+    device: tch::Device,
+}
 
-/// The factory for `net:` players.
-pub fn factory() -> Option<Box<dyn NetFactory>> {
-    Some(Box::new(NetPlayers))
+/// The factory for `net:` players on `device` (the run's `[model] device`
+/// in the loop, `--device` in `triad eval`).
+pub fn factory(device: tch::Device) -> Option<Box<dyn NetFactory>> {
+    Some(Box::new(NetPlayers { device }))
 }
 
 /// Reads a `net:` spec's options into a search configuration:
@@ -59,8 +62,7 @@ impl NetFactory for NetPlayers {
     fn build(&self, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player>, String> {
         let config = search_config(spec)?;
         let (net, _) =
-            model::Network::load(Path::new(&spec.path), tch::Device::cuda_if_available())
-                .map_err(|e| e.to_string())?;
+            model::Network::load(Path::new(&spec.path), self.device).map_err(|e| e.to_string())?;
         Ok(Box::new(NetPlayer {
             evaluator: NetworkEvaluator::new(net),
             search: Search::new(&config),
