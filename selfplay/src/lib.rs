@@ -7,6 +7,8 @@
 //!   a uniform stand-in for tests) and the evaluation cache.
 //! - [`driver::SelfPlay`]: many games in flight, one batched evaluation per
 //!   round, the positions of finished games as `data::PositionRecord`s.
+//! - [`server::EvalServer`]: one network answering searches on other
+//!   threads in shared batches (match players on a GPU).
 //! - [`SelfplayConfig`]: the `[selfplay]` section of a run file.
 //!
 //! Every search trick and its constants are described in `docs/selfplay.md`.
@@ -16,9 +18,11 @@ pub mod driver;
 pub mod eval;
 pub mod mcts;
 pub mod rng;
+pub mod server;
 
 pub use config::{Algorithm, ConfigError, SelfplayConfig};
 pub use driver::{FinishedGame, RoundStats, SelfPlay, Totals};
 pub use eval::{EvalCache, Evaluator, NetworkEvaluator, Request, UniformEvaluator};
 pub use mcts::{gumbel_schedule, Search, SearchParams};
 pub use rng::Rng;
+pub use server::{EvalClient, EvalServer};

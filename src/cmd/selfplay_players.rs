@@ -4,18 +4,70 @@
 
 use eval::arena::players::{NetFactory, NetSpec, Player};
 use game::{Game, Move};
-use selfplay::{Algorithm, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig};
+use selfplay::{
+    Algorithm, EvalServer, Evaluator, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig,
+};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// Builds `net:` players whose networks run on `device`.
+///
+/// On CUDA the players of one checkpoint share one network behind an
+/// [`EvalServer`], so the leaves of all games played at once go through the
+/// GPU together (a batch-1 forward pass is all latency there). On the CPU
+/// every player evaluates its own leaves: batching gains little there, and
+/// a game's moves then never depend on what other games are doing, so a
+/// match is reproducible bit for bit from its seed.
 pub struct NetPlayers {
     device: tch::Device,
+    shared: bool,
+    servers: Mutex<HashMap<String, Arc<EvalServer>>>,
 }
+
+/// Leaves in one shared forward pass at most.
+const SHARED_MAX_BATCH: usize = 1024;
 
 /// The factory for `net:` players on `device` (the run's `[model] device`
 /// in the loop, `--device` in `triad eval`).
 pub fn factory(device: tch::Device) -> Option<Box<dyn NetFactory>> {
-    Some(Box::new(NetPlayers { device }))
+    Some(Box::new(NetPlayers::new(device, device.is_cuda())))
+}
+
+impl NetPlayers {
+    /// `shared`: one [`EvalServer`] per checkpoint instead of a network per
+    /// player.
+    pub fn new(device: tch::Device, shared: bool) -> NetPlayers {
+        NetPlayers {
+            device,
+            shared,
+            servers: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn evaluator(&self, path: &str) -> Result<Box<dyn Evaluator + Send>, String> {
+        let load = || {
+            model::Network::load(Path::new(path), self.device)
+                .map(|(net, _)| net)
+                .map_err(|e| e.to_string())
+        };
+        if !self.shared {
+            return Ok(Box::new(NetworkEvaluator::new(load()?)));
+        }
+        let mut servers = self
+            .servers
+            .lock()
+            .map_err(|_| "net players: a game thread panicked")?;
+        let server = match servers.get(path) {
+            Some(s) => s.clone(),
+            None => {
+                let s = Arc::new(EvalServer::start(load()?, SHARED_MAX_BATCH));
+                servers.insert(path.to_string(), s.clone());
+                s
+            }
+        };
+        Ok(Box::new(server.client()))
+    }
 }
 
 /// Reads a `net:` spec's options into a search configuration:
@@ -61,10 +113,8 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
 impl NetFactory for NetPlayers {
     fn build(&self, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player>, String> {
         let config = search_config(spec)?;
-        let (net, _) =
-            model::Network::load(Path::new(&spec.path), self.device).map_err(|e| e.to_string())?;
         Ok(Box::new(NetPlayer {
-            evaluator: NetworkEvaluator::new(net),
+            evaluator: self.evaluator(&spec.path)?,
             search: Search::new(&config),
             sims: spec.sims,
             rng: Rng::new(seed),
@@ -74,7 +124,7 @@ impl NetFactory for NetPlayers {
 
 /// A network choosing moves by search.
 pub struct NetPlayer {
-    evaluator: NetworkEvaluator,
+    evaluator: Box<dyn Evaluator + Send>,
     search: Search,
     sims: u32,
     rng: Rng,
@@ -90,7 +140,52 @@ impl Player for NetPlayer {
         // this search, so a kept tree would describe another position.
         self.search.reset();
         self.search
-            .run(game, params, &mut self.evaluator, &mut self.rng);
+            .run(game, params, self.evaluator.as_mut(), &mut self.rng);
         self.search.choose_move(0.0, &mut self.rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eval::arena::{self, openings::random_openings, players::PlayerSpec, RunOptions, Schedule};
+    use model::{CheckpointInfo, Network, Shape};
+
+    /// Games on four threads whose net players share one evaluation server
+    /// (what CUDA gets) and games whose players each own their network (the
+    /// CPU default) both end properly; each game's moves are legal (the
+    /// arena replays them through the rules).
+    #[test]
+    fn shared_and_private_net_players_play_whole_matches() {
+        let dir = std::env::temp_dir().join(format!("triad-netplayers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tiny.safetensors");
+        let shape = Shape {
+            blocks: 1,
+            channels: 8,
+            ..Shape::of(&model::ModelConfig::default())
+        };
+        let net = Network::with_shape(shape, tch::Device::Cpu, 3);
+        net.save(&path, &CheckpointInfo::new(shape, 0)).unwrap();
+        let players: Vec<PlayerSpec> = [format!("net:{},sims=8", path.display()), "random".into()]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let openings = random_openings(4, 2, 9);
+        let schedule = Schedule::gauntlet(2, 4, openings.len());
+        let opts = RunOptions {
+            threads: 4,
+            max_plies: 60,
+            seed: 5,
+        };
+        for shared in [true, false] {
+            let nets = NetPlayers::new(tch::Device::Cpu, shared);
+            let games =
+                arena::run(&players, &schedule, &openings, &opts, Some(&nets), |_| true).unwrap();
+            assert_eq!(games.len(), 8, "shared = {shared}");
+            assert!(games.iter().all(|g| g.game.ply() > 0));
+            assert_eq!(nets.servers.lock().unwrap().len(), shared as usize);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
