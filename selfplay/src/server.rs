@@ -139,14 +139,20 @@ mod tests {
     use std::sync::Mutex;
     use tch::Device;
 
-    /// Two networks of one seed: libtorch's generator is global, so tests
-    /// creating networks at the same time would interleave its draws.
-    fn twin_networks(shape: Shape) -> (Network, Network) {
+    /// Two tiny networks of one seed, the second behind a plain evaluator.
+    /// libtorch's generator is global, so tests creating networks at the
+    /// same time would interleave its draws: a lock keeps the pair equal.
+    fn twin_networks() -> (Network, NetworkEvaluator) {
         static LOCK: Mutex<()> = Mutex::new(());
         let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let shape = Shape {
+            blocks: 1,
+            channels: 8,
+            ..Shape::of(&model::ModelConfig::default())
+        };
         (
             Network::with_shape(shape, Device::Cpu, 5),
-            Network::with_shape(shape, Device::Cpu, 5),
+            NetworkEvaluator::new(Network::with_shape(shape, Device::Cpu, 5)),
         )
     }
 
@@ -154,13 +160,7 @@ mod tests {
     /// slice of the answer back.
     #[test]
     fn queued_jobs_share_a_batch_and_get_their_own_answers() {
-        let shape = Shape {
-            blocks: 1,
-            channels: 8,
-            ..Shape::of(&model::ModelConfig::default())
-        };
-        let (net, twin) = twin_networks(shape);
-        let mut direct = NetworkEvaluator::new(twin);
+        let (net, mut direct) = twin_networks();
         let mut pos = Position::start();
         let mut leaves = Vec::new();
         for i in 0..5 {
@@ -212,13 +212,7 @@ mod tests {
 
     #[test]
     fn clients_on_many_threads_get_what_the_network_says() {
-        let shape = Shape {
-            blocks: 1,
-            channels: 8,
-            ..Shape::of(&model::ModelConfig::default())
-        };
-        let (net, twin) = twin_networks(shape);
-        let mut direct = NetworkEvaluator::new(twin);
+        let (net, mut direct) = twin_networks();
         // Positions along a game, each evaluated alone by the plain evaluator.
         let mut positions = vec![Position::start()];
         for i in 0..12 {
