@@ -60,30 +60,7 @@ pub fn load_toml<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, CliEr
 
 /// Deserializes TOML text; the error is one line without the file name.
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let de = toml::de::Deserializer::parse(text).map_err(|e| describe(text, &e, ""))?;
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        // serde_path_to_error writes "." for the root.
-        let key = if path == "." { String::new() } else { path };
-        describe(text, e.inner(), &key)
-    })
-}
-
-/// `line N: KEY: message`, each part only when known. toml's own Display is a
-/// multi-line snippet, so it is rebuilt from the message and the byte span.
-fn describe(text: &str, err: &toml::de::Error, key: &str) -> String {
-    let mut out = String::new();
-    if let Some(span) = err.span() {
-        let start = span.start.min(text.len());
-        let line = text[..start].bytes().filter(|&b| b == b'\n').count() + 1;
-        out.push_str(&format!("line {line}: "));
-    }
-    if !key.is_empty() {
-        out.push_str(&format!("{key}: "));
-    }
-    // Messages are short, but flatten any newline to keep one line.
-    out.push_str(&err.message().trim().replace('\n', " "));
-    out
+    runfile::parse(text)
 }
 
 #[cfg(test)]

@@ -47,45 +47,18 @@ impl Default for ModelConfig {
     }
 }
 
-/// A `[model]` section that could not be read or makes no sense.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for ConfigError {}
-
-/// The whole-file view used when reading only the `[model]` section: other
-/// stages' sections are someone else's to check, so they pass through.
-#[derive(Deserialize)]
-struct FileView {
-    #[serde(default)]
-    model: Option<toml::Value>,
-}
+pub use runfile::ConfigError;
 
 impl ModelConfig {
-    /// Reads the `[model]` section of a run file (defaults when absent). An
+    /// Reads the `[model]` section of a run file (defaults when absent); an
     /// unknown key or a bad value is an error naming the key and the file.
     pub fn from_file(path: &Path) -> Result<ModelConfig, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
-        ModelConfig::from_toml_str(&text)
-            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+        runfile::load_section(path, "model", ModelConfig::validate)
     }
 
     /// Reads the `[model]` section of a run file's text.
     pub fn from_toml_str(text: &str) -> Result<ModelConfig, ConfigError> {
-        let view: FileView = toml::from_str(text).map_err(|e| ConfigError(one_line(&e)))?;
-        let cfg = match view.model {
-            None => ModelConfig::default(),
-            Some(v) => ModelConfig::deserialize(v)
-                .map_err(|e| ConfigError(format!("[model]: {}", one_line(&e))))?,
-        };
-        cfg.validate()?;
-        Ok(cfg)
+        runfile::parse_section(text, "model", ModelConfig::validate)
     }
 
     /// Checks values serde cannot: sizes at least 1, a known device.
@@ -122,18 +95,6 @@ fn parse_device(s: &str) -> Result<tch::Device, String> {
                 "unknown device {s:?} (expected \"auto\", \"cpu\", \"cuda\" or \"cuda:N\")"
             )),
         },
-    }
-}
-
-/// TOML errors come with a multi-line source excerpt; keep the message line.
-fn one_line(e: &impl std::fmt::Display) -> String {
-    let s = e.to_string();
-    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    // toml's format: "TOML parse error at line L, column C", excerpt lines, message.
-    match (lines.first(), lines.last()) {
-        (Some(first), Some(last)) if lines.len() > 1 => format!("{first}: {last}"),
-        (Some(first), _) => first.to_string(),
-        _ => s,
     }
 }
 

@@ -109,44 +109,18 @@ impl Default for SelfplayConfig {
     }
 }
 
-/// A `[selfplay]` section that could not be read or makes no sense; the
-/// message names the key (and the file and line when known).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for ConfigError {}
-
-/// The whole-file view: other sections belong to other stages and pass through.
-#[derive(Deserialize)]
-struct FileView {
-    #[serde(default)]
-    selfplay: SelfplayConfig,
-}
+pub use runfile::ConfigError;
 
 impl SelfplayConfig {
-    /// Reads the `[selfplay]` section of a run file (defaults when absent).
+    /// Reads the `[selfplay]` section of a run file (defaults when absent); an
+    /// unknown key or a bad value is an error naming the key and the file.
     pub fn from_file(path: &Path) -> Result<SelfplayConfig, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
-        SelfplayConfig::from_toml_str(&text)
-            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+        runfile::load_section(path, "selfplay", SelfplayConfig::validate)
     }
 
     /// Reads the `[selfplay]` section of a run file's text.
     pub fn from_toml_str(text: &str) -> Result<SelfplayConfig, ConfigError> {
-        let de =
-            toml::de::Deserializer::parse(text).map_err(|e| ConfigError(describe(text, &e, "")))?;
-        let view: FileView = serde_path_to_error::deserialize(de).map_err(|e| {
-            let key = e.path().to_string();
-            ConfigError(describe(text, e.inner(), &key))
-        })?;
-        view.selfplay.validate()?;
-        Ok(view.selfplay)
+        runfile::parse_section(text, "selfplay", SelfplayConfig::validate)
     }
 
     /// Checks values serde cannot; the error names the key.
@@ -205,21 +179,6 @@ impl SelfplayConfig {
     pub fn resigns(&self) -> bool {
         self.resign_threshold > -1.0
     }
-}
-
-/// `line N: KEY: message`: toml's own Display is a multi-line snippet.
-fn describe(text: &str, err: &toml::de::Error, key: &str) -> String {
-    let mut out = String::new();
-    if let Some(span) = err.span() {
-        let start = span.start.min(text.len());
-        let line = text[..start].bytes().filter(|&b| b == b'\n').count() + 1;
-        out.push_str(&format!("line {line}: "));
-    }
-    if !key.is_empty() && key != "." {
-        out.push_str(&format!("{key}: "));
-    }
-    out.push_str(&err.message().trim().replace('\n', " "));
-    out
 }
 
 #[cfg(test)]

@@ -128,45 +128,18 @@ impl Default for TrainConfig {
     }
 }
 
-/// A `[train]` section that could not be read or makes no sense; the
-/// message names the key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for ConfigError {}
-
-/// The whole-file view used when reading only `[train]`: the other sections
-/// are checked by their own crates.
-#[derive(Deserialize)]
-struct FileView {
-    #[serde(default)]
-    train: Option<toml::Value>,
-}
+pub use runfile::ConfigError;
 
 impl TrainConfig {
-    /// Reads the `[train]` section of a run file (defaults when absent).
+    /// Reads the `[train]` section of a run file (defaults when absent); an
+    /// unknown key or a bad value is an error naming the key and the file.
     pub fn from_file(path: &Path) -> Result<TrainConfig, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
-        TrainConfig::from_toml_str(&text)
-            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+        runfile::load_section(path, "train", TrainConfig::validate)
     }
 
     /// Reads the `[train]` section of a run file's text.
     pub fn from_toml_str(text: &str) -> Result<TrainConfig, ConfigError> {
-        let view: FileView = toml::from_str(text).map_err(|e| ConfigError(one_line(&e)))?;
-        let cfg = match view.train {
-            None => TrainConfig::default(),
-            Some(v) => TrainConfig::deserialize(v)
-                .map_err(|e| ConfigError(format!("[train]: {}", one_line(&e))))?,
-        };
-        cfg.validate()?;
-        Ok(cfg)
+        runfile::parse_section(text, "train", TrainConfig::validate)
     }
 
     /// Checks the values serde cannot.
@@ -263,17 +236,6 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
-}
-
-/// TOML errors come with a multi-line excerpt; keep one line.
-fn one_line(e: &impl std::fmt::Display) -> String {
-    let s = e.to_string();
-    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    match (lines.first(), lines.last()) {
-        (Some(first), Some(last)) if lines.len() > 1 => format!("{first}: {last}"),
-        (Some(first), _) => first.to_string(),
-        _ => s,
-    }
 }
 
 #[cfg(test)]
