@@ -1,7 +1,8 @@
 //! Behaviour of the encoding, the network and checkpoints.
 
+use game::SplitMix;
 use game::{Move, Position};
-use model::sample::{random_positions, SplitMix};
+use model::sample::random_positions;
 use model::*;
 use std::collections::HashSet;
 use tch::{nn, nn::OptimizerConfig, Device, Kind, Tensor};
@@ -200,13 +201,13 @@ fn small_network_overfits_a_few_dozen_positions() {
     enc.finish();
     let x = enc.to_tensors(Device::Cpu);
     // Targets: one random legal move per position, one random result.
-    let mut rng = SplitMix(17);
+    let mut rng = SplitMix::new(17);
     let m = enc.max_moves();
     let mut policy_target = vec![0f32; positions.len() * m];
     let mut value_target = vec![0f32; positions.len() * 3];
     for i in 0..positions.len() {
-        policy_target[i * m + rng.below(enc.moves(i).len())] = 1.0;
-        value_target[i * 3 + rng.below(3)] = 1.0;
+        policy_target[i * m + rng.below(enc.moves(i).len() as u64) as usize] = 1.0;
+        value_target[i * 3 + rng.below(3) as usize] = 1.0;
     }
     let pt = Tensor::from_slice(&policy_target).view([positions.len() as i64, m as i64]);
     let vt = Tensor::from_slice(&value_target).view([positions.len() as i64, 3]);

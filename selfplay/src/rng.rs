@@ -3,29 +3,29 @@
 //! taken from `rand` so a seed gives the same games on every platform and
 //! every version of the dependencies.
 
-/// SplitMix64: fast, seedable, good enough for move sampling and noise.
+use game::SplitMix;
+
+/// The workspace's SplitMix64 (`game::SplitMix`) with the search's
+/// distributions on top: fast, seedable, good enough for sampling and noise.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix::new(seed))
     }
 
     /// A seed for stream `index` of a master seed (e.g. one per game), so
     /// games are independent of the order they are started in.
     pub fn derive(seed: u64, index: u64) -> u64 {
-        let mut r = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut r = Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
         r.next_u64();
         r.next_u64()
     }
 
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in [0, 1).
