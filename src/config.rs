@@ -67,85 +67,21 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 mod tests {
     use super::*;
 
-    /// A stand-in for a stage section, shaped like the real ones.
-    #[derive(Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, default)]
-    struct Stage {
-        games: u32,
-        rate: f64,
-    }
-    impl Default for Stage {
-        fn default() -> Self {
-            Stage {
-                games: 10,
-                rate: 0.5,
-            }
-        }
-    }
-    #[derive(Debug, Deserialize, PartialEq, Default)]
-    #[serde(deny_unknown_fields, default)]
-    struct Run {
-        seed: u64,
-        stage: Stage,
-    }
-
-    #[test]
-    fn empty_file_and_empty_section_take_defaults() {
-        let run: Run = parse_toml("").unwrap();
-        assert_eq!(run.stage, Stage::default());
-        let run: Run = parse_toml("# only a comment\n[stage]\n").unwrap();
-        assert_eq!(run.stage.games, 10);
-        let run: Run = parse_toml("seed = 7\n[stage]\nrate = 0.25\n").unwrap();
-        assert_eq!((run.seed, run.stage.games, run.stage.rate), (7, 10, 0.25));
-    }
-
-    #[test]
-    fn unknown_key_names_section_key_and_line() {
-        let err = parse_toml::<Run>("seed = 3\n\n[stage]\ngamez = 4\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 4: stage.gamez: "), "{err}");
-        assert!(err.contains("unknown field `gamez`"), "{err}");
-    }
-
-    #[test]
-    fn unknown_section_is_an_error() {
-        let err = parse_toml::<Run>("[stages]\ngames = 4\n").unwrap_err();
-        assert!(err.contains("unknown field `stages`"), "{err}");
-        assert!(err.starts_with("line 1: "), "{err}");
-    }
-
-    #[test]
-    fn bad_value_names_the_key() {
-        let err = parse_toml::<Run>("[stage]\ngames = \"many\"\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 2: stage.games: "), "{err}");
-        assert!(err.contains("invalid type"), "{err}");
-        let err = parse_toml::<Run>("seed = -1\n").unwrap_err();
-        assert!(err.starts_with("line 1: seed: "), "{err}");
-    }
-
-    #[test]
-    fn syntax_error_is_one_line_with_its_line() {
-        let err = parse_toml::<Run>("seed = 1\n[stage\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 2: "), "{err}");
-    }
-
     #[test]
     fn load_toml_names_the_file() {
         let dir = std::env::temp_dir().join(format!("triad-config-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("run.toml");
-        std::fs::write(&file, "[stage]\nrate = true\n").unwrap();
-        let err = load_toml::<Run>(&file).unwrap_err();
+        std::fs::write(&file, "[train]\nlr = true\n").unwrap();
+        let err = load_toml::<RunConfig>(&file).unwrap_err();
         assert_eq!(err.code, 2);
         assert!(
             err.message
-                .starts_with(&format!("{}: line 2: stage.rate: ", file.display())),
+                .starts_with(&format!("{}: line 2: train.lr: ", file.display())),
             "{}",
             err.message
         );
-        let missing = load_toml::<Run>(dir.join("missing.toml")).unwrap_err();
+        let missing = load_toml::<RunConfig>(dir.join("missing.toml")).unwrap_err();
         assert!(
             missing.message.contains("missing.toml: cannot read"),
             "{}",

@@ -149,6 +149,55 @@ mod tests {
         }
     }
 
+    #[derive(Debug, Deserialize, PartialEq, Default)]
+    #[serde(deny_unknown_fields, default)]
+    struct Run {
+        seed: u64,
+        stage: Stage,
+    }
+
+    #[test]
+    fn empty_file_and_empty_section_take_defaults() {
+        let run: Run = parse("").unwrap();
+        assert_eq!(run.stage, Stage::default());
+        let run: Run = parse("# only a comment\n[stage]\n").unwrap();
+        assert_eq!(run.stage.games, 10);
+        let run: Run = parse("seed = 7\n[stage]\nrate = 0.25\n").unwrap();
+        assert_eq!((run.seed, run.stage.games, run.stage.rate), (7, 10, 0.25));
+    }
+
+    #[test]
+    fn unknown_key_names_section_key_and_line() {
+        let err = parse::<Run>("seed = 3\n\n[stage]\ngamez = 4\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 4: stage.gamez: "), "{err}");
+        assert!(err.contains("unknown field `gamez`"), "{err}");
+    }
+
+    #[test]
+    fn unknown_section_is_an_error() {
+        let err = parse::<Run>("[stages]\ngames = 4\n").unwrap_err();
+        assert!(err.contains("unknown field `stages`"), "{err}");
+        assert!(err.starts_with("line 1: "), "{err}");
+    }
+
+    #[test]
+    fn bad_value_names_the_key() {
+        let err = parse::<Run>("[stage]\ngames = \"many\"\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 2: stage.games: "), "{err}");
+        assert!(err.contains("invalid type"), "{err}");
+        let err = parse::<Run>("seed = -1\n").unwrap_err();
+        assert!(err.starts_with("line 1: seed: "), "{err}");
+    }
+
+    #[test]
+    fn syntax_error_is_one_line_with_its_line() {
+        let err = parse::<Run>("seed = 1\n[stage\n").unwrap_err();
+        assert!(!err.contains('\n'), "{err}");
+        assert!(err.starts_with("line 2: "), "{err}");
+    }
+
     fn positive(s: &Stage) -> Result<(), ConfigError> {
         if s.rate > 0.0 {
             Ok(())
