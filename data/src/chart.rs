@@ -145,7 +145,9 @@ pub fn first_move_svg(bars: &[ChartBar]) -> String {
 }
 
 /// Where a sans-serif TrueType font is usually found; the first that
-/// exists is used for PNG text (`TRIAD_FONT` overrides).
+/// exists is used for PNG text (`TRIAD_FONT` overrides). The pure-Rust glyph
+/// renderer needs one, and using it keeps the build free of the system
+/// fontconfig library.
 const FONT_PATHS: [&str; 6] = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
@@ -155,7 +157,9 @@ const FONT_PATHS: [&str; 6] = [
     "C:\\Windows\\Fonts\\arial.ttf",
 ];
 
-fn register_font() -> Result<(), String> {
+/// Registers the font for plotters' `sans-serif` once per process (charts
+/// here, training plots in `train`).
+pub fn register_font() -> Result<(), String> {
     use std::sync::OnceLock;
     static DONE: OnceLock<Result<(), String>> = OnceLock::new();
     DONE.get_or_init(|| {
@@ -165,7 +169,8 @@ fn register_font() -> Result<(), String> {
             .chain(FONT_PATHS.iter().map(PathBuf::from))
             .collect();
         let path = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
-            "no TrueType font found for PNG text (set TRIAD_FONT=/path/to/font.ttf, or use .svg)"
+            "no TrueType font found for PNG text (set TRIAD_FONT=/path/to/font.ttf, \
+             install one, e.g. apt-get install fonts-dejavu-core, or write .svg)"
                 .to_string()
         })?;
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

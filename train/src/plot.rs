@@ -3,7 +3,7 @@
 //! append their own (the loop adds Elo by generation) before [`render`].
 
 use crate::metrics::MetricsRow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One line: `(x, y)` points in order of x.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,41 +61,6 @@ pub fn metrics_panels(rows: &[MetricsRow]) -> Vec<Panel> {
     ]
 }
 
-/// Where a sans-serif TrueType font is usually found (`TRIAD_FONT`
-/// overrides): the pure-Rust glyph renderer needs one, and using it keeps
-/// the build free of the system fontconfig library.
-const FONT_PATHS: [&str; 6] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-
-fn register_font() -> Result<(), String> {
-    use std::sync::OnceLock;
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let candidates: Vec<PathBuf> = std::env::var_os("TRIAD_FONT")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(FONT_PATHS.iter().map(PathBuf::from))
-            .collect();
-        let path = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
-            "no TrueType font found for the plot's text (set TRIAD_FONT=/path/to/font.ttf; \
-             on Debian: apt-get install fonts-dejavu-core)"
-                .to_string()
-        })?;
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        // The registry wants 'static bytes; one font per process.
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-        plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, bytes)
-            .map_err(|_| format!("{}: not a usable TrueType font", path.display()))
-    })
-    .clone()
-}
-
 const PANEL_W: u32 = 640;
 const PANEL_H: u32 = 360;
 
@@ -119,7 +84,7 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), String> {
     if panels.is_empty() {
         return Err("nothing to plot".into());
     }
-    register_font()?;
+    data::chart::register_font()?;
     let cols = panels.len().min(2) as u32;
     let rows = panels.len().div_ceil(2) as u32;
     let size = (PANEL_W * cols, PANEL_H * rows);
