@@ -207,6 +207,31 @@ impl Variant {
         self.cells.has(sq)
     }
 
+    /// Cells a knight on `sq` reaches.
+    #[inline]
+    pub fn knight_reach(&self, sq: Square) -> u64 {
+        self.knight[sq.index()].0
+    }
+
+    /// Cells a king on `sq` reaches.
+    #[inline]
+    pub fn king_reach(&self, sq: Square) -> u64 {
+        self.king[sq.index()].0
+    }
+
+    /// Cells a pawn of `color` on `sq` captures on.
+    #[inline]
+    pub fn pawn_capture_reach(&self, color: Color, sq: Square) -> u64 {
+        self.pawn_capture[color.index()][sq.index()].0
+    }
+
+    /// The cell one step forward for a pawn of `color` on `sq` (0 when off
+    /// the board).
+    #[inline]
+    pub fn pawn_step(&self, color: Color, sq: Square) -> u64 {
+        self.pawn_step[color.index()][sq.index()].0
+    }
+
     /// Sliding reach from `sq` along direction `dir`, stopping at (and
     /// including) the first cell in `blockers`.
     #[inline]
@@ -225,14 +250,14 @@ impl Variant {
     }
 
     #[inline]
-    pub(crate) fn rook_reach(&self, sq: Square, blockers: u64) -> u64 {
+    pub fn rook_reach(&self, sq: Square, blockers: u64) -> u64 {
         ORTHOGONAL
             .iter()
             .fold(0, |a, &d| a | self.slide(sq, d, blockers))
     }
 
     #[inline]
-    pub(crate) fn bishop_reach(&self, sq: Square, blockers: u64) -> u64 {
+    pub fn bishop_reach(&self, sq: Square, blockers: u64) -> u64 {
         DIAGONAL
             .iter()
             .fold(0, |a, &d| a | self.slide(sq, d, blockers))
@@ -242,7 +267,7 @@ impl Variant {
     /// any distance straight forward while start and end are in its own half,
     /// else one step; never through a blocking cell.
     #[inline]
-    pub(crate) fn pawn_push(&self, color: Color, sq: Square, blockers: u64) -> u64 {
+    pub fn pawn_push(&self, color: Color, sq: Square, blockers: u64) -> u64 {
         let step = self.pawn_step[color.index()][sq.index()].0;
         let half = self.half[color.index()].0;
         if half & sq.bit() != 0 {

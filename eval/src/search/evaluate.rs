@@ -67,171 +67,60 @@ impl Default for EvalParams {
     }
 }
 
-/// Geometry tables of one variant (the game crate keeps its own private).
+/// What the evaluation needs of one variant beyond the rules engine's own
+/// reach tables (`game::Variant`): each pawn's distance to promotion.
 pub struct Geometry {
-    variant: *const Variant,
-    knight: [u64; 64],
-    king: [u64; 64],
-    pawn_capture: [[u64; 64]; 2],
-    pawn_step: [[u64; 64]; 2],
+    variant: &'static Variant,
     /// Steps a pawn of each colour on a cell needs to reach its promotion cell.
     pawn_distance: [[u8; 64]; 2],
-    rays: [[u64; 8]; 64],
-    half: [u64; 2],
-    promotion: [u64; 2],
     capacity: u32,
 }
 
-// Safety: the pointer is only compared, never dereferenced.
-unsafe impl Send for Geometry {}
-unsafe impl Sync for Geometry {}
-
-const DIRS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-];
-
 impl Geometry {
     pub fn new(v: &'static Variant) -> Geometry {
-        let cells = v.cells.0;
-        let exists = |f: i8, r: i8| -> Option<Square> {
-            if f < 0 || r < 0 || f >= v.width as i8 || r >= v.height as i8 {
-                return None;
-            }
-            let s = Square::new(f as u8, r as u8);
-            (cells & s.bit() != 0).then_some(s)
-        };
-        let mut g = Geometry {
-            variant: v as *const Variant,
-            knight: [0; 64],
-            king: [0; 64],
-            pawn_capture: [[0; 64]; 2],
-            pawn_step: [[0; 64]; 2],
-            pawn_distance: [[0; 64]; 2],
-            rays: [[0; 8]; 64],
-            half: [v.half[0].0, v.half[1].0],
-            promotion: [v.promotion[0].0, v.promotion[1].0],
-            capacity: v.capacity as u32,
-        };
-        for s in Bitboard(cells) {
-            let (f, r) = (s.file() as i8, s.rank() as i8);
-            let i = s.index();
-            for (df, dr) in [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ] {
-                if let Some(t) = exists(f + df, r + dr) {
-                    g.knight[i] |= t.bit();
-                }
-            }
-            for (d, &(df, dr)) in DIRS.iter().enumerate() {
-                if let Some(t) = exists(f + df, r + dr) {
-                    g.king[i] |= t.bit();
-                }
-                let (mut x, mut y) = (f + df, r + dr);
-                while let Some(t) = exists(x, y) {
-                    g.rays[i][d] |= t.bit();
-                    x += df;
-                    y += dr;
-                }
-            }
+        let mut pawn_distance = [[0u8; 64]; 2];
+        for s in v.cells {
             for c in Color::ALL {
-                let dr = if c == Color::White { 1 } else { -1 };
-                if let Some(t) = exists(f, r + dr) {
-                    g.pawn_step[c.index()][i] |= t.bit();
-                }
-                for df in [-1, 1] {
-                    if let Some(t) = exists(f + df, r + dr) {
-                        g.pawn_capture[c.index()][i] |= t.bit();
-                    }
-                }
-                // Steps to the promotion cell of this file.
-                let mut n = 0u8;
-                let mut y = r;
-                while let Some(t) = exists(f, y) {
-                    if g.promotion[c.index()] & t.bit() != 0 {
+                // Forward until the promotion cell; a missing cell ends the
+                // walk after it is counted.
+                let (mut n, mut at) = (0u8, s);
+                while v.promotion[c.index()].0 & at.bit() == 0 {
+                    n += 1;
+                    let step = v.pawn_step(c, at);
+                    if step == 0 {
                         break;
                     }
-                    y += dr;
-                    n += 1;
+                    at = Square::from_index(step.trailing_zeros() as usize);
                 }
-                g.pawn_distance[c.index()][i] = n;
+                pawn_distance[c.index()][s.index()] = n;
             }
         }
-        g
+        Geometry {
+            variant: v,
+            pawn_distance,
+            capacity: v.capacity as u32,
+        }
     }
 
+    /// Whether these tables belong to `v`.
     pub fn is_for(&self, v: &'static Variant) -> bool {
         std::ptr::eq(self.variant, v)
-    }
-
-    #[inline]
-    fn slide(&self, sq: usize, dir: usize, blockers: u64) -> u64 {
-        let ray = self.rays[sq][dir];
-        let hit = ray & blockers;
-        if hit == 0 {
-            return ray;
-        }
-        let first = if dir < 4 {
-            hit.trailing_zeros()
-        } else {
-            63 - hit.leading_zeros()
-        } as usize;
-        ray ^ self.rays[first][dir]
-    }
-
-    #[inline]
-    fn rook(&self, sq: usize, b: u64) -> u64 {
-        self.slide(sq, 0, b) | self.slide(sq, 1, b) | self.slide(sq, 4, b) | self.slide(sq, 5, b)
-    }
-
-    #[inline]
-    fn bishop(&self, sq: usize, b: u64) -> u64 {
-        self.slide(sq, 2, b) | self.slide(sq, 3, b) | self.slide(sq, 6, b) | self.slide(sq, 7, b)
     }
 
     /// Quiet reach and capture reach of a crewman (RULES.md §3, §4).
     #[inline]
     fn reach(&self, c: Color, k: Kind, sq: usize, blockers: u64) -> (u64, u64) {
-        match k {
-            Kind::Pawn => {
-                let step = self.pawn_step[c.index()][sq];
-                let half = self.half[c.index()];
-                let quiet = if half & (1 << sq) != 0 {
-                    let dir = if c == Color::White { 0 } else { 4 };
-                    step | (self.slide(sq, dir, blockers) & half)
-                } else {
-                    step
-                };
-                (quiet, self.pawn_capture[c.index()][sq])
-            }
-            Kind::Knight => (self.knight[sq], self.knight[sq]),
-            Kind::Bishop => {
-                let r = self.bishop(sq, blockers);
-                (r, r)
-            }
-            Kind::Rook => {
-                let r = self.rook(sq, blockers);
-                (r, r)
-            }
-            Kind::Queen => {
-                let r = self.rook(sq, blockers) | self.bishop(sq, blockers);
-                (r, r)
-            }
-            Kind::King => (self.king[sq], self.king[sq]),
-        }
+        let v = self.variant;
+        let s = Square::from_index(sq);
+        let r = match k {
+            Kind::Pawn => return (v.pawn_push(c, s, blockers), v.pawn_capture_reach(c, s)),
+            Kind::Knight => v.knight_reach(s),
+            Kind::Bishop => v.bishop_reach(s, blockers),
+            Kind::Rook => v.rook_reach(s, blockers),
+            Kind::Queen => v.rook_reach(s, blockers) | v.bishop_reach(s, blockers),
+            Kind::King => v.king_reach(s),
+        };
+        (r, r)
     }
 }
 
@@ -308,14 +197,14 @@ pub fn evaluate(pos: &Position, g: &Geometry, p: &EvalParams) -> i32 {
         // Promotion threats: a pawn one step away whose step cell is safe.
         for s in pos.cells_with(Piece::new(c, Kind::Pawn)) {
             let i = s.index();
-            if g.pawn_distance[ci][i] == 1 && g.pawn_step[ci][i] & attacks[ti] == 0 {
+            if g.pawn_distance[ci][i] == 1 && g.variant.pawn_step(c, s) & attacks[ti] == 0 {
                 score[ci] += p.promotion_threat;
             }
         }
 
         // King safety: enemy attacks on the king's cell and neighbours.
         let k = pos.king(c).index();
-        let zone = g.king[k] | (1 << k);
+        let zone = g.variant.king_reach(pos.king(c)) | (1 << k);
         let n = (zone & attacks[ti]).count_ones() + (zone & attacks2[ti]).count_ones();
         score[ci] -= p.king_danger[(n as usize).min(9)];
 
