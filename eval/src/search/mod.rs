@@ -20,7 +20,7 @@ pub use evaluate::{evaluate, EvalParams, Geometry};
 pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
 
 use game::{Move, Position};
-use ordering::{captures_enemy, history_index, score_move, HISTORY_MAX};
+use ordering::{captures_enemy, history_index, score_move, select_next, HISTORY_MAX};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
 
@@ -466,16 +466,7 @@ impl Searcher {
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {
-            // Selection: bring the best remaining move to position i.
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
-            let m = moves[i];
+            let m = select_next(&mut moves, &mut scores, i);
             let quiet = !m.is_capture() && m.promotions().is_empty();
 
             let child = pos.play(m);
@@ -633,15 +624,7 @@ impl Searcher {
                 .map(|&m| score_move(m, us, None, &killers, hist)),
         );
         for i in 0..moves.len() {
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
-            let m = moves[i];
+            let m = select_next(&mut moves, &mut scores, i);
             let child = pos.play(m);
             if !in_check && m.is_capture() {
                 // Losing capture: the capturer is worth more than the victim

@@ -85,3 +85,19 @@ pub fn score_move(
     }
     history[history_index(m)]
 }
+
+/// Selection step of a lazy sort: brings the best-scored of `moves[i..]`
+/// (with its score) to position `i` and returns it. Cheaper than sorting
+/// when a cut-off comes after the first few moves.
+#[inline]
+pub fn select_next(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut j = i;
+    for k in i + 1..moves.len() {
+        if scores[k] > scores[j] {
+            j = k;
+        }
+    }
+    moves.swap(i, j);
+    scores.swap(i, j);
+    moves[i]
+}
