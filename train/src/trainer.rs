@@ -279,14 +279,7 @@ pub fn train(
     cfg.validate().map_err(|e| TrainError::Input(e.0))?;
     model_cfg.validate().map_err(|e| TrainError::Input(e.0))?;
     let device = model_cfg.tch_device().map_err(|e| TrainError::Input(e.0))?;
-    let threads = if cfg.threads > 0 {
-        cfg.threads
-    } else {
-        model_cfg.threads
-    };
-    if threads > 0 {
-        tch::set_num_threads(threads as i32);
-    }
+    set_threads(&cfg, model_cfg);
     let run_dir = &opts.run_dir;
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
     std::fs::create_dir_all(&ckpt_dir)
@@ -454,4 +447,17 @@ pub fn train(
         parent,
     )?);
     Ok(summary)
+}
+
+/// Sets libtorch's CPU threads for training: `[train] threads`, else
+/// `[model] threads`; 0 in both leaves libtorch's default.
+pub fn set_threads(cfg: &TrainConfig, model_cfg: &ModelConfig) {
+    let threads = if cfg.threads > 0 {
+        cfg.threads
+    } else {
+        model_cfg.threads
+    };
+    if threads > 0 {
+        tch::set_num_threads(threads as i32);
+    }
 }

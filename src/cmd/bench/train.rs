@@ -54,14 +54,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => (ModelConfig::default(), TrainConfig::default()),
     };
     let device = model_cfg.tch_device().map_err(input)?;
-    let threads = if cfg.threads > 0 {
-        cfg.threads
-    } else {
-        model_cfg.threads
-    };
-    if threads > 0 {
-        tch::set_num_threads(threads as i32);
-    }
+    train::set_threads(&cfg, &model_cfg);
     let dir = std::env::temp_dir().join(format!("triad-bench-train-{}", std::process::id()));
     let result = bench(&args, &model_cfg, &mut cfg, device, &dir);
     let _ = std::fs::remove_dir_all(&dir);
