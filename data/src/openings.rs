@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 
 use crate::error::DataError;
 use crate::reader::{Columns, ShardFile, ShardReader};

@@ -327,8 +327,8 @@ pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Res
     out.reserve(batch.num_rows());
     for i in 0..batch.num_rows() {
         let side_to_move = match side.value(i) {
-            "w" => game::Color::White,
-            "b" => game::Color::Black,
+            "w" => piratechnics::Color::White,
+            "b" => piratechnics::Color::Black,
             other => return Err(format!("row {i}: bad side_to_move {other:?}")),
         };
         let policy_target = if policy.is_null(i) {

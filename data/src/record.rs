@@ -1,6 +1,6 @@
 //! The row type of a shard and the grouping of rows into games.
 
-use game::{Color, Move, Position};
+use piratechnics::{Color, Move, Position};
 
 use crate::schema::{RESULTS, TERMINATIONS};
 

@@ -1,7 +1,7 @@
 //! Synthetic but legal games from random playouts: test data, benchmark
 //! data and documentation examples without a network or a search.
 
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 
 use crate::record::{GameRecord, PositionRecord};
 use crate::window::SplitMix64;
@@ -21,7 +21,7 @@ pub fn random_game(game_id: u64, start: &Position, seed: u64, max_plies: u32) ->
     let (result, termination) = loop {
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            let winner_is_white = pos.side() == game::Color::Black;
+            let winner_is_white = pos.side() == piratechnics::Color::Black;
             break if pos.in_check() {
                 (if winner_is_white { "1-0" } else { "0-1" }, "checkmate")
             } else {

@@ -12,7 +12,7 @@ use crate::record::PositionRecord;
 
 /// The seedable generator shuffling uses (reproducibility, not
 /// cryptographic quality): the workspace's one SplitMix64, from `game`.
-pub type SplitMix64 = game::SplitMix;
+pub type SplitMix64 = piratechnics::SplitMix;
 
 /// How batches are drawn from the window.
 #[derive(Debug, Clone)]

@@ -105,7 +105,7 @@ impl Builders {
         self.game_id.append_value(r.game_id);
         self.ply.append_value(r.ply);
         self.side
-            .append_value(if r.side_to_move == game::Color::White {
+            .append_value(if r.side_to_move == piratechnics::Color::White {
                 "w"
             } else {
                 "b"

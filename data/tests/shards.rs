@@ -8,7 +8,7 @@ use data::{
     group_games, list_shards, read_shard, PositionRecord, ReplayWindow, ShardReader, ShardWriter,
     WindowOptions,
 };
-use game::{Color, Position};
+use piratechnics::{Color, Position};
 
 fn write_games(path: &Path, first_id: u64, count: u64, seed: u64) -> Vec<PositionRecord> {
     let start = Position::start();
@@ -316,7 +316,7 @@ fn exported_games_replay_to_the_same_moves() {
     for id in 0..6 {
         let g = random_game(id, &Position::start(), 33, 120);
         let text = g.to_inventor().unwrap();
-        let replayed = game::replay(Position::start(), &text).unwrap();
+        let replayed = piratechnics::replay(Position::start(), &text).unwrap();
         let codes: Vec<u32> = replayed.plies.iter().map(|p| p.mv.code()).collect();
         assert_eq!(codes, g.move_codes(), "game {id}:\n{text}");
         assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);

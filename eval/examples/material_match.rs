@@ -10,7 +10,7 @@
 //! variants whose name contains it.
 
 use eval::search::{EvalParams, Limits, Searcher};
-use game::{Color, Game, GameResult, Kind, Position};
+use piratechnics::{Color, Game, GameResult, Kind, Position};
 
 fn rng(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

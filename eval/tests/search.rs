@@ -1,7 +1,7 @@
 //! Behaviour of the alpha-beta engine on the shared test vectors.
 
 use eval::search::{Limits, Score, Searcher, MATE};
-use game::Position;
+use piratechnics::Position;
 use std::path::PathBuf;
 
 fn vectors(name: &str) -> Option<String> {
@@ -217,7 +217,7 @@ fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let (tfen, _) = line.split_once(';').unwrap();
-        let pos = game::Position::from_tfen(tfen.trim()).unwrap();
+        let pos = piratechnics::Position::from_tfen(tfen.trim()).unwrap();
         let mut s = eval::Searcher::from_spec(&spec);
         let r = s.search(&pos, &[], spec.limits, |_| {});
         let after = pos.play(r.best.unwrap());

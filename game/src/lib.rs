@@ -1,37 +1,21 @@
-//! The PiRaTeKnIcS rules engine: board, ships, crew, moves, legality, TFEN
-//! and move text, Zobrist hashing, game results and perft.
+//! The game boundary: the traits every game implements ([`Game`],
+//! [`GameState`], [`GameMove`]) and what all games share (the two seats,
+//! results, a game's history for repetition, perft, SplitMix).
 //!
-//! Everything else in triad calls this crate; it has no dependency on torch
-//! and is the fastest code in the project. The rules it implements are
-//! `shared/spec/RULES.md`; board shape, ship capacity and start position are
-//! parameters of a [`Variant`], so variants need no new code.
+//! Nothing here knows a particular game: each game is a crate under
+//! `games/` that implements these traits, and everything above this layer
+//! (search, encoding, data, training, evaluation) is generic over them and
+//! monomorphised. The binary picks the game once, from a name.
+//! `docs/games.md` walks through adding a game.
 
-mod crew;
-mod mirror;
-mod movegen;
-mod moves;
-mod notation;
+mod history;
 mod outcome;
 mod perft;
-mod position;
-mod record;
 mod rng;
-mod tfen;
-mod types;
-mod variant;
-mod zobrist;
+mod traits;
 
-pub use crew::{Crew, KindCounts, PromoCounts};
-pub use movegen::MoveList;
-pub use moves::{Move, MoveFeatures, MoveKind};
-pub use notation::{Marks, MoveParseError};
-pub use outcome::{
-    outcome_of, repetitions, Game, GameResult, Outcome, Termination, NO_CAPTURE_LIMIT,
-};
-pub use perft::{divide, perft, perft_parallel};
-pub use position::Position;
-pub use record::{parse_record, replay, RecordItem, Replay, ReplayError, ReplayedPly};
+pub use history::{repetitions, History};
+pub use outcome::{Color, GameResult, Outcome, Termination};
+pub use perft::perft;
 pub use rng::SplitMix;
-pub use tfen::TfenError;
-pub use types::{Bitboard, Color, Kind, Piece, Square};
-pub use variant::{Variant, VariantError, STANDARD_START};
+pub use traits::{Encoding, Game, GameMove, GameState};

@@ -1,9 +1,59 @@
-//! Game results and the history a position alone cannot know (repetitions).
+//! Results of games: who won and how it ended, and the two seats.
+//!
+//! Every game has two players; the first to move is `White` (PiRaTeKnIcS's
+//! white, Connect Four's first player, ...). Results are written as in
+//! chess, `1-0`, `0-1`, `1/2-1/2`, from the first player's side.
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::types::Color;
 use std::fmt;
+
+/// The two seats. `White` moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// The letter of position texts and shards, `w` or `b`.
+    pub fn letter(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    #[inline]
+    fn not(self) -> Color {
+        self.flip()
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+}
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,136 +160,4 @@ impl fmt::Display for Termination {
 pub struct Outcome {
     pub result: GameResult,
     pub termination: Termination,
-}
-
-/// Plies without capture after which the game is drawn.
-pub const NO_CAPTURE_LIMIT: u16 = 100;
-
-/// A game: its start, its moves and the hash of every position so far, for
-/// repetition detection.
-#[derive(Clone, Debug)]
-pub struct Game {
-    start: Position,
-    position: Position,
-    moves: Vec<Move>,
-    /// Hash of the start and of the position after each move.
-    hashes: Vec<u64>,
-}
-
-impl Game {
-    pub fn new(start: Position) -> Game {
-        let h = start.hash();
-        Game {
-            position: start.clone(),
-            start,
-            moves: Vec::new(),
-            hashes: vec![h],
-        }
-    }
-
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-    /// Hashes of every position of the game, the current one last.
-    pub fn hashes(&self) -> &[u64] {
-        &self.hashes
-    }
-    pub fn ply(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Plays a move that must be legal (checked in debug builds; use
-    /// [`Game::try_play`] for moves from outside).
-    pub fn play(&mut self, m: Move) {
-        debug_assert!(self.position.is_legal(m), "illegal move {m:?}");
-        self.position.apply(m);
-        self.moves.push(m);
-        self.hashes.push(self.position.hash());
-    }
-
-    /// Plays `m` if it is legal here.
-    pub fn try_play(&mut self, m: Move) -> Result<(), String> {
-        if !self.position.is_legal(m) {
-            return Err(format!(
-                "{} is not legal in {}",
-                self.position.move_to_text(m),
-                self.position
-            ));
-        }
-        self.play(m);
-        Ok(())
-    }
-
-    /// Takes back the last move.
-    pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.hashes.pop();
-        let mut p = self.start.clone();
-        for &x in &self.moves {
-            p.apply(x);
-        }
-        self.position = p;
-        Some(m)
-    }
-
-    /// How many times the current position (board, side, forbidden
-    /// reversal) has occurred, this time included.
-    pub fn repetition_count(&self) -> u32 {
-        repetitions(&self.hashes, self.position.clock())
-    }
-
-    /// The result if the game is over by the rules, else `None`.
-    pub fn outcome(&self) -> Option<Outcome> {
-        outcome_of(&self.position, self.repetition_count())
-    }
-}
-
-/// How many times the last hash occurs among the last `clock + 1` entries
-/// (positions before the last capture cannot repeat it).
-pub fn repetitions(hashes: &[u64], clock: u16) -> u32 {
-    let Some(&last) = hashes.last() else { return 0 };
-    let window = (clock as usize + 1).min(hashes.len());
-    hashes[hashes.len() - window..]
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|&&h| h == last)
-        .count() as u32
-}
-
-/// The result of `pos` by the rules, given how often it has occurred.
-/// Mate and stalemate come first, then repetition, then the capture clock.
-pub fn outcome_of(pos: &Position, repetition_count: u32) -> Option<Outcome> {
-    if !pos.has_legal_move() {
-        return Some(if pos.in_check() {
-            Outcome {
-                result: GameResult::win_for(!pos.side()),
-                termination: Termination::Checkmate,
-            }
-        } else {
-            Outcome {
-                result: GameResult::Draw,
-                termination: Termination::Stalemate,
-            }
-        });
-    }
-    if repetition_count >= 3 {
-        return Some(Outcome {
-            result: GameResult::Draw,
-            termination: Termination::Repetition,
-        });
-    }
-    if pos.clock() >= NO_CAPTURE_LIMIT {
-        return Some(Outcome {
-            result: GameResult::Draw,
-            termination: Termination::NoCapture,
-        });
-    }
-    None
 }

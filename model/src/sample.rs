@@ -1,7 +1,7 @@
 //! Positions from real play, for benchmarks and tests: random legal playouts
 //! from the start.
 
-use game::{Move, Position, SplitMix};
+use piratechnics::{Move, Position, SplitMix};
 
 /// `n` positions visited by uniformly random legal playouts from the start
 /// (a playout restarts after `max_plies` plies or when no move is legal),

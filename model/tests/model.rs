@@ -1,7 +1,7 @@
 //! Behaviour of the encoding, the network and checkpoints.
 
-use game::SplitMix;
-use game::{Move, Position};
+use piratechnics::SplitMix;
+use piratechnics::{Move, Position};
 use model::sample::random_positions;
 use model::*;
 use std::collections::HashSet;

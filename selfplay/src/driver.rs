@@ -18,7 +18,7 @@ use crate::eval::{EvalCache, Evaluator, Request};
 use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::PositionRecord;
-use game::{Color, Game, GameResult, Outcome, Position, Termination};
+use piratechnics::{Color, Game, GameResult, Outcome, Position, Termination};
 use rayon::prelude::*;
 
 /// A finished game, ready for the shard writer.

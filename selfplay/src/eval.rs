@@ -5,7 +5,7 @@
 //! torch ([`UniformEvaluator`]) and runs on the real network through
 //! [`NetworkEvaluator`]. [`EvalCache`] remembers recent evaluations.
 
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 use model::{Encoder, Network};
 
 /// One position to evaluate: the position, how often it has occurred in its

@@ -18,7 +18,7 @@
 use crate::config::{Algorithm, SelfplayConfig};
 use crate::eval::{cache_key, EvalCache, Evaluator, Request};
 use crate::rng::Rng;
-use game::{Game, Move, Position, NO_CAPTURE_LIMIT};
+use piratechnics::{Game, Move, Position, NO_CAPTURE_LIMIT};
 
 const NONE: u32 = u32::MAX;
 
@@ -315,8 +315,8 @@ impl Search {
     fn resolve_leaf(&mut self, cache: Option<&EvalCache>) -> bool {
         let leaf = *self.path.last().expect("path has the root") as usize;
         self.leaf_pos.legal_moves(&mut self.leaf_moves);
-        let reps = game::repetitions(&self.history, self.leaf_pos.clock());
-        // The rules' order (game::outcome_of): mate/stalemate, repetition, clock.
+        let reps = piratechnics::repetitions(&self.history, self.leaf_pos.clock());
+        // The rules' order (piratechnics::outcome_of): mate/stalemate, repetition, clock.
         let terminal = if self.leaf_moves.is_empty() {
             Some(if self.leaf_pos.in_check() {
                 (-1.0, 0.0)

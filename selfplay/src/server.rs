@@ -14,7 +14,7 @@
 //! on CUDA (where kernels are not bitwise reproducible anyway).
 
 use crate::eval::{Evaluator, Request};
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 use model::{Encoder, Network};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread;

@@ -1,7 +1,7 @@
 //! The batched driver: determinism from the seed, shards that replay.
 
 use data::{group_games, read_shard, ShardWriter};
-use game::{Game, Move, Position};
+use piratechnics::{Game, Move, Position};
 use selfplay::{
     Algorithm, FinishedGame, NetworkEvaluator, SelfPlay, SelfplayConfig, UniformEvaluator,
 };
@@ -128,7 +128,7 @@ fn resignation_and_false_positive_bookkeeping() {
     let (games, totals) = play(&config, 1, 6);
     let resigned = games
         .iter()
-        .filter(|g| g.outcome.termination == game::Termination::Resignation)
+        .filter(|g| g.outcome.termination == piratechnics::Termination::Resignation)
         .count() as u64;
     assert_eq!(resigned, totals.resignations);
     assert!(games.iter().all(|g| g.false_resignation.is_none()));

@@ -1,7 +1,7 @@
 //! The search core with a uniform evaluator: mates found, visit counts
 //! consistent, Gumbel's sequential halving visiting exactly its plan.
 
-use game::{Game, Position};
+use piratechnics::{Game, Position};
 use selfplay::{
     gumbel_schedule, Algorithm, Rng, Search, SearchParams, SelfplayConfig, UniformEvaluator,
 };
@@ -27,7 +27,7 @@ fn params(simulations: u32) -> SearchParams {
 
 /// `(position, mating moves)` of the spec's mate-in-one vectors, or None
 /// (with a note) when the shared spec is not checked out next to the repo.
-fn mate_vectors() -> Option<Vec<(Position, Vec<game::Move>)>> {
+fn mate_vectors() -> Option<Vec<(Position, Vec<piratechnics::Move>)>> {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mate1.txt");
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -136,7 +136,7 @@ fn mate_check_plays_the_mate_with_a_tiny_budget() {
 }
 
 /// Whether the side to move after `m` can mate at once.
-fn allows_mate(pos: &Position, m: game::Move) -> bool {
+fn allows_mate(pos: &Position, m: piratechnics::Move) -> bool {
     let after = pos.play(m);
     after.legal_move_vec().iter().any(|&r| {
         let p = after.play(r);

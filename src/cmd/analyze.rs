@@ -3,7 +3,7 @@
 
 use super::CliError;
 use eval::search::{Limits, Score, Searcher, DEFAULT_HASH_MB};
-use game::Position;
+use piratechnics::Position;
 use serde_json::json;
 
 /// Search a position with the alpha-beta baseline engine.
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 /// The principal variation in canonical text, each move written in the
 /// position it is played from.
-fn pv_text(pos: &Position, pv: &[game::Move]) -> Vec<String> {
+fn pv_text(pos: &Position, pv: &[piratechnics::Move]) -> Vec<String> {
     let mut p = pos.clone();
     pv.iter()
         .map(|&m| {

@@ -2,7 +2,7 @@
 //! generator against known counts and for measuring its speed.
 
 use super::{print_json, CliError};
-use game::Position;
+use piratechnics::Position;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let t0 = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
-        for (m, n) in game::divide(&pos, depth) {
+        for (m, n) in piratechnics::divide(&pos, depth) {
             if !args.json {
                 println!("{} {}", pos.move_to_text(m), n);
             }
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         total
     } else {
-        game::perft_parallel(&pos, depth, threads)
+        piratechnics::perft_parallel(&pos, depth, threads)
     };
     let secs = t0.elapsed().as_secs_f64();
     let nps = nodes as f64 / secs.max(1e-9);
@@ -110,7 +110,7 @@ fn suite(path: &PathBuf, max_depth: u32, threads: usize, json: bool) -> Result<(
             if depth > max_depth {
                 continue;
             }
-            let got = game::perft_parallel(&pos, depth, threads.max(1));
+            let got = piratechnics::perft_parallel(&pos, depth, threads.max(1));
             if got == want {
                 passed += 1;
             } else {

@@ -2,7 +2,7 @@
 
 use super::CliError;
 use eval::search::{EngineSpec, Searcher};
-use game::{Color, Game, Position};
+use piratechnics::{Color, Game, Position};
 use std::io::{BufRead, Write};
 
 /// Play against the alpha-beta engine in the terminal.

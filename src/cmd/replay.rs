@@ -1,7 +1,7 @@
 //! `triad replay`: replays a game record in the inventor's notation.
 
 use super::{print_json, CliError};
-use game::Position;
+use piratechnics::Position;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -27,7 +27,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(e.to_string()))?,
         None => Position::start(),
     };
-    let r = game::replay(start, &text)
+    let r = piratechnics::replay(start, &text)
         .map_err(|e| CliError::failed(format!("{}: {e}", args.file.display())))?;
     let final_tfen = r.game.position().to_tfen();
     if args.json {

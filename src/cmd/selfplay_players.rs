@@ -3,7 +3,7 @@
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
 use eval::arena::players::{NetFactory, NetSpec, Player};
-use game::{Game, Move};
+use piratechnics::{Game, Move};
 use selfplay::{
     Algorithm, EvalServer, Evaluator, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig,
 };

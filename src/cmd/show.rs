@@ -1,7 +1,7 @@
 //! `triad show`: a position drawn in the terminal.
 
 use super::{print_json, CliError};
-use game::{Color, Position, Square};
+use piratechnics::{Color, Position, Square};
 use serde_json::json;
 
 #[derive(clap::Args)]

@@ -3,7 +3,7 @@
 //! move generation or encoding.
 
 use data::PositionRecord;
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 use model::{BatchTensors, Encoder};
 use tch::{Device, Tensor};
 

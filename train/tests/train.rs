@@ -2,7 +2,7 @@
 
 use data::synthetic::random_game;
 use data::{PositionRecord, ShardWriter};
-use game::Position;
+use piratechnics::Position;
 use model::ModelConfig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

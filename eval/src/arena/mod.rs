@@ -12,7 +12,7 @@ pub mod players;
 pub mod record;
 
 use crate::elo::{fit_ratings, Wdl};
-use game::{Color, Game, GameResult, Outcome, Position, Termination};
+use piratechnics::{Color, Game, GameResult, Outcome, Position, Termination};
 use players::{build_player, NetFactory, PlayerSpec};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;

@@ -1,7 +1,7 @@
 //! Match openings: from a file of TFENs, or made by a few random plies.
 
-use game::SplitMix;
-use game::{outcome_of, Position};
+use piratechnics::SplitMix;
+use piratechnics::{outcome_of, Position};
 use std::path::Path;
 
 /// Reads one TFEN per line (blank lines and `#` comments skipped; a line

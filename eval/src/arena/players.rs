@@ -4,8 +4,8 @@
 //! [`PlayerSpec`], so games can run on several threads.
 
 use crate::search::{EngineSpec, Searcher};
-use game::SplitMix;
-use game::{Game, Move};
+use piratechnics::SplitMix;
+use piratechnics::{Game, Move};
 use std::fmt;
 use std::str::FromStr;
 

@@ -5,7 +5,7 @@
 use super::players::PlayerSpec;
 use super::PlayedGame;
 use data::{GameRecord, PositionRecord};
-use game::Color;
+use piratechnics::Color;
 
 /// The rows of one match game. Evaluation games have no search statistics:
 /// each row's visit counts are 1 for the move played and 0 elsewhere, the

@@ -15,7 +15,7 @@
 //! - crew on attacked ships: undefended, or attacked by a pawn when worth more;
 //! - a small bonus for having the move.
 
-use game::{Bitboard, Color, Kind, Piece, Position, Square, Variant};
+use piratechnics::{Bitboard, Color, Kind, Piece, Position, Square, Variant};
 
 /// Weights of the evaluation. Defaults are the values documented in
 /// `docs/search.md`; the struct is public so self-play matches can compare
@@ -68,7 +68,7 @@ impl Default for EvalParams {
 }
 
 /// What the evaluation needs of one variant beyond the rules engine's own
-/// reach tables (`game::Variant`): each pawn's distance to promotion.
+/// reach tables (`piratechnics::Variant`): each pawn's distance to promotion.
 pub struct Geometry {
     variant: &'static Variant,
     /// Steps a pawn of each colour on a cell needs to reach its promotion cell.

@@ -19,7 +19,7 @@ pub mod tt;
 pub use evaluate::{evaluate, EvalParams, Geometry};
 pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
 
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 use ordering::{captures_enemy, history_index, score_move, select_next, HISTORY_MAX};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
@@ -138,7 +138,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             params: EvalParams::default(),
-            geometry: Box::new(Geometry::new(game::Variant::standard())),
+            geometry: Box::new(Geometry::new(piratechnics::Variant::standard())),
             tt: Table::new(hash_mb),
             use_tt: true,
             selective: true,
@@ -308,7 +308,7 @@ impl Searcher {
     /// repetition draws.
     pub fn search_game(
         &mut self,
-        game: &game::Game,
+        game: &piratechnics::Game,
         limits: Limits,
         on_iteration: impl FnMut(&SearchInfo),
     ) -> SearchResult {
@@ -561,7 +561,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qply: usize,
-        last_target: Option<game::Square>,
+        last_target: Option<piratechnics::Square>,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if self.check_stop() {
@@ -605,7 +605,7 @@ impl Searcher {
             // only, and no capture that loses the capturer for less.
             moves.retain(|&m| {
                 let p = m.promotions();
-                if !p.is_empty() && p.get(game::Kind::Queen) != p.total() {
+                if !p.is_empty() && p.get(piratechnics::Kind::Queen) != p.total() {
                     return false;
                 }
                 if captures_enemy(m, us) {

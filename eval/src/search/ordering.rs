@@ -5,7 +5,7 @@
 //! Scores go into a parallel array and moves are picked one at a time by
 //! selection, so a cut-off after the first few moves skips sorting the rest.
 
-use game::{Color, Kind, Move};
+use piratechnics::{Color, Kind, Move};
 
 pub const HASH_MOVE: i32 = 2_000_000;
 const CAPTURE: i32 = 1_000_000;

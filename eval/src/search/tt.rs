@@ -8,7 +8,7 @@
 //! key and a packed record (best move code, score, depth, bound, age), so the
 //! table never allocates after creation.
 
-use game::Move;
+use piratechnics::Move;
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::Position;
+    use piratechnics::Position;
 
     #[test]
     fn store_and_probe_round_trip() {

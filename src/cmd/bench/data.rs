@@ -8,7 +8,7 @@ use super::super::{print_json, CliError};
 use data::openings::{read_opening_games, OpeningTree};
 use data::synthetic::{random_game, DEFAULT_MAX_PLIES};
 use data::{list_shards, ShardReader, ShardWriter};
-use game::Position;
+use piratechnics::Position;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 

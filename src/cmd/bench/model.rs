@@ -178,7 +178,7 @@ fn round1(x: f64) -> f64 {
 /// The largest power of two up to `cap` (and `cap` itself) whose forward
 /// pass succeeds; an out-of-memory error from libtorch panics inside tch, so
 /// each try runs under `catch_unwind`.
-fn largest_that_fits(net: &Network, pool: &[game::Position], cap: usize) -> usize {
+fn largest_that_fits(net: &Network, pool: &[piratechnics::Position], cap: usize) -> usize {
     let try_batch = |b: usize| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut enc = Encoder::new();

@@ -2,7 +2,7 @@
 
 use crate::cmd::CliError;
 use eval::search::{Limits, Searcher};
-use game::Position;
+use piratechnics::Position;
 use serde_json::json;
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 
 use crate::cmd::selfplay::load_network;
 use crate::cmd::{print_json, CliError};
-use game::{Move, Position};
+use piratechnics::{Move, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::Encoder;
 use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};

@@ -5,7 +5,7 @@
 use crate::cmd::{print_json, CliError};
 use data::synthetic::random_game;
 use data::{ReplayWindow, ShardWriter, WindowOptions};
-use game::Position;
+use piratechnics::Position;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{ModelConfig, Network, Shape};
 use serde_json::json;

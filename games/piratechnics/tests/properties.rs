@@ -1,6 +1,6 @@
 //! Property tests over seeded random games.
 
-use game::{Color, Kind, Move, Piece, Position};
+use piratechnics::{Color, Kind, Move, Piece, Position};
 use proptest::prelude::*;
 
 /// A small deterministic generator (splitmix64), so a seed names a game.

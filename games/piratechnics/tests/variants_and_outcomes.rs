@@ -1,6 +1,6 @@
 //! Variants as parameters, and game results (mate, repetition, clock).
 
-use game::{perft, Game, GameResult, Position, Square, Termination, Variant};
+use piratechnics::{perft, Game, GameResult, Position, Square, Termination, Variant};
 
 #[test]
 fn an_8x8_board_with_capacity_2_works_without_new_code() {

@@ -1,13 +1,13 @@
 //! The shared specification's vectors: perft counts (to depth 3), the
 //! mate-in-one positions, and the inventor's sample game.
 
-use game::{perft, replay, Position, Termination};
+use piratechnics::{perft, replay, Position, Termination};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn spec(rel: &str) -> Option<String> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec")
+        .join("../../../shared/spec")
         .join(rel);
     match std::fs::read_to_string(&p) {
         Ok(s) => Some(s),

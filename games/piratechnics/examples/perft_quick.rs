@@ -1,5 +1,5 @@
 fn main() {
-    let text = std::fs::read_to_string("../shared/spec/vectors/perft.txt").unwrap();
+    let text = std::fs::read_to_string("../../../shared/spec/vectors/perft.txt").unwrap();
     let maxd: usize = std::env::args()
         .nth(1)
         .map(|s| s.parse().unwrap())
@@ -10,7 +10,7 @@ fn main() {
     {
         let mut parts = line.split(';');
         let tfen = parts.next().unwrap().trim();
-        let pos = game::Position::from_tfen(tfen).unwrap();
+        let pos = piratechnics::Position::from_tfen(tfen).unwrap();
         for p in parts {
             let mut w = p.split_whitespace();
             let d: usize = w.next().unwrap()[1..].parse().unwrap();
@@ -19,7 +19,7 @@ fn main() {
                 continue;
             }
             let t = std::time::Instant::now();
-            let got = game::perft(&pos, d as u32);
+            let got = piratechnics::perft(&pos, d as u32);
             println!(
                 "{} d{} want {} got {} {:?}",
                 if got == n { "ok  " } else { "FAIL" },

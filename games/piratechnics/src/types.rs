@@ -6,53 +6,7 @@
 
 use std::fmt;
 
-/// The two sides. White moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    White = 0,
-    Black = 1,
-}
-
-impl Color {
-    pub const ALL: [Color; 2] = [Color::White, Color::Black];
-
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    #[inline]
-    pub fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// The TFEN letter, `w` or `b`.
-    pub fn letter(self) -> char {
-        match self {
-            Color::White => 'w',
-            Color::Black => 'b',
-        }
-    }
-}
-
-impl std::ops::Not for Color {
-    type Output = Color;
-    fn not(self) -> Color {
-        self.flip()
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::White => "white",
-            Color::Black => "black",
-        })
-    }
-}
+pub use game::Color;
 
 /// A crew kind. The order is by rising value; it fixes the bit layout of
 /// [`crate::Crew`] and [`crate::KindCounts`].

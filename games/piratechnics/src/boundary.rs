@@ -1,0 +1,223 @@
+//! PiRaTeKnIcS behind the game boundary (`game::Game`, `game::GameState`,
+//! `game::GameMove`), and its named variants.
+//!
+//! The inherent methods of [`Position`] and [`Move`] do the work; these impls
+//! only route the traits to them, so generic code monomorphised for
+//! PiRaTeKnIcS runs exactly the code it ran before the boundary existed.
+
+use crate::encode::{cell_index, encode_move_features, encode_planes};
+use crate::{outcome_of_with, Move, Position, Variant, VariantError, MOVE_FEATURES, PLANES};
+use game::{Color, Encoding, GameMove, GameState, Outcome};
+
+/// PiRaTeKnIcS in one variant: the value the binary's registry builds from
+/// `[game] name = "piratechnics"`.
+#[derive(Clone, Copy, Debug)]
+pub struct Piratechnics {
+    variant: &'static Variant,
+}
+
+/// The named variants: `(name, what it is)`.
+pub const VARIANTS: [(&str, &str); 4] = [
+    ("standard", "6x8 board without its corners, ships of capacity 3 (RULES.md)"),
+    ("8x8", "the inventor's 8x8 board: all 64 cells, capacity 3, the standard army centred"),
+    ("capacity2", "the standard board with ships of capacity 2 (two crew per start ship)"),
+    ("capacity4", "the standard board and start with ships of capacity 4"),
+];
+
+/// The 8x8 start: the standard army centred on a full 8x8 board.
+pub const START_8X8: &str = "2[rbn][qrb][kbn][rbn]2/1[ppp][ppp][ppp][ppp][ppp][ppp]1/8/8/8/8/1[PPP][PPP][PPP][PPP][PPP][PPP]1/2[RBN][QRB][KBN][RBN]2 w - 0 1";
+/// The capacity-2 start: two crew per ship (one bishop less per side than a
+/// chess army's minor pieces, the same pawn count as the standard start's
+/// ships).
+pub const START_CAPACITY2: &str = "[rn][qb][kb][rn]/[pp][pp][pp][pp][pp][pp]/6/6/6/6/[PP][PP][PP][PP][PP][PP]/[RN][QB][KB][RN] w - 0 1";
+
+impl Piratechnics {
+    /// The standard game.
+    pub fn standard() -> Piratechnics {
+        Piratechnics {
+            variant: Variant::standard(),
+        }
+    }
+
+    /// A game on any variant (a custom board, capacity or start).
+    pub fn on(variant: &'static Variant) -> Piratechnics {
+        Piratechnics { variant }
+    }
+
+    /// A named variant (see [`VARIANTS`]), optionally with another ship
+    /// capacity. Each name is built once per process and shared.
+    pub fn named(name: &str, capacity: Option<u8>) -> Result<Piratechnics, VariantError> {
+        use std::collections::HashMap;
+        use std::sync::Mutex;
+        static BUILT: Mutex<Option<HashMap<(String, Option<u8>), &'static Variant>>> =
+            Mutex::new(None);
+        if name == "standard" && capacity.is_none() {
+            return Ok(Piratechnics::standard());
+        }
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        let map = built.get_or_insert_with(HashMap::new);
+        if let Some(&v) = map.get(&(name.to_string(), capacity)) {
+            return Ok(Piratechnics { variant: v });
+        }
+        let std = Variant::standard();
+        let corners: Vec<_> = [(0, 0), (5, 0), (0, 7), (5, 7)]
+            .iter()
+            .map(|&(f, r)| crate::Square::new(f, r))
+            .collect();
+        let (w, h, cap, missing, start) = match name {
+            "standard" => (6, 8, 3, corners.as_slice(), std.start_tfen.as_str()),
+            "8x8" => (8, 8, 3, &[][..], START_8X8),
+            "capacity2" => (6, 8, 2, corners.as_slice(), START_CAPACITY2),
+            "capacity4" => (6, 8, 4, corners.as_slice(), std.start_tfen.as_str()),
+            other => {
+                let names: Vec<_> = VARIANTS.iter().map(|v| v.0).collect();
+                return Err(VariantError(format!(
+                    "unknown piratechnics variant {other:?}: expected one of {}",
+                    names.join(", ")
+                )));
+            }
+        };
+        let cap = capacity.unwrap_or(cap);
+        let full = match capacity {
+            Some(c) => format!("{name},capacity={c}"),
+            None => name.to_string(),
+        };
+        let v = Variant::custom(&full, w, h, cap, missing, start)?;
+        // The start must be a legal position of the variant (e.g. ships
+        // within a lowered capacity).
+        Position::from_tfen_in(&v.start_tfen, v)
+            .map_err(|e| VariantError(format!("variant {full}: start position: {e}")))?;
+        map.insert((name.to_string(), capacity), v);
+        Ok(Piratechnics { variant: v })
+    }
+
+    pub fn variant_tables(&self) -> &'static Variant {
+        self.variant
+    }
+}
+
+impl game::Game for Piratechnics {
+    type State = Position;
+    type Move = Move;
+    const NAME: &'static str = "piratechnics";
+
+    fn variant(&self) -> &str {
+        &self.variant.name
+    }
+    fn start(&self) -> Position {
+        Position::start_of(self.variant)
+    }
+    fn parse_state(&self, text: &str) -> Result<Position, String> {
+        Position::from_tfen_in(text, self.variant).map_err(|e| e.to_string())
+    }
+    fn encoding(&self) -> Encoding {
+        Encoding {
+            planes: PLANES,
+            move_features: MOVE_FEATURES,
+            height: self.variant.height as usize,
+            width: self.variant.width as usize,
+            version: crate::ENCODING_VERSION,
+        }
+    }
+    /// The identity and, where the board allows it, the file mirror.
+    fn symmetries(&self) -> usize {
+        if self.variant.mirror_symmetric() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+impl GameState for Position {
+    type Move = Move;
+
+    #[inline]
+    fn side(&self) -> Color {
+        Position::side(self)
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    #[inline]
+    fn has_legal_move(&self) -> bool {
+        Position::has_legal_move(self)
+    }
+    #[inline]
+    fn is_legal(&self, m: Move) -> bool {
+        Position::is_legal(self, m)
+    }
+    #[inline]
+    fn apply(&mut self, m: Move) {
+        Position::apply(self, m)
+    }
+    #[inline]
+    fn play(&self, m: Move) -> Position {
+        Position::play(self, m)
+    }
+    #[inline]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+    #[inline]
+    fn reversible_plies(&self) -> u32 {
+        self.clock() as u32
+    }
+    #[inline]
+    fn terminal(&self, has_legal_move: bool, repetitions: u32) -> Option<Outcome> {
+        outcome_of_with(self, has_legal_move, repetitions)
+    }
+    /// A mate in one: the cheap check test first.
+    #[inline]
+    fn is_winning_move(&self, m: Move) -> bool {
+        let after = self.play(m);
+        after.in_check() && !after.has_legal_move()
+    }
+    fn to_text(&self) -> String {
+        self.to_tfen()
+    }
+    fn move_text(&self, m: Move) -> String {
+        self.move_to_text(m)
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn encode_planes(&self, repetitions: u8, out: &mut [f32]) {
+        encode_planes(self, repetitions, out)
+    }
+    #[inline]
+    fn encode_move(&self, m: Move, features: &mut [f32]) -> (usize, usize) {
+        let (v, side) = (self.variant(), self.side());
+        encode_move_features(v, side, m, features);
+        (cell_index(v, side, m.from()), cell_index(v, side, m.to()))
+    }
+    fn transform(&self, sym: usize) -> Position {
+        match sym {
+            0 => self.clone(),
+            _ => self.mirror(),
+        }
+    }
+    fn transform_move(&self, m: Move, sym: usize) -> Move {
+        match sym {
+            0 => m,
+            _ => m.mirror(self.variant()),
+        }
+    }
+}
+
+impl GameMove for Move {
+    #[inline]
+    fn code(self) -> u32 {
+        Move::code(self)
+    }
+    #[inline]
+    fn from_code(code: u32) -> Option<Move> {
+        Move::from_code(code)
+    }
+}

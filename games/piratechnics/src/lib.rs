@@ -1,0 +1,44 @@
+//! The PiRaTeKnIcS rules engine: board, ships, crew, moves, legality, TFEN
+//! and move text, Zobrist hashing, game results and perft.
+//!
+//! It implements the game boundary of the `game` crate ([`Piratechnics`]:
+//! `game::Game`, `Position`: `game::GameState`, `Move`: `game::GameMove`)
+//! and holds the game's encoding for the network ([`encode_planes`]). It
+//! has no dependency on torch and is the fastest code in the project. The rules it implements are
+//! `shared/spec/RULES.md`; board shape, ship capacity and start position are
+//! parameters of a [`Variant`], so variants need no new code.
+
+mod boundary;
+mod crew;
+mod encode;
+mod mirror;
+mod movegen;
+mod moves;
+mod notation;
+mod outcome;
+mod perft;
+mod position;
+mod record;
+mod tfen;
+mod types;
+mod variant;
+mod zobrist;
+
+pub use boundary::{Piratechnics, START_8X8, START_CAPACITY2, VARIANTS};
+pub use crew::{Crew, KindCounts, PromoCounts};
+pub use movegen::MoveList;
+pub use encode::{
+    cell_index, encode_move_features, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES,
+};
+pub use moves::{Move, MoveFeatures, MoveKind};
+pub use notation::{Marks, MoveParseError};
+pub use outcome::{
+    outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination, NO_CAPTURE_LIMIT,
+};
+pub use perft::{divide, perft, perft_parallel};
+pub use position::Position;
+pub use record::{parse_record, replay, RecordItem, Replay, ReplayError, ReplayedPly};
+pub use game::SplitMix;
+pub use tfen::TfenError;
+pub use types::{Bitboard, Color, Kind, Piece, Square};
+pub use variant::{Variant, VariantError, STANDARD_START};
