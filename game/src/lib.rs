@@ -12,10 +12,12 @@ mod history;
 mod outcome;
 mod perft;
 mod rng;
+mod sample;
 mod traits;
 
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::perft;
 pub use rng::SplitMix;
-pub use traits::{Encoding, Game, GameMove, GameState};
+pub use sample::random_positions;
+pub use traits::{Encoding, Game, GameMove, GameState, GameTag};

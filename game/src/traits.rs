@@ -72,7 +72,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn parse_state(&self, text: &str) -> Result<Self::State, String>;
 
     /// The encoding contract of this variant.
-    fn encoding(&self) -> Encoding;
+    fn encoding(&self) -> Encoding {
+        self.start().encoding()
+    }
 
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
     /// included; 1 when the game has none that preserve its rules.
@@ -168,6 +170,11 @@ pub trait GameState: Clone + Send + Sync + Debug + PartialEq + 'static {
     /// Reads a move in the game's move text; the error says what is wrong.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
 
+    /// The encoding contract of this position's variant (as
+    /// [`Game::encoding`]): what [`GameState::encode_planes`] and
+    /// [`GameState::encode_move`] write.
+    fn encoding(&self) -> Encoding;
+
     /// Writes the input planes of this position into `out`
     /// (`Encoding::plane_len` floats, plane-major), seen from the side to
     /// move. `repetitions` as in [`GameState::terminal`] (0 is read as 1).
@@ -200,4 +207,38 @@ pub trait GameMove: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static {
     fn code(self) -> u32;
     /// Decodes a [`GameMove::code`]; `None` for a value no move has.
     fn from_code(code: u32) -> Option<Self>;
+}
+
+/// What identifies the game a network or a shard belongs to: the game's
+/// registry name, its variant and its encoding version. Checkpoints and
+/// shards record it; one of another game or variant is refused with a
+/// message naming both.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameTag {
+    pub name: String,
+    pub variant: String,
+    pub encoding_version: u32,
+}
+
+impl GameTag {
+    /// The tag of a game value.
+    pub fn of<G: Game>(game: &G) -> GameTag {
+        GameTag {
+            name: G::NAME.to_string(),
+            variant: game.variant().to_string(),
+            encoding_version: game.encoding().version,
+        }
+    }
+
+    /// Whether `name`/`variant` are this game's.
+    pub fn same_game(&self, name: &str, variant: &str) -> bool {
+        self.name == name && self.variant == variant
+    }
+}
+
+impl std::fmt::Display for GameTag {
+    /// `name/variant`, e.g. `piratechnics/standard`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.name, self.variant)
+    }
 }

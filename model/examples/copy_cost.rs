@@ -1,12 +1,13 @@
 //! How long copying an encoded batch into tensors takes next to a forward
 //! pass (the reason `Encoder::to_tensors` copies instead of aliasing).
 //! `cargo run --release -p model --example copy_cost`
-use model::{sample::random_positions, Encoder, ModelConfig, Network};
+use game::random_positions;
+use model::{Encoder, ModelConfig, Network};
 use std::time::Instant;
 
 fn main() {
     let net = Network::new(&ModelConfig::default(), 0).expect("default config");
-    let pool = random_positions(256, 1, 160);
+    let pool = random_positions(&piratechnics::Position::start(), 256, 1, 160);
     for b in [1usize, 64, 256] {
         let mut enc = Encoder::new();
         for p in &pool[..b] {

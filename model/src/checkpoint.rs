@@ -5,7 +5,7 @@
 //! it came from. Both are written to a temporary name and renamed, weights
 //! first, so a sidecar never points at a half-written file.
 
-use crate::encode::ENCODING_VERSION;
+use game::GameTag;
 use crate::net::{Network, Shape};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -20,7 +20,14 @@ pub const FORMAT: &str = "triad-checkpoint";
 pub struct CheckpointInfo {
     /// Always [`FORMAT`].
     pub format: String,
-    /// The [`ENCODING_VERSION`] the network was trained with.
+    /// The game the network plays (`[game] name`); sidecars written before
+    /// games were named are PiRaTeKnIcS's.
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// The game's variant (`[game] variant`).
+    #[serde(default = "default_variant")]
+    pub variant: String,
+    /// The game's encoding version the network was trained with.
     pub encoding_version: u32,
     pub shape: Shape,
     /// Optimiser steps taken so far (0 for a fresh network).
@@ -34,17 +41,55 @@ pub struct CheckpointInfo {
     pub metadata: serde_json::Value,
 }
 
+fn default_game() -> String {
+    "piratechnics".to_string()
+}
+fn default_variant() -> String {
+    "standard".to_string()
+}
+
 impl CheckpointInfo {
-    /// A sidecar for `shape` at `step`.
-    pub fn new(shape: Shape, step: u64) -> CheckpointInfo {
+    /// A sidecar for a network of `game` of `shape` at `step`.
+    pub fn new(game: &GameTag, shape: Shape, step: u64) -> CheckpointInfo {
         CheckpointInfo {
             format: FORMAT.to_string(),
-            encoding_version: ENCODING_VERSION,
+            game: game.name.clone(),
+            variant: game.variant.clone(),
+            encoding_version: game.encoding_version,
             shape,
             step,
             parent: None,
             metadata: serde_json::Value::Object(Default::default()),
         }
+    }
+
+    /// The game the checkpoint records.
+    pub fn tag(&self) -> GameTag {
+        GameTag {
+            name: self.game.clone(),
+            variant: self.variant.clone(),
+            encoding_version: self.encoding_version,
+        }
+    }
+
+    /// Checks that the checkpoint is a network of `expected` (same game,
+    /// variant and encoding version).
+    pub fn check_game(&self, path: &Path, expected: &GameTag) -> Result<(), CheckpointError> {
+        if !expected.same_game(&self.game, &self.variant) {
+            return Err(CheckpointError::GameMismatch {
+                path: path.to_path_buf(),
+                found: Box::new(self.tag()),
+                expected: Box::new(expected.clone()),
+            });
+        }
+        if self.encoding_version != expected.encoding_version {
+            return Err(CheckpointError::EncodingMismatch {
+                path: path.to_path_buf(),
+                found: self.encoding_version,
+                expected: expected.encoding_version,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -57,6 +102,12 @@ pub enum CheckpointError {
     },
     /// The sidecar is not valid JSON of the expected form.
     BadSidecar { path: PathBuf, message: String },
+    /// A network of another game or variant than the one asked for.
+    GameMismatch {
+        path: PathBuf,
+        found: Box<GameTag>,
+        expected: Box<GameTag>,
+    },
     /// Trained with another input encoding: its inputs would be misread.
     EncodingMismatch {
         path: PathBuf,
@@ -84,6 +135,16 @@ impl std::fmt::Display for CheckpointError {
                     path.display()
                 )
             }
+            CheckpointError::GameMismatch {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: checkpoint is a network of {found}, this run plays {expected}; \
+                 use a checkpoint of {expected} or set [game] to {found}",
+                path.display()
+            ),
             CheckpointError::EncodingMismatch {
                 path,
                 found,
@@ -128,7 +189,8 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     }
 }
 
-/// Reads and checks a sidecar (format and encoding version).
+/// Reads and checks a sidecar's format (the game is checked by
+/// [`CheckpointInfo::check_game`]).
 pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
     let path = sidecar_path(weights);
     let text = std::fs::read_to_string(&path).map_err(io(&path))?;
@@ -143,25 +205,17 @@ pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
             message: format!("format is {:?}, expected {FORMAT:?}", info.format),
         });
     }
-    if info.encoding_version != ENCODING_VERSION {
-        return Err(CheckpointError::EncodingMismatch {
-            path,
-            found: info.encoding_version,
-            expected: ENCODING_VERSION,
-        });
-    }
     Ok(info)
 }
 
 impl Network {
     /// Writes `weights` (conventionally `NAME.safetensors`) and its sidecar
-    /// `NAME.json`. `info.shape` and `info.encoding_version` are set from the
-    /// network, whatever the caller put there.
+    /// `NAME.json`. `info.shape` is set from the network, whatever the
+    /// caller put there; the game is the caller's (`CheckpointInfo::new`).
     pub fn save(&self, weights: &Path, info: &CheckpointInfo) -> Result<(), CheckpointError> {
         let mut info = info.clone();
         info.format = FORMAT.to_string();
         info.shape = self.shape();
-        info.encoding_version = ENCODING_VERSION;
         let sidecar = sidecar_path(weights);
         let (tmp_w, tmp_s) = (tmp_path(weights), tmp_path(&sidecar));
         // Weights go out as stored on CPU so the file does not depend on the device.
@@ -186,14 +240,17 @@ impl Network {
         Ok(())
     }
 
-    /// Loads a checkpoint onto `device`, rebuilding the network from its
-    /// sidecar. Fails with [`CheckpointError::EncodingMismatch`] for another
-    /// encoding version.
+    /// Loads a checkpoint of `game` onto `device`, rebuilding the network
+    /// from its sidecar. A network of another game or variant is a
+    /// [`CheckpointError::GameMismatch`], another encoding version a
+    /// [`CheckpointError::EncodingMismatch`].
     pub fn load(
         weights: &Path,
+        game: &GameTag,
         device: Device,
     ) -> Result<(Network, CheckpointInfo), CheckpointError> {
         let info = read_info(weights)?;
+        info.check_game(weights, game)?;
         let mut net = Network::with_shape(info.shape, device, 0);
         net.load_weights(weights)?;
         Ok((net, info))
@@ -204,10 +261,12 @@ impl Network {
     /// [`CheckpointError::ShapeMismatch`].
     pub fn load_expecting(
         weights: &Path,
+        game: &GameTag,
         expected: Shape,
         device: Device,
     ) -> Result<(Network, CheckpointInfo), CheckpointError> {
         let info = read_info(weights)?;
+        info.check_game(weights, game)?;
         if info.shape != expected {
             return Err(CheckpointError::ShapeMismatch {
                 path: weights.to_path_buf(),
@@ -215,7 +274,7 @@ impl Network {
                 expected: Box::new(expected),
             });
         }
-        Network::load(weights, device)
+        Network::load(weights, game, device)
     }
 
     /// Replaces this network's weights with those in `weights`; every

@@ -1,35 +1,21 @@
-//! The ship-and-crew encoding: positions into input planes, legal moves into
-//! the per-move arrays the policy head scores.
+//! Batches of positions into the network's input: planes, and legal moves
+//! into the padded per-move arrays the policy head scores.
 //!
-//! Everything is from the side to move's point of view: for Black the ranks
-//! are flipped and the colours swapped, so one network plays both sides and
-//! the standard start looks the same to either player. The plane layout is
-//! listed in `docs/model.md`; changing it means bumping [`ENCODING_VERSION`],
-//! which makes old checkpoints refuse to load instead of silently misreading
-//! their inputs.
+//! What a plane or a move feature means is the game's business
+//! (`GameState::encode_planes`, `GameState::encode_move`); this module only
+//! lays a batch out in reusable buffers, for any game.
 
-use piratechnics::{cell_index, encode_planes, encode_move_features, Move, Position, MOVE_FEATURES, PLANES};
-pub use piratechnics::ENCODING_VERSION;
+use game::{Encoding, GameState};
 use ndarray::{Array4, ArrayView2, ArrayView3, ArrayView4};
 use tch::{Device, Tensor};
 
-/// The file mirror (a↔f) of a training sample: the mirrored position and
-/// its moves mirrored element by element, so arrays aligned with the moves
-/// (visit counts, policy targets) stay aligned. The rules are symmetric under
-/// this mirror (the start position is not), so the result is another valid
-/// sample for variants where `Variant::mirror_symmetric` holds.
-pub fn mirror_sample(pos: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
-    let v = pos.variant();
-    (pos.mirror(), moves.iter().map(|m| m.mirror(v)).collect())
-}
-
 /// One position to encode: the position and how many times it has occurred
 /// in its game, this time included (see [`encode_planes`]).
-pub type Input<'a> = (&'a Position, u8);
+pub type Input<'a, S> = (&'a S, u8);
 
-/// Encodes a batch into a fresh `[B, PLANES, height, width]` array. For the
+/// Encodes a batch into a fresh `[B, planes, height, width]` array. For the
 /// hot path use an [`Encoder`], which reuses its buffers.
-pub fn encode_batch(inputs: &[Input]) -> Array4<f32> {
+pub fn encode_batch<S: GameState>(inputs: &[Input<S>]) -> Array4<f32> {
     let mut enc = Encoder::new();
     for &(pos, reps) in inputs {
         enc.push_planes_only(pos, reps);
@@ -44,14 +30,17 @@ pub fn encode_batch(inputs: &[Input]) -> Array4<f32> {
 ///
 /// Moves are stored compactly while pushing (the largest legal-move count is
 /// not known until the last position) and padded by `finish`.
-#[derive(Default)]
-pub struct Encoder {
+pub struct Encoder<S: GameState> {
+    /// The shape of the batch's positions (set by the first push).
+    encoding: Option<Encoding>,
     height: usize,
     width: usize,
+    planes_per: usize,
+    features_per: usize,
     count: usize,
     planes: Vec<f32>,
-    /// Legal moves of all positions, in `Position::legal_moves` order.
-    moves: Vec<Move>,
+    /// Legal moves of all positions, in `GameState::legal_moves` order.
+    moves: Vec<S::Move>,
     /// `offsets[i]..offsets[i+1]` are position i's moves.
     offsets: Vec<usize>,
     /// Compact per-move arrays, parallel to `moves`.
@@ -64,17 +53,45 @@ pub struct Encoder {
     pad_to: Vec<i64>,
     pad_features: Vec<f32>,
     pad_mask: Vec<bool>,
-    scratch: Vec<Move>,
+    scratch: Vec<S::Move>,
     /// Whether the padded arrays match the pushed positions.
     finished: bool,
 }
 
-impl Encoder {
-    pub fn new() -> Encoder {
+impl<S: GameState> Default for Encoder<S> {
+    fn default() -> Self {
+        Encoder::new()
+    }
+}
+
+impl<S: GameState> Encoder<S> {
+    pub fn new() -> Encoder<S> {
         Encoder {
+            encoding: None,
+            height: 0,
+            width: 0,
+            planes_per: 0,
+            features_per: 0,
+            count: 0,
+            planes: Vec::new(),
+            moves: Vec::new(),
             offsets: vec![0],
-            ..Default::default()
+            cell_from: Vec::new(),
+            cell_to: Vec::new(),
+            features: Vec::new(),
+            max_moves: 0,
+            pad_from: Vec::new(),
+            pad_to: Vec::new(),
+            pad_features: Vec::new(),
+            pad_mask: Vec::new(),
+            scratch: Vec::new(),
+            finished: false,
         }
+    }
+
+    /// The encoding of the batch's positions (`None` before the first push).
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.encoding
     }
 
     /// Empties the batch, keeping the buffers.
@@ -99,27 +116,33 @@ impl Encoder {
         self.count == 0
     }
 
-    fn push_planes_only(&mut self, pos: &Position, repetitions: u8) {
-        let v = pos.variant();
-        let (h, w) = (v.height as usize, v.width as usize);
+    fn push_planes_only(&mut self, pos: &S, repetitions: u8) {
         if self.count == 0 {
-            self.height = h;
-            self.width = w;
+            let e = pos.encoding();
+            if self.encoding != Some(e) {
+                self.encoding = Some(e);
+                self.height = e.height;
+                self.width = e.width;
+                self.planes_per = e.planes;
+                self.features_per = e.move_features;
+            }
+        } else {
+            debug_assert_eq!(
+                Some(pos.encoding()),
+                self.encoding,
+                "one batch holds one encoding"
+            );
         }
-        assert!(
-            (h, w) == (self.height, self.width),
-            "one batch holds one board size"
-        );
-        let n = PLANES * h * w;
+        let n = self.planes_per * self.height * self.width;
         let start = self.planes.len();
         self.planes.resize(start + n, 0.0);
-        encode_planes(pos, repetitions, &mut self.planes[start..]);
+        pos.encode_planes(repetitions, &mut self.planes[start..]);
         self.count += 1;
     }
 
     /// Adds a position; its legal moves are generated here, in
-    /// `Position::legal_moves` order.
-    pub fn push(&mut self, pos: &Position, repetitions: u8) {
+    /// `GameState::legal_moves` order.
+    pub fn push(&mut self, pos: &S, repetitions: u8) {
         let mut scratch = std::mem::take(&mut self.scratch);
         pos.legal_moves(&mut scratch);
         self.push_with_moves(pos, repetitions, &scratch);
@@ -128,17 +151,16 @@ impl Encoder {
 
     /// Adds a position with a given list of its moves (e.g. the legal moves
     /// stored with a training sample), scored in that order.
-    pub fn push_with_moves(&mut self, pos: &Position, repetitions: u8, moves: &[Move]) {
+    pub fn push_with_moves(&mut self, pos: &S, repetitions: u8, moves: &[S::Move]) {
         self.push_planes_only(pos, repetitions);
-        let v = pos.variant();
-        let side = pos.side();
+        let nf = self.features_per;
         for &m in moves {
             self.moves.push(m);
-            self.cell_from.push(cell_index(v, side, m.from()) as i64);
-            self.cell_to.push(cell_index(v, side, m.to()) as i64);
             let start = self.features.len();
-            self.features.resize(start + MOVE_FEATURES, 0.0);
-            encode_move_features(v, side, m, &mut self.features[start..]);
+            self.features.resize(start + nf, 0.0);
+            let (from, to) = pos.encode_move(m, &mut self.features[start..]);
+            self.cell_from.push(from as i64);
+            self.cell_to.push(to as i64);
         }
         self.offsets.push(self.moves.len());
         self.max_moves = self.max_moves.max(moves.len());
@@ -158,15 +180,15 @@ impl Encoder {
         self.pad_mask.clear();
         self.pad_mask.resize(b * m, false);
         self.pad_features.clear();
-        self.pad_features.resize(b * m * MOVE_FEATURES, 0.0);
+        self.pad_features.resize(b * m * self.features_per, 0.0);
         for i in 0..b {
             let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
             let row = i * m;
             self.pad_from[row..row + hi - lo].copy_from_slice(&self.cell_from[lo..hi]);
             self.pad_to[row..row + hi - lo].copy_from_slice(&self.cell_to[lo..hi]);
             self.pad_mask[row..row + hi - lo].fill(true);
-            self.pad_features[row * MOVE_FEATURES..(row + hi - lo) * MOVE_FEATURES]
-                .copy_from_slice(&self.features[lo * MOVE_FEATURES..hi * MOVE_FEATURES]);
+            self.pad_features[row * self.features_per..(row + hi - lo) * self.features_per]
+                .copy_from_slice(&self.features[lo * self.features_per..hi * self.features_per]);
         }
         self.finished = true;
     }
@@ -176,7 +198,7 @@ impl Encoder {
         self.max_moves
     }
     /// Position i's moves, in the order their probabilities come back.
-    pub fn moves(&self, i: usize) -> &[Move] {
+    pub fn moves(&self, i: usize) -> &[S::Move] {
         &self.moves[self.offsets[i]..self.offsets[i + 1]]
     }
     /// `offsets[i]..offsets[i+1]` index position i's moves in a flat list.
@@ -184,9 +206,9 @@ impl Encoder {
         &self.offsets
     }
 
-    /// `[B, PLANES, height, width]`.
+    /// `[B, planes, height, width]`.
     pub fn planes(&self) -> ArrayView4<'_, f32> {
-        ArrayView4::from_shape((self.count, PLANES, self.height, self.width), &self.planes)
+        ArrayView4::from_shape((self.count, self.planes_per, self.height, self.width), &self.planes)
             .expect("planes buffer matches its shape")
     }
     /// `[B, M]` cell index (see [`cell_index`]) of each move's origin; 0 in padding.
@@ -197,10 +219,10 @@ impl Encoder {
     pub fn move_to(&self) -> ArrayView2<'_, i64> {
         ArrayView2::from_shape((self.count, self.max_moves), &self.pad_to).expect("shape")
     }
-    /// `[B, M, MOVE_FEATURES]`; zeros in padding.
+    /// `[B, M, move_features]`; zeros in padding.
     pub fn move_features(&self) -> ArrayView3<'_, f32> {
         ArrayView3::from_shape(
-            (self.count, self.max_moves, MOVE_FEATURES),
+            (self.count, self.max_moves, self.features_per),
             &self.pad_features,
         )
         .expect("shape")
@@ -217,7 +239,7 @@ impl Encoder {
     pub fn to_tensors(&self, device: Device) -> BatchTensors {
         assert!(self.finished, "Encoder::finish must run before to_tensors");
         let (b, m) = (self.count as i64, self.max_moves as i64);
-        let dims = [b, PLANES as i64, self.height as i64, self.width as i64];
+        let dims = [b, self.planes_per as i64, self.height as i64, self.width as i64];
         BatchTensors {
             planes: Tensor::from_slice(&self.planes)
                 .view(dims)
@@ -229,7 +251,7 @@ impl Encoder {
                 .view([b, m])
                 .to_device(device),
             move_features: Tensor::from_slice(&self.pad_features)
-                .view([b, m, MOVE_FEATURES as i64])
+                .view([b, m, self.features_per as i64])
                 .to_device(device),
             mask: Tensor::from_slice(&self.pad_mask)
                 .view([b, m])
@@ -240,13 +262,13 @@ impl Encoder {
 
 /// A finished batch as tensors: the network's input.
 pub struct BatchTensors {
-    /// `[B, PLANES, H, W]` f32.
+    /// `[B, planes, H, W]` f32.
     pub planes: Tensor,
     /// `[B, M]` i64 cell indices.
     pub move_from: Tensor,
     /// `[B, M]` i64 cell indices.
     pub move_to: Tensor,
-    /// `[B, M, MOVE_FEATURES]` f32.
+    /// `[B, M, move_features]` f32.
     pub move_features: Tensor,
     /// `[B, M]` bool, true for real moves.
     pub mask: Tensor,

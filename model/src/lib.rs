@@ -1,8 +1,9 @@
 //! The ship-and-crew encoding and the policy/value network.
 //!
-//! - [`encode`]: positions into `[B, PLANES, 8, 6]` input planes from the side
-//!   to move's point of view, legal moves into padded per-move arrays with a
-//!   mask ([`Encoder`] reuses its buffers); no torch in the encoding itself.
+//! - [`encode`]: batches of any game's positions into `[B, planes, H, W]`
+//!   input planes and legal moves into padded per-move arrays with a mask
+//!   ([`Encoder`] reuses its buffers); what the planes mean is the game's
+//!   (`game::GameState::encode_planes`).
 //! - [`Network`]: residual trunk, legal-move scorer policy head (a softmax
 //!   over each position's legal moves only) and a win/draw/loss head, in tch,
 //!   on CPU or CUDA. [`Network::evaluate`] for inference,
@@ -17,12 +18,8 @@ pub mod checkpoint;
 pub mod config;
 pub mod encode;
 pub mod net;
-pub mod sample;
 
 pub use checkpoint::{CheckpointError, CheckpointInfo};
 pub use config::{ConfigError, ModelConfig};
-pub use encode::{
-    cell_index, encode_batch, encode_move_features, encode_planes, mirror_sample, BatchTensors,
-    Encoder, Input, ENCODING_VERSION, MOVE_FEATURES, PLANES,
-};
+pub use encode::{encode_batch, BatchTensors, Encoder, Input};
 pub use net::{policy_loss, value_loss, Evaluation, Network, Shape};

@@ -10,7 +10,8 @@
 //! a fraction of the cost.
 
 use crate::config::{ConfigError, ModelConfig};
-use crate::encode::{BatchTensors, Encoder, Input, MOVE_FEATURES, PLANES};
+use crate::encode::{BatchTensors, Encoder, Input};
+use game::{Encoding, GameState};
 use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
@@ -25,23 +26,23 @@ pub struct Shape {
     pub move_embed: usize,
     pub policy_hidden: usize,
     pub value_hidden: usize,
-    /// Input planes ([`PLANES`] of the encoding it was built for).
+    /// Input planes (`Encoding::planes` of the game it was built for).
     pub planes: usize,
-    /// Move features ([`MOVE_FEATURES`] of the encoding it was built for).
+    /// Move features (`Encoding::move_features` of the game it was built for).
     pub move_features: usize,
 }
 
 impl Shape {
-    /// The shape a config asks for, with the current encoding's sizes.
-    pub fn of(config: &ModelConfig) -> Shape {
+    /// The shape a config asks for, for a game's encoding.
+    pub fn of(config: &ModelConfig, encoding: Encoding) -> Shape {
         Shape {
             blocks: config.blocks,
             channels: config.channels,
             move_embed: config.move_embed,
             policy_hidden: config.policy_hidden,
             value_hidden: config.value_hidden,
-            planes: PLANES,
-            move_features: MOVE_FEATURES,
+            planes: encoding.planes,
+            move_features: encoding.move_features,
         }
     }
 }
@@ -95,7 +96,7 @@ pub struct Network {
 /// One position's evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
-    /// Probability of each legal move, in `Position::legal_moves` order.
+    /// Probability of each legal move, in `GameState::legal_moves` order.
     pub policy: Vec<f32>,
     /// Win, draw, loss probabilities for the side to move.
     pub wdl: [f32; 3],
@@ -119,16 +120,20 @@ fn linear(vs: &nn::Path, i: usize, o: usize, bias: bool) -> nn::Linear {
 }
 
 impl Network {
-    /// A fresh network from a config, its weights drawn from `seed`
-    /// (libtorch's global generator is seeded, so the same seed and config
-    /// give the same weights).
-    pub fn new(config: &ModelConfig, seed: u64) -> Result<Network, ConfigError> {
+    /// A fresh network from a config for a game's encoding, its weights
+    /// drawn from `seed` (libtorch's global generator is seeded, so the same
+    /// seed and config give the same weights).
+    pub fn new(
+        config: &ModelConfig,
+        encoding: Encoding,
+        seed: u64,
+    ) -> Result<Network, ConfigError> {
         config.validate()?;
         let device = config.tch_device()?;
         if config.threads > 0 {
             tch::set_num_threads(config.threads as i32);
         }
-        Ok(Network::with_shape(Shape::of(config), device, seed))
+        Ok(Network::with_shape(Shape::of(config, encoding), device, seed))
     }
 
     /// A fresh network of a given shape on a device.
@@ -268,7 +273,10 @@ impl Network {
     /// encoder's moves (position i's are `offsets()[i]..offsets()[i+1]`);
     /// `wdl` one `[win, draw, loss]` per position. Both are cleared first and
     /// reuse their capacity.
-    pub fn evaluate_encoded(&self, enc: &Encoder, policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    pub fn evaluate_encoded<S: GameState>(
+        &self,
+        enc: &Encoder<S>,
+        policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         policy.clear();
         wdl.clear();
         let b = enc.len();
@@ -299,9 +307,9 @@ impl Network {
     }
 
     /// Evaluates positions (each with its repetition count): for each, the
-    /// probabilities of its legal moves in `Position::legal_moves` order and
+    /// probabilities of its legal moves in `GameState::legal_moves` order and
     /// its W/D/L. Allocates; the hot path uses [`Network::evaluate_encoded`].
-    pub fn evaluate(&self, inputs: &[Input]) -> Vec<Evaluation> {
+    pub fn evaluate<S: GameState>(&self, inputs: &[Input<S>]) -> Vec<Evaluation> {
         let mut enc = Encoder::new();
         for &(pos, reps) in inputs {
             enc.push(pos, reps);

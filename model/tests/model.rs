@@ -2,7 +2,7 @@
 
 use piratechnics::SplitMix;
 use piratechnics::{Move, Position};
-use model::sample::random_positions;
+use game::random_positions;
 use model::*;
 use std::collections::HashSet;
 use tch::{nn, nn::OptimizerConfig, Device, Kind, Tensor};
@@ -97,7 +97,7 @@ fn start_planes_say_what_is_on_the_board() {
 fn mirror_commutes_with_move_generation() {
     let mut moves: Vec<Move> = Vec::new();
     let mut mirrored: Vec<Move> = Vec::new();
-    for pos in random_positions(300, 7, 120) {
+    for pos in random_positions(&Position::start(), 300, 7, 120) {
         pos.legal_moves(&mut moves);
         let (mpos, mmoves) = mirror_sample(&pos, &moves);
         mpos.legal_moves(&mut mirrored);
@@ -112,7 +112,7 @@ fn mirror_commutes_with_move_generation() {
 #[test]
 fn policy_is_a_distribution_over_exactly_the_legal_moves() {
     let net = Network::new(&small_config(), 1).unwrap();
-    let positions = random_positions(40, 3, 80);
+    let positions = random_positions(&Position::start(), 40, 3, 80);
     let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
     let evals = net.evaluate(&inputs);
     assert_eq!(evals.len(), positions.len());
@@ -146,7 +146,7 @@ fn save_then_load_gives_identical_outputs() {
     assert_eq!(got.step, 42);
     assert_eq!(got.parent.as_deref(), Some("gen0"));
     assert_eq!(got.shape, net.shape());
-    let positions = random_positions(20, 5, 60);
+    let positions = random_positions(&Position::start(), 20, 5, 60);
     let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
     assert_eq!(net.evaluate(&inputs), loaded.evaluate(&inputs));
     // No temporary files are left behind.
@@ -193,7 +193,7 @@ fn save_then_load_gives_identical_outputs() {
 fn small_network_overfits_a_few_dozen_positions() {
     tch::set_num_threads(1);
     let net = Network::new(&small_config(), 3).unwrap();
-    let positions = random_positions(32, 9, 60);
+    let positions = random_positions(&Position::start(), 32, 9, 60);
     let mut enc = Encoder::new();
     for p in &positions {
         enc.push(p, 1);

@@ -110,15 +110,6 @@ impl game::Game for Piratechnics {
     fn parse_state(&self, text: &str) -> Result<Position, String> {
         Position::from_tfen_in(text, self.variant).map_err(|e| e.to_string())
     }
-    fn encoding(&self) -> Encoding {
-        Encoding {
-            planes: PLANES,
-            move_features: MOVE_FEATURES,
-            height: self.variant.height as usize,
-            width: self.variant.width as usize,
-            version: crate::ENCODING_VERSION,
-        }
-    }
     /// The identity and, where the board allows it, the file mirror.
     fn symmetries(&self) -> usize {
         if self.variant.mirror_symmetric() {
@@ -186,6 +177,15 @@ impl GameState for Position {
     }
     fn parse_move(&self, text: &str) -> Result<Move, String> {
         Position::parse_move(self, text).map_err(|e| e.to_string())
+    }
+    fn encoding(&self) -> Encoding {
+        Encoding {
+            planes: PLANES,
+            move_features: MOVE_FEATURES,
+            height: self.variant().height as usize,
+            width: self.variant().width as usize,
+            version: crate::ENCODING_VERSION,
+        }
     }
     #[inline]
     fn encode_planes(&self, repetitions: u8, out: &mut [f32]) {

@@ -1,7 +1,6 @@
 //! Game results and the history a position alone cannot know (repetitions).
 
 use crate::position::Position;
-use crate::types::Color;
 
 pub use game::{repetitions, GameResult, Outcome, Termination};
 

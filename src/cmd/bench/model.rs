@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .max_batch
         .unwrap_or(if on_cpu { 1024 } else { 16384 })
         .max(1);
-    let pool = model::sample::random_positions(POOL, 1, 160);
+    let pool = game::random_positions(&piratechnics::Position::start(), POOL, 1, 160);
 
     let mut sizes: Vec<usize> = [1, 16, 64, 256].into_iter().filter(|&b| b <= cap).collect();
     let largest = largest_that_fits(&net, &pool, cap);
