@@ -18,7 +18,7 @@ use crate::eval::{EvalCache, Evaluator, Request};
 use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::PositionRecord;
-use piratechnics::{Color, Game, GameResult, Outcome, Position, Termination};
+use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
 use rayon::prelude::*;
 
 /// A finished game, ready for the shard writer.
@@ -94,10 +94,10 @@ struct Row {
     full: bool,
 }
 
-struct Active {
+struct Active<S: GameState> {
     id: u64,
     seed: u64,
-    game: Game,
+    game: History<S>,
     rows: Vec<Row>,
     no_resign: bool,
     /// Consecutive own moves with the root value below the threshold, per colour.
@@ -107,10 +107,10 @@ struct Active {
     simulations: u32,
 }
 
-struct Slot {
-    search: Search,
+struct Slot<S: GameState> {
+    search: Search<S>,
     rng: Rng,
-    active: Option<Active>,
+    active: Option<Active<S>>,
     finished: Option<FinishedGame>,
     waiting: bool,
     answer: Option<[f32; 3]>,
@@ -121,11 +121,12 @@ struct Slot {
 }
 
 /// The self-play driver: `games_in_flight` games, stepped in rounds.
-pub struct SelfPlay {
+pub struct SelfPlay<G: Game> {
+    game: G,
     config: SelfplayConfig,
     seed: u64,
     model_id: String,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<G::State>>,
     cache: EvalCache,
     next_game: u64,
     max_games: u64,
@@ -133,17 +134,25 @@ pub struct SelfPlay {
     pool: rayon::ThreadPool,
     policy: Vec<f32>,
     wdl: Vec<[f32; 3]>,
-    start: Position,
+    start: G::State,
     pub totals: Totals,
 }
 
-impl SelfPlay {
-    /// A driver that will play `max_games` games (ids 0..max_games) from
-    /// the standard start, seeded by `seed`. `model_id` is written on every row.
-    pub fn new(config: &SelfplayConfig, seed: u64, max_games: u64, model_id: &str) -> SelfPlay {
+impl<G: Game> SelfPlay<G> {
+    /// A driver that will play `max_games` games (ids 0..max_games) of
+    /// `game` from its start, seeded by `seed`. `model_id` is written on
+    /// every row.
+    pub fn new(
+        game: &G,
+        config: &SelfplayConfig,
+        seed: u64,
+        max_games: u64,
+        model_id: &str,
+    ) -> SelfPlay<G> {
+        let start = game.start();
         let slots = (0..config.games_in_flight)
             .map(|_| Slot {
-                search: Search::new(config),
+                search: Search::new(config, &start),
                 rng: Rng::new(0),
                 active: None,
                 finished: None,
@@ -165,6 +174,7 @@ impl SelfPlay {
                     .expect("a one-thread pool")
             });
         SelfPlay {
+            game: game.clone(),
             config: config.clone(),
             seed,
             model_id: model_id.to_string(),
@@ -176,7 +186,7 @@ impl SelfPlay {
             pool,
             policy: Vec::new(),
             wdl: Vec::new(),
-            start: Position::start(),
+            start,
             totals: Totals::default(),
         }
     }
@@ -210,7 +220,7 @@ impl SelfPlay {
     /// `finished` in slot order.
     pub fn round(
         &mut self,
-        evaluator: &mut dyn Evaluator,
+        evaluator: &mut dyn Evaluator<G::State>,
         finished: &mut Vec<FinishedGame>,
     ) -> RoundStats {
         // (1) New games, in slot order: ids and seeds do not depend on timing.
@@ -225,7 +235,7 @@ impl SelfPlay {
                 slot.active = Some(Active {
                     id,
                     seed,
-                    game: Game::new(self.start.clone()),
+                    game: History::new(self.start.clone()),
                     rows: Vec::new(),
                     no_resign,
                     low: [0; 2],
@@ -265,7 +275,7 @@ impl SelfPlay {
                             .for_each(|slot| advance(config, cache, model_id, slot));
                     })
                 });
-                let batch: Vec<Request<'_>> = eval_group
+                let batch: Vec<Request<'_, G::State>> = eval_group
                     .iter()
                     .filter(|s| s.waiting)
                     .map(|s| s.search.request())
@@ -337,7 +347,7 @@ impl SelfPlay {
 }
 
 /// Sets up the search of the game's next move: full or cheap, noise or not.
-fn begin_move(config: &SelfplayConfig, slot: &mut Slot) {
+fn begin_move<S: GameState>(config: &SelfplayConfig, slot: &mut Slot<S>) {
     let active = slot.active.as_mut().expect("an active game");
     let full = config.cheap_share <= 0.0 || slot.rng.uniform() >= config.cheap_share;
     active.full = full;
@@ -354,7 +364,12 @@ fn begin_move(config: &SelfplayConfig, slot: &mut Slot) {
 }
 
 /// Runs one slot's game until its search needs the network or it ends.
-fn advance(config: &SelfplayConfig, cache: Option<&EvalCache>, model_id: &str, slot: &mut Slot) {
+fn advance<S: GameState>(
+    config: &SelfplayConfig,
+    cache: Option<&EvalCache>,
+    model_id: &str,
+    slot: &mut Slot<S>,
+) {
     if slot.active.is_none() {
         return;
     }
@@ -378,7 +393,11 @@ fn advance(config: &SelfplayConfig, cache: Option<&EvalCache>, model_id: &str, s
 
 /// The search of the current position is complete: record it, play the
 /// move (or resign), and return the game if it is over.
-fn finish_move(config: &SelfplayConfig, model_id: &str, slot: &mut Slot) -> Option<FinishedGame> {
+fn finish_move<S: GameState>(
+    config: &SelfplayConfig,
+    model_id: &str,
+    slot: &mut Slot<S>,
+) -> Option<FinishedGame> {
     let active = slot.active.as_mut().expect("an active game");
     let pos = active.game.position().clone();
     let side = pos.side();
@@ -413,7 +432,7 @@ fn finish_move(config: &SelfplayConfig, model_id: &str, slot: &mut Slot) -> Opti
     slot.search.root_visits(&mut slot.visits);
     let has_policy = slot.search.improved_policy(&mut slot.policy);
     active.rows.push(Row {
-        tfen: pos.to_tfen(),
+        tfen: pos.to_text(),
         hash: pos.hash(),
         side,
         legal: slot.search.root_moves().map(|m| m.code()).collect(),
@@ -438,7 +457,7 @@ fn finish_move(config: &SelfplayConfig, model_id: &str, slot: &mut Slot) -> Opti
     outcome.map(|o| close_game(active, o, model_id))
 }
 
-fn close_game(active: &mut Active, outcome: Outcome, model_id: &str) -> FinishedGame {
+fn close_game<S: GameState>(active: &mut Active<S>, outcome: Outcome, model_id: &str) -> FinishedGame {
     let length = active.game.ply() as u32;
     let result = outcome.result.as_str();
     let termination = outcome.termination.as_str();

@@ -5,25 +5,25 @@
 //! torch ([`UniformEvaluator`]) and runs on the real network through
 //! [`NetworkEvaluator`]. [`EvalCache`] remembers recent evaluations.
 
-use piratechnics::{Move, Position};
+use game::GameState;
 use model::{Encoder, Network};
 
 /// One position to evaluate: the position, how often it has occurred in its
 /// game (the encoding has a repetition plane) and its legal moves, in the
 /// order the priors must come back.
 #[derive(Clone, Copy)]
-pub struct Request<'a> {
-    pub position: &'a Position,
+pub struct Request<'a, S: GameState> {
+    pub position: &'a S,
     pub repetitions: u8,
-    pub moves: &'a [Move],
+    pub moves: &'a [S::Move],
 }
 
 /// Evaluates batches of positions.
-pub trait Evaluator {
+pub trait Evaluator<S: GameState> {
     /// Clears and fills `policy` with the priors of every request's moves,
     /// back to back (request i's after those of requests 0..i), and `wdl`
     /// with one `[win, draw, loss]` per request, for its side to move.
-    fn evaluate(&mut self, batch: &[Request<'_>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>);
+    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>);
 }
 
 /// Equal priors and an even value ([1/3, 1/3, 1/3]): the search then is
@@ -31,8 +31,8 @@ pub trait Evaluator {
 #[derive(Default, Clone, Copy)]
 pub struct UniformEvaluator;
 
-impl Evaluator for UniformEvaluator {
-    fn evaluate(&mut self, batch: &[Request<'_>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+impl<S: GameState> Evaluator<S> for UniformEvaluator {
+    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         policy.clear();
         wdl.clear();
         for r in batch {
@@ -45,13 +45,13 @@ impl Evaluator for UniformEvaluator {
 
 /// The network behind the trait, with a reusable [`Encoder`] so a batch
 /// allocates nothing once the buffers have grown.
-pub struct NetworkEvaluator {
+pub struct NetworkEvaluator<S: GameState> {
     pub net: Network,
-    encoder: Encoder,
+    encoder: Encoder<S>,
 }
 
-impl NetworkEvaluator {
-    pub fn new(net: Network) -> NetworkEvaluator {
+impl<S: GameState> NetworkEvaluator<S> {
+    pub fn new(net: Network) -> NetworkEvaluator<S> {
         NetworkEvaluator {
             net,
             encoder: Encoder::new(),
@@ -59,8 +59,8 @@ impl NetworkEvaluator {
     }
 }
 
-impl Evaluator for NetworkEvaluator {
-    fn evaluate(&mut self, batch: &[Request<'_>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
+    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         self.encoder.clear();
         for r in batch {
             self.encoder
@@ -74,7 +74,7 @@ impl Evaluator for NetworkEvaluator {
 /// The cache key of a position: its Zobrist hash mixed with its repetition
 /// count (the network sees that count, so the two are different inputs).
 #[inline]
-pub fn cache_key(position: &Position, repetitions: u8) -> u64 {
+pub fn cache_key<S: GameState>(position: &S, repetitions: u8) -> u64 {
     position.hash() ^ (repetitions as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 

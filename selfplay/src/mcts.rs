@@ -18,7 +18,7 @@
 use crate::config::{Algorithm, SelfplayConfig};
 use crate::eval::{cache_key, EvalCache, Evaluator, Request};
 use crate::rng::Rng;
-use piratechnics::{Game, Move, Position, NO_CAPTURE_LIMIT};
+use game::{GameResult, GameState, History};
 
 const NONE: u32 = u32::MAX;
 
@@ -60,8 +60,8 @@ impl Node {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Edge {
-    mv: Move,
+struct Edge<M> {
+    mv: M,
     /// The prior the search uses (the network's, plus noise at a noisy root).
     prior: f32,
     /// The network's prior, kept so noise can be reset when a subtree is reused.
@@ -97,14 +97,14 @@ struct Settings {
 
 /// The search of one game. Reusable from move to move: its buffers keep
 /// their capacity, so after the first moves a simulation allocates nothing.
-pub struct Search {
+pub struct Search<S: GameState> {
     s: Settings,
     nodes: Vec<Node>,
-    edges: Vec<Edge>,
+    edges: Vec<Edge<S::Move>>,
     spare_nodes: Vec<Node>,
-    spare_edges: Vec<Edge>,
+    spare_edges: Vec<Edge<S::Move>>,
     stack: Vec<(u32, u32)>,
-    root_pos: Position,
+    root_pos: S,
     /// The game's position hashes, then those of the current path.
     history: Vec<u64>,
     game_len: usize,
@@ -114,8 +114,8 @@ pub struct Search {
     prepared: bool,
     waiting: bool,
     path: Vec<u32>,
-    leaf_pos: Position,
-    leaf_moves: Vec<Move>,
+    leaf_pos: S,
+    leaf_moves: Vec<S::Move>,
     leaf_reps: u8,
     leaf_key: u64,
     /// Gumbel root state: one Gumbel sample and log-prior per root edge,
@@ -160,8 +160,11 @@ pub fn gumbel_schedule(m: u32, n: u32, out: &mut Vec<u32>) {
     out.truncate(n);
 }
 
-impl Search {
-    pub fn new(config: &SelfplayConfig) -> Search {
+impl<S: GameState> Search<S> {
+    /// A search with the constants of `config`. `start` is any position of
+    /// the game (the buffers' first contents; [`Search::begin`] sets the
+    /// root).
+    pub fn new(config: &SelfplayConfig, start: &S) -> Search<S> {
         Search {
             s: Settings {
                 algorithm: config.algorithm,
@@ -181,7 +184,7 @@ impl Search {
             spare_nodes: Vec::new(),
             spare_edges: Vec::new(),
             stack: Vec::new(),
-            root_pos: Position::start(),
+            root_pos: start.clone(),
             history: Vec::new(),
             game_len: 0,
             params: SearchParams {
@@ -192,7 +195,7 @@ impl Search {
             prepared: false,
             waiting: false,
             path: Vec::new(),
-            leaf_pos: Position::start(),
+            leaf_pos: start.clone(),
             leaf_moves: Vec::new(),
             leaf_reps: 1,
             leaf_key: 0,
@@ -214,7 +217,7 @@ impl Search {
 
     /// Starts a search of the game's current position, which must not be
     /// over. Keeps the tree left by [`Search::advance`] if there is one.
-    pub fn begin(&mut self, game: &Game, params: SearchParams) {
+    pub fn begin(&mut self, game: &History<S>, params: SearchParams) {
         self.root_pos.clone_from(game.position());
         self.history.clear();
         self.history.extend_from_slice(game.hashes());
@@ -315,19 +318,17 @@ impl Search {
     fn resolve_leaf(&mut self, cache: Option<&EvalCache>) -> bool {
         let leaf = *self.path.last().expect("path has the root") as usize;
         self.leaf_pos.legal_moves(&mut self.leaf_moves);
-        let reps = piratechnics::repetitions(&self.history, self.leaf_pos.clock());
-        // The rules' order (piratechnics::outcome_of): mate/stalemate, repetition, clock.
-        let terminal = if self.leaf_moves.is_empty() {
-            Some(if self.leaf_pos.in_check() {
-                (-1.0, 0.0)
-            } else {
-                (0.0, 1.0)
-            })
-        } else if reps >= 3 || self.leaf_pos.clock() >= NO_CAPTURE_LIMIT {
-            Some((0.0, 1.0))
-        } else {
-            None
-        };
+        let reps = game::repetitions(&self.history, self.leaf_pos.reversible_plies());
+        // The rules are the game's (`GameState::terminal`): values for the
+        // leaf's side to move.
+        let terminal = self
+            .leaf_pos
+            .terminal(!self.leaf_moves.is_empty(), reps)
+            .map(|o| match o.result {
+                GameResult::Draw => (0.0, 1.0),
+                r if r == GameResult::win_for(self.leaf_pos.side()) => (1.0, 0.0),
+                _ => (-1.0, 0.0),
+            });
         if let Some((v, d)) = terminal {
             debug_assert!(leaf != 0, "the root of a search is never over");
             let n = &mut self.nodes[leaf];
@@ -351,7 +352,7 @@ impl Search {
     }
 
     /// The leaf waiting for the network.
-    pub fn request(&self) -> Request<'_> {
+    pub fn request(&self) -> Request<'_, S> {
         debug_assert!(self.waiting);
         Request {
             position: &self.leaf_pos,
@@ -375,10 +376,9 @@ impl Search {
 
     /// Index in `leaf_moves` of a move that mates at once, if any.
     fn mating_move(&self) -> Option<usize> {
-        self.leaf_moves.iter().position(|&mv| {
-            let after = self.leaf_pos.play(mv);
-            after.in_check() && !after.has_legal_move()
-        })
+        self.leaf_moves
+            .iter()
+            .position(|&mv| self.leaf_pos.is_winning_move(mv))
     }
 
     fn expand(&mut self, leaf: usize, policy: &[f32], wdl: [f32; 3]) {
@@ -478,7 +478,7 @@ impl Search {
 
     /// Child visits and mean value for the side choosing edge `e`.
     #[inline]
-    fn edge_stats(&self, e: &Edge) -> (u32, f32) {
+    fn edge_stats(&self, e: &Edge<S::Move>) -> (u32, f32) {
         if e.child == NONE {
             return (0, 0.0);
         }
@@ -582,7 +582,7 @@ impl Search {
     }
 
     /// The root's moves, in legal-move order.
-    pub fn root_moves(&self) -> impl Iterator<Item = Move> + '_ {
+    pub fn root_moves(&self) -> impl Iterator<Item = S::Move> + '_ {
         let r = &self.nodes[0];
         self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize]
             .iter()
@@ -647,7 +647,7 @@ impl Search {
     /// (the most visited move at temperature 0, ties to the better Q).
     /// Gumbel: among the most visited moves, the best `g + logit + sigma(q)`
     /// (the Gumbel samples already provide the exploration).
-    pub fn choose_move(&mut self, temperature: f32, rng: &mut Rng) -> Move {
+    pub fn choose_move(&mut self, temperature: f32, rng: &mut Rng) -> S::Move {
         let r = self.nodes[0];
         let first = r.first_edge as usize;
         let count = r.num_edges as usize;
@@ -692,7 +692,7 @@ impl Search {
     /// The move `m` was played: keep its subtree as the next root (PUCT with
     /// tree reuse; the subtree is copied into the spare arena, so the arena
     /// holds only live nodes) or drop the tree.
-    pub fn advance(&mut self, m: Move) {
+    pub fn advance(&mut self, m: S::Move) {
         let child = if self.s.tree_reuse && !self.nodes.is_empty() {
             let r = self.nodes[0];
             self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize]
@@ -738,9 +738,9 @@ impl Search {
     /// analysis). Self-play batches leaves across games instead.
     pub fn run(
         &mut self,
-        game: &Game,
+        game: &History<S>,
         params: SearchParams,
-        evaluator: &mut dyn Evaluator,
+        evaluator: &mut dyn Evaluator<S>,
         rng: &mut Rng,
     ) {
         self.begin(game, params);

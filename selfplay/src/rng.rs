@@ -3,9 +3,9 @@
 //! taken from `rand` so a seed gives the same games on every platform and
 //! every version of the dependencies.
 
-use piratechnics::SplitMix;
+use game::SplitMix;
 
-/// The workspace's SplitMix64 (`piratechnics::SplitMix`) with the search's
+/// The workspace's SplitMix64 (`game::SplitMix`) with the search's
 /// distributions on top: fast, seedable, good enough for sampling and noise.
 #[derive(Debug, Clone)]
 pub struct Rng(SplitMix);

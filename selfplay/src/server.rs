@@ -14,38 +14,38 @@
 //! on CUDA (where kernels are not bitwise reproducible anyway).
 
 use crate::eval::{Evaluator, Request};
-use piratechnics::{Move, Position};
+use game::GameState;
 use model::{Encoder, Network};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread;
 
 /// A leaf to evaluate, owned so it can cross threads.
-struct Leaf {
-    position: Position,
+struct Leaf<S: GameState> {
+    position: S,
     repetitions: u8,
-    moves: Vec<Move>,
+    moves: Vec<S::Move>,
 }
 
 /// What comes back: the priors of every leaf's moves back to back, and one
 /// W/D/L per leaf.
 type Answer = (Vec<f32>, Vec<[f32; 3]>);
 
-struct Job {
-    leaves: Vec<Leaf>,
+struct Job<S: GameState> {
+    leaves: Vec<Leaf<S>>,
     reply: Sender<Answer>,
 }
 
 /// The server: a thread that owns the network. It stops when the server and
 /// every client are dropped.
-pub struct EvalServer {
-    jobs: Sender<Job>,
+pub struct EvalServer<S: GameState> {
+    jobs: Sender<Job<S>>,
 }
 
-impl EvalServer {
+impl<S: GameState> EvalServer<S> {
     /// Starts the server thread; at most `max_batch` leaves go into one
     /// forward pass.
-    pub fn start(net: Network, max_batch: usize) -> EvalServer {
-        let (jobs, queue) = channel::<Job>();
+    pub fn start(net: Network, max_batch: usize) -> EvalServer<S> {
+        let (jobs, queue) = channel::<Job<S>>();
         let max_batch = max_batch.max(1);
         thread::Builder::new()
             .name("eval-server".into())
@@ -55,18 +55,18 @@ impl EvalServer {
     }
 
     /// A handle for one search; any number may exist, on any threads.
-    pub fn client(&self) -> EvalClient {
+    pub fn client(&self) -> EvalClient<S> {
         EvalClient {
             jobs: self.jobs.clone(),
         }
     }
 }
 
-fn serve(net: Network, queue: Receiver<Job>, max_batch: usize) {
-    let mut encoder = Encoder::new();
+fn serve<S: GameState>(net: Network, queue: Receiver<Job<S>>, max_batch: usize) {
+    let mut encoder = Encoder::<S>::new();
     let mut policy = Vec::new();
     let mut wdl = Vec::new();
-    let mut batch: Vec<Job> = Vec::new();
+    let mut batch: Vec<Job<S>> = Vec::new();
     // Blocks for the first job, then takes whatever else is already queued.
     while let Ok(first) = queue.recv() {
         let mut leaves = first.leaves.len();
@@ -103,12 +103,12 @@ fn serve(net: Network, queue: Receiver<Job>, max_batch: usize) {
 }
 
 /// One search's handle on an [`EvalServer`].
-pub struct EvalClient {
-    jobs: Sender<Job>,
+pub struct EvalClient<S: GameState> {
+    jobs: Sender<Job<S>>,
 }
 
-impl Evaluator for EvalClient {
-    fn evaluate(&mut self, batch: &[Request<'_>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+impl<S: GameState> Evaluator<S> for EvalClient<S> {
+    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         let leaves = batch
             .iter()
             .map(|r| Leaf {
@@ -134,6 +134,8 @@ impl Evaluator for EvalClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::Game;
+    use piratechnics::{Move, Piratechnics, Position};
     use crate::NetworkEvaluator;
     use model::Shape;
     use std::sync::Mutex;
@@ -142,13 +144,16 @@ mod tests {
     /// Two tiny networks of one seed, the second behind a plain evaluator.
     /// libtorch's generator is global, so tests creating networks at the
     /// same time would interleave its draws: a lock keeps the pair equal.
-    fn twin_networks() -> (Network, NetworkEvaluator) {
+    fn twin_networks() -> (Network, NetworkEvaluator<Position>) {
         static LOCK: Mutex<()> = Mutex::new(());
         let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let shape = Shape {
             blocks: 1,
             channels: 8,
-            ..Shape::of(&model::ModelConfig::default())
+            ..Shape::of(
+                &model::ModelConfig::default(),
+                Piratechnics::standard().encoding(),
+            )
         };
         (
             Network::with_shape(shape, Device::Cpu, 5),
@@ -178,7 +183,7 @@ mod tests {
         let mut next = leaves.into_iter();
         for n in [1, 3, 1] {
             let (reply, answer) = channel();
-            let job: Vec<Leaf> = next.by_ref().take(n).collect();
+            let job: Vec<Leaf<Position>> = next.by_ref().take(n).collect();
             let requests: Vec<(Position, Vec<Move>)> = job
                 .iter()
                 .map(|l| (l.position.clone(), l.moves.clone()))
@@ -190,7 +195,7 @@ mod tests {
         serve(net, queue, 64);
         for (requests, answer) in answers {
             let (p, w) = answer.recv().unwrap();
-            let reqs: Vec<Request> = requests
+            let reqs: Vec<Request<Position>> = requests
                 .iter()
                 .map(|(position, moves)| Request {
                     position,
