@@ -1,5 +1,5 @@
 //! Run configuration: one TOML file describes a run, with a section per stage
-//! (`[model]`, `[selfplay]`, `[train]`, `[eval]`, `[loop]`). Each crate owns
+//! (`[game]`, `[model]`, `[selfplay]`, `[train]`, `[eval]`, `[loop]`). Each crate owns
 //! the serde struct of its own section (`#[serde(deny_unknown_fields,
 //! default)]`, documented defaults); [`RunConfig`] only composes them, so a
 //! stage's settings live next to the code that uses them. See `docs/config.md`.
@@ -23,6 +23,8 @@ pub struct RunConfig {
     /// Master seed: every stage derives its own random streams from it, so a
     /// run is reproducible from its config file.
     pub seed: u64,
+    /// The game and its variant (`[game]`, docs/games.md).
+    pub game: crate::games::GameConfig,
     /// Self-play search and driver settings (`selfplay/`, docs/selfplay.md).
     pub selfplay: selfplay::SelfplayConfig,
     /// Trainer settings (`train/`, docs/train.md).
@@ -40,6 +42,7 @@ impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
             seed: 1,
+            game: crate::games::GameConfig::default(),
             selfplay: selfplay::SelfplayConfig::default(),
             train: train::TrainConfig::default(),
             model: model::ModelConfig::default(),

@@ -3,6 +3,7 @@
 //! work itself is done by the workspace crates.
 
 mod cmd;
+mod games;
 mod config;
 
 use clap::{Parser, Subcommand};

@@ -6,7 +6,9 @@ use model::{Encoder, ModelConfig, Network};
 use std::time::Instant;
 
 fn main() {
-    let net = Network::new(&ModelConfig::default(), 0).expect("default config");
+    let game = piratechnics::Piratechnics::standard();
+    let net = Network::new(&ModelConfig::default(), game::Game::encoding(&game), 0)
+        .expect("default config");
     let pool = random_positions(&piratechnics::Position::start(), 256, 1, 160);
     for b in [1usize, 64, 256] {
         let mut enc = Encoder::new();

@@ -1,8 +1,7 @@
 //! Behaviour of the encoding, the network and checkpoints.
 
-use piratechnics::SplitMix;
-use piratechnics::{Move, Position};
-use game::random_positions;
+use game::{random_positions, Encoding, Game, GameState, GameTag, SplitMix};
+use piratechnics::{Move, Piratechnics, Position, ENCODING_VERSION, MOVE_FEATURES, PLANES};
 use model::*;
 use std::collections::HashSet;
 use tch::{nn, nn::OptimizerConfig, Device, Kind, Tensor};
@@ -19,6 +18,22 @@ fn small_config() -> ModelConfig {
     }
 }
 
+fn enc() -> Encoding {
+    Piratechnics::standard().encoding()
+}
+
+fn tag() -> GameTag {
+    GameTag::of(&Piratechnics::standard())
+}
+
+/// The file mirror of a sample: the position and its moves, element by element.
+fn mirror_sample(pos: &Position, moves: &[Move]) -> (Position, Vec<Move>) {
+    (
+        pos.transform(1),
+        moves.iter().map(|&m| pos.transform_move(m, 1)).collect(),
+    )
+}
+
 fn tmp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("triad-model-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -26,7 +41,7 @@ fn tmp_dir(name: &str) -> std::path::PathBuf {
 }
 
 /// The rows (from, to, features) of position 0's moves, sorted, as bits.
-fn move_rows(enc: &Encoder) -> Vec<(i64, i64, Vec<u32>)> {
+fn move_rows(enc: &Encoder<Position>) -> Vec<(i64, i64, Vec<u32>)> {
     let n = enc.moves(0).len();
     let (from, to, feats) = (enc.move_from(), enc.move_to(), enc.move_features());
     let mut rows: Vec<_> = (0..n)
@@ -111,9 +126,9 @@ fn mirror_commutes_with_move_generation() {
 
 #[test]
 fn policy_is_a_distribution_over_exactly_the_legal_moves() {
-    let net = Network::new(&small_config(), 1).unwrap();
+    let net = Network::new(&small_config(), enc(), 1).unwrap();
     let positions = random_positions(&Position::start(), 40, 3, 80);
-    let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
+    let inputs: Vec<Input<Position>> = positions.iter().map(|p| (p, 1)).collect();
     let evals = net.evaluate(&inputs);
     assert_eq!(evals.len(), positions.len());
     let mut counts = HashSet::new();
@@ -138,16 +153,16 @@ fn policy_is_a_distribution_over_exactly_the_legal_moves() {
 fn save_then_load_gives_identical_outputs() {
     let dir = tmp_dir("save");
     let path = dir.join("net.safetensors");
-    let net = Network::new(&small_config(), 11).unwrap();
-    let mut info = CheckpointInfo::new(net.shape(), 42);
+    let net = Network::new(&small_config(), enc(), 11).unwrap();
+    let mut info = CheckpointInfo::new(&tag(), net.shape(), 42);
     info.parent = Some("gen0".into());
     net.save(&path, &info).unwrap();
-    let (loaded, got) = Network::load(&path, Device::Cpu).unwrap();
+    let (loaded, got) = Network::load(&path, &tag(), Device::Cpu).unwrap();
     assert_eq!(got.step, 42);
     assert_eq!(got.parent.as_deref(), Some("gen0"));
     assert_eq!(got.shape, net.shape());
     let positions = random_positions(&Position::start(), 20, 5, 60);
-    let inputs: Vec<Input> = positions.iter().map(|p| (p, 1)).collect();
+    let inputs: Vec<Input<Position>> = positions.iter().map(|p| (p, 1)).collect();
     assert_eq!(net.evaluate(&inputs), loaded.evaluate(&inputs));
     // No temporary files are left behind.
     let names: Vec<_> = std::fs::read_dir(&dir)
@@ -159,10 +174,19 @@ fn save_then_load_gives_identical_outputs() {
     // A different shape is refused, by name.
     let mut other = small_config();
     other.channels = 8;
-    match Network::load_expecting(&path, Shape::of(&other), Device::Cpu) {
+    match Network::load_expecting(&path, &tag(), Shape::of(&other, enc()), Device::Cpu) {
         Err(CheckpointError::ShapeMismatch { .. }) => {}
         r => panic!("expected a shape mismatch, got {:?}", r.err()),
     }
+    // A network of another variant or game is refused, naming both.
+    let eight = GameTag::of(&Piratechnics::named("8x8", None).unwrap());
+    let err = Network::load(&path, &eight, Device::Cpu).err().expect("must fail");
+    assert!(matches!(err, CheckpointError::GameMismatch { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("piratechnics/standard") && msg.contains("piratechnics/8x8"),
+        "{msg}"
+    );
     // Another encoding version is refused.
     let sidecar = model::checkpoint::sidecar_path(&path);
     let text = std::fs::read_to_string(&sidecar).unwrap();
@@ -172,18 +196,18 @@ fn save_then_load_gives_identical_outputs() {
     );
     assert_ne!(text, bumped);
     std::fs::write(&sidecar, bumped).unwrap();
-    let err = Network::load(&path, Device::Cpu).err().expect("must fail");
+    let err = Network::load(&path, &tag(), Device::Cpu).err().expect("must fail");
     assert!(matches!(err, CheckpointError::EncodingMismatch { .. }));
     assert!(err.to_string().contains("encoding version"), "{err}");
     // Weights that do not fit the sidecar's shape are refused, not a panic.
-    let mut wrong = CheckpointInfo::new(Shape::of(&other), 0);
-    wrong.shape = Shape::of(&other);
+    let mut wrong = CheckpointInfo::new(&tag(), Shape::of(&other, enc()), 0);
+    wrong.shape = Shape::of(&other, enc());
     std::fs::write(&sidecar, serde_json::to_string(&wrong).unwrap()).unwrap();
-    let err = Network::load(&path, Device::Cpu).err().expect("must fail");
+    let err = Network::load(&path, &tag(), Device::Cpu).err().expect("must fail");
     assert!(matches!(err, CheckpointError::BadWeights { .. }), "{err}");
     // A missing checkpoint is an I/O error.
     assert!(matches!(
-        Network::load(&dir.join("none.safetensors"), Device::Cpu),
+        Network::load(&dir.join("none.safetensors"), &tag(), Device::Cpu),
         Err(CheckpointError::Io { .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -192,7 +216,7 @@ fn save_then_load_gives_identical_outputs() {
 #[test]
 fn small_network_overfits_a_few_dozen_positions() {
     tch::set_num_threads(1);
-    let net = Network::new(&small_config(), 3).unwrap();
+    let net = Network::new(&small_config(), enc(), 3).unwrap();
     let positions = random_positions(&Position::start(), 32, 9, 60);
     let mut enc = Encoder::new();
     for p in &positions {

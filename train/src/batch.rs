@@ -3,7 +3,7 @@
 //! move generation or encoding.
 
 use data::PositionRecord;
-use piratechnics::{Move, Position};
+use game::{Game, GameMove, GameState};
 use model::{BatchTensors, Encoder};
 use tch::{Device, Tensor};
 
@@ -50,10 +50,12 @@ impl TrainBatch {
 }
 
 /// Reusable buffers for building batches (one per background thread).
-#[derive(Default)]
-pub struct BatchBuilder {
-    encoder: Encoder,
-    moves: Vec<Move>,
+pub struct BatchBuilder<G: Game> {
+    game: G,
+    /// Whether the game has a symmetry to augment with (`Game::symmetries`).
+    symmetric: bool,
+    encoder: Encoder<G::State>,
+    moves: Vec<G::Move>,
     /// Compact policy targets, parallel to the encoder's moves.
     targets: Vec<f32>,
     padded: Vec<f32>,
@@ -64,37 +66,52 @@ pub struct BatchBuilder {
     value_q_weight: f32,
 }
 
-/// Why a row cannot be trained on.
-fn decode(record: &PositionRecord, mirrored: bool, moves: &mut Vec<Move>) -> Option<Position> {
-    let mut pos = Position::from_tfen(&record.tfen).ok()?;
+/// The row's position and moves, under symmetry 1 of the game when
+/// `mirrored` (the file mirror for PiRaTeKnIcS); `None` for a row that
+/// cannot be trained on (unreadable position or move codes, no moves).
+fn decode<G: Game>(
+    game: &G,
+    record: &PositionRecord,
+    mirrored: bool,
+    moves: &mut Vec<G::Move>,
+) -> Option<G::State> {
+    let pos = game.parse_state(&record.tfen).ok()?;
     if record.legal_moves.is_empty() || record.visits.len() != record.legal_moves.len() {
         return None;
     }
     moves.clear();
     for &code in &record.legal_moves {
-        moves.push(Move::from_code(code)?);
+        moves.push(G::Move::from_code(code)?);
     }
-    if mirrored && pos.variant().mirror_symmetric() {
-        let v = pos.variant();
-        pos = pos.mirror();
+    if mirrored {
         for m in moves.iter_mut() {
-            *m = m.mirror(v);
+            *m = pos.transform_move(*m, 1);
         }
+        return Some(pos.transform(1));
     }
     Some(pos)
 }
 
-impl BatchBuilder {
-    pub fn new() -> BatchBuilder {
+impl<G: Game> BatchBuilder<G> {
+    /// Buffers for batches of `game`'s positions.
+    pub fn new(game: &G) -> BatchBuilder<G> {
         BatchBuilder {
+            game: game.clone(),
+            symmetric: game.symmetries() > 1,
             encoder: Encoder::new(),
-            ..Default::default()
+            moves: Vec::new(),
+            targets: Vec::new(),
+            padded: Vec::new(),
+            value: Vec::new(),
+            policy_weight: Vec::new(),
+            value_weight: Vec::new(),
+            value_q_weight: 0.0,
         }
     }
 
     /// Mixes `q` of the search's root W/D/L into the value target (the
     /// `[train] value_q_weight` key); 0 trains on game results alone.
-    pub fn with_value_q_weight(mut self, q: f32) -> BatchBuilder {
+    pub fn with_value_q_weight(mut self, q: f32) -> BatchBuilder<G> {
         self.value_q_weight = q.clamp(0.0, 1.0);
         self
     }
@@ -113,7 +130,8 @@ impl BatchBuilder {
         self.value_weight.clear();
         let mut skipped = 0;
         for (record, mirrored) in rows {
-            let Some(pos) = decode(record, mirrored, &mut self.moves) else {
+            let mirrored = mirrored && self.symmetric;
+            let Some(pos) = decode(&self.game, record, mirrored, &mut self.moves) else {
                 skipped += 1;
                 continue;
             };

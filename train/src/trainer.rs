@@ -6,6 +6,7 @@ use crate::config::TrainConfig;
 use crate::metrics::{MetricsRow, MetricsWriter};
 use crate::optim::Optimizer;
 use data::{ReplayWindow, WindowOptions};
+use game::{Game, GameTag};
 use model::{CheckpointError, CheckpointInfo, ModelConfig, Network, Shape};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -219,6 +220,7 @@ pub fn latest_checkpoint(run_dir: &Path) -> Option<(PathBuf, CheckpointInfo)> {
 /// temporary name, renamed): the sidecar last, so its presence means the
 /// checkpoint is complete.
 fn save_checkpoint(
+    tag: &GameTag,
     trainer: &Trainer,
     run_dir: &Path,
     step: u64,
@@ -230,7 +232,7 @@ fn save_checkpoint(
     let tmp = optim.with_extension(format!("tmp{}", std::process::id()));
     trainer.optimizer.save(&tmp).map_err(failed)?;
     std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
-    let mut info = CheckpointInfo::new(trainer.net.shape(), step);
+    let mut info = CheckpointInfo::new(tag, trainer.net.shape(), step);
     info.parent = parent;
     let mut meta = meta;
     if let Some(m) = meta.as_object_mut() {
@@ -266,7 +268,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 }
 
 /// Runs (or resumes) a training run. `on_step` is called after every step.
-pub fn train(
+pub fn train<G: Game>(
+    game: &G,
     model_cfg: &ModelConfig,
     cfg: &TrainConfig,
     opts: &RunOptions,
@@ -288,7 +291,8 @@ pub fn train(
     remove_temporaries(run_dir);
 
     // Where to start from.
-    let shape = Shape::of(model_cfg);
+    let tag = GameTag::of(game);
+    let shape = Shape::of(model_cfg, game.encoding());
     let existing = latest_checkpoint(run_dir);
     let hash = cfg.training_hash();
     let (net, start_step, resume_from, parent) = match (&existing, opts.resume) {
@@ -301,7 +305,7 @@ pub fn train(
         }
         (Some((weights, info)), true) => {
             let (net, _) =
-                Network::load_expecting(weights, shape, device).map_err(checkpoint_error)?;
+                Network::load_expecting(weights, &tag, shape, device).map_err(checkpoint_error)?;
             let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
             if old_hash.is_some_and(|h| h != hash) {
                 eprintln!(
@@ -314,7 +318,7 @@ pub fn train(
         (None, _) => match &opts.init {
             Some(init) => {
                 let (net, _) =
-                    Network::load_expecting(init, shape, device).map_err(checkpoint_error)?;
+                    Network::load_expecting(init, &tag, shape, device).map_err(checkpoint_error)?;
                 (net, 0, None, Some(init.display().to_string()))
             }
             None => (Network::with_shape(shape, device, cfg.seed), 0, None, None),
@@ -379,7 +383,7 @@ pub fn train(
         epochs: None,
     };
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new().with_value_q_weight(cfg.value_q_weight as f32);
+    let mut builder = BatchBuilder::new(game).with_value_q_weight(cfg.value_q_weight as f32);
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {
         produced += 1;
@@ -423,6 +427,7 @@ pub fn train(
         }
         if step % cfg.checkpoint_every == 0 && step < end {
             summary.checkpoint = Some(save_checkpoint(
+                &tag,
                 &trainer,
                 run_dir,
                 step,
@@ -440,6 +445,7 @@ pub fn train(
     summary.steps_run = step - start_step;
     summary.final_step = step;
     summary.checkpoint = Some(save_checkpoint(
+        &tag,
         &trainer,
         run_dir,
         step,

@@ -1,0 +1,107 @@
+//! The dispatch table: the only place in triad outside `games/` that names
+//! a game. The `[game]` section of a run file (or `--game` on commands
+//! without one) is read into a [`GameConfig`], built once into an
+//! [`AnyGame`], and [`with_game!`] hands the concrete game to a generic
+//! body, which the compiler monomorphises per game: the hot paths never see
+//! a virtual call.
+//!
+//! Adding a game: a crate under `games/`, a variant of [`AnyGame`], an arm
+//! in [`GameConfig::build`] and one in [`with_game!`] (docs/games.md).
+
+use piratechnics::Piratechnics;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The `[game]` section: which game, which variant, and the game's own keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameConfig {
+    /// The game's registry name (default "piratechnics"; see [`GAMES`]).
+    pub name: String,
+    /// The variant (default "standard"; each game lists its own).
+    pub variant: String,
+    /// The game's own keys (PiRaTeKnIcS: `capacity`), checked by the game.
+    #[serde(flatten)]
+    pub options: BTreeMap<String, toml::Value>,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            name: "piratechnics".into(),
+            variant: "standard".into(),
+            options: BTreeMap::new(),
+        }
+    }
+}
+
+/// The games triad plays: `(name, its variants, its own [game] keys)`.
+pub const GAMES: [(&str, &str, &str); 1] = [(
+    "piratechnics",
+    "standard, 8x8, capacity2, capacity4",
+    "capacity = 1..6 (ship capacity, overrides the variant's)",
+)];
+
+/// A built game, one variant per game of [`GAMES`].
+#[derive(Debug, Clone)]
+pub enum AnyGame {
+    Piratechnics(Piratechnics),
+}
+
+impl GameConfig {
+    /// Reads `--game NAME[/VARIANT]` (e.g. `piratechnics/8x8`).
+    pub fn from_flag(flag: &str) -> GameConfig {
+        let (name, variant) = flag.split_once('/').unwrap_or((flag, "standard"));
+        GameConfig {
+            name: name.to_string(),
+            variant: variant.to_string(),
+            options: BTreeMap::new(),
+        }
+    }
+
+    /// Builds the game; the error names the key at fault (`game.variant`,
+    /// `game.capacity`, ...) and what it may be.
+    pub fn build(&self) -> Result<AnyGame, String> {
+        match self.name.as_str() {
+            "piratechnics" => {
+                let mut capacity = None;
+                for (key, value) in &self.options {
+                    match key.as_str() {
+                        "capacity" => {
+                            let c = value
+                                .as_integer()
+                                .filter(|c| (1..=6).contains(c))
+                                .ok_or_else(|| {
+                                    format!("game.capacity: {value} is not a ship capacity 1..6")
+                                })?;
+                            capacity = Some(c as u8);
+                        }
+                        other => {
+                            return Err(format!(
+                                "game.{other}: unknown key for piratechnics (its keys: capacity)"
+                            ))
+                        }
+                    }
+                }
+                Piratechnics::named(&self.variant, capacity)
+                    .map(AnyGame::Piratechnics)
+                    .map_err(|e| format!("game.variant: {e}"))
+            }
+            other => Err(format!(
+                "game.name: unknown game {other:?}: triad plays {}",
+                GAMES.map(|g| g.0).join(", ")
+            )),
+        }
+    }
+}
+
+/// Runs `$body` with `$g` bound to the concrete game value of `$any` (an
+/// [`AnyGame`]); the body is compiled once per game.
+macro_rules! with_game {
+    ($any:expr, |$g:ident| $body:expr) => {
+        match $any {
+            $crate::games::AnyGame::Piratechnics($g) => $body,
+        }
+    };
+}
+pub(crate) use with_game;
