@@ -17,7 +17,8 @@ use crate::config::{Algorithm, SelfplayConfig};
 use crate::eval::{EvalCache, Evaluator, Request};
 use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
-use data::PositionRecord;
+use data::{PositionRecord, Source};
+use std::sync::Arc;
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
 use rayon::prelude::*;
 
@@ -80,7 +81,8 @@ impl Totals {
 
 /// A searched position kept until the game's result is known.
 struct Row {
-    tfen: String,
+    position: String,
+    repetitions: u32,
     hash: u64,
     side: Color,
     legal: Vec<u32>,
@@ -122,7 +124,8 @@ struct Slot<S: GameState> {
 
 /// The self-play driver: `games_in_flight` games, stepped in rounds.
 pub struct SelfPlay<G: Game> {
-    game: G,
+    /// The game's name and variant, written on every row.
+    names: (Arc<str>, Arc<str>),
     config: SelfplayConfig,
     seed: u64,
     model_id: String,
@@ -174,7 +177,7 @@ impl<G: Game> SelfPlay<G> {
                     .expect("a one-thread pool")
             });
         SelfPlay {
-            game: game.clone(),
+            names: (Arc::from(G::NAME), Arc::from(game.variant())),
             config: config.clone(),
             seed,
             model_id: model_id.to_string(),
@@ -265,6 +268,7 @@ impl<G: Game> SelfPlay<G> {
             let config = &self.config;
             let cache = (config.cache_size > 0).then_some(&self.cache);
             let model_id = self.model_id.as_str();
+            let names = &self.names;
             let pool = &self.pool;
             let (policy, wdl) = (&mut self.policy, &mut self.wdl);
             let batch_size = std::thread::scope(|scope| {
@@ -272,7 +276,7 @@ impl<G: Game> SelfPlay<G> {
                     pool.install(|| {
                         tree_group
                             .par_iter_mut()
-                            .for_each(|slot| advance(config, cache, model_id, slot));
+                            .for_each(|slot| advance(config, cache, model_id, names, slot));
                     })
                 });
                 let batch: Vec<Request<'_, G::State>> = eval_group
@@ -368,6 +372,7 @@ fn advance<S: GameState>(
     config: &SelfplayConfig,
     cache: Option<&EvalCache>,
     model_id: &str,
+    names: &(Arc<str>, Arc<str>),
     slot: &mut Slot<S>,
 ) {
     if slot.active.is_none() {
@@ -382,7 +387,7 @@ fn advance<S: GameState>(
             slot.waiting = true;
             return;
         }
-        if let Some(done) = finish_move(config, model_id, slot) {
+        if let Some(done) = finish_move(config, model_id, names, slot) {
             slot.finished = Some(done);
             slot.active = None;
             return;
@@ -396,6 +401,7 @@ fn advance<S: GameState>(
 fn finish_move<S: GameState>(
     config: &SelfplayConfig,
     model_id: &str,
+    names: &(Arc<str>, Arc<str>),
     slot: &mut Slot<S>,
 ) -> Option<FinishedGame> {
     let active = slot.active.as_mut().expect("an active game");
@@ -417,7 +423,7 @@ fn finish_move<S: GameState>(
                     result: GameResult::win_for(!side),
                     termination: Termination::Resignation,
                 };
-                return Some(close_game(active, outcome, model_id));
+                return Some(close_game(active, outcome, model_id, names));
             }
             active.would_resign.get_or_insert(side);
         }
@@ -432,7 +438,8 @@ fn finish_move<S: GameState>(
     slot.search.root_visits(&mut slot.visits);
     let has_policy = slot.search.improved_policy(&mut slot.policy);
     active.rows.push(Row {
-        tfen: pos.to_text(),
+        position: pos.to_text(),
+        repetitions: active.game.repetition_count(),
         hash: pos.hash(),
         side,
         legal: slot.search.root_moves().map(|m| m.code()).collect(),
@@ -454,35 +461,42 @@ fn finish_move<S: GameState>(
             termination: Termination::MaxLength,
         })
     });
-    outcome.map(|o| close_game(active, o, model_id))
+    outcome.map(|o| close_game(active, o, model_id, names))
 }
 
-fn close_game<S: GameState>(active: &mut Active<S>, outcome: Outcome, model_id: &str) -> FinishedGame {
+fn close_game<S: GameState>(
+    active: &mut Active<S>,
+    outcome: Outcome,
+    model_id: &str,
+    names: &(Arc<str>, Arc<str>),
+) -> FinishedGame {
     let length = active.game.ply() as u32;
-    let result = outcome.result.as_str();
-    let termination = outcome.termination.as_str();
     let records = std::mem::take(&mut active.rows)
         .into_iter()
         .enumerate()
         .map(|(ply, r)| PositionRecord {
+            game: names.0.clone(),
+            variant: names.1.clone(),
             game_id: active.id,
             ply: ply as u32,
             side_to_move: r.side,
-            tfen: r.tfen,
+            position: r.position,
+            repetitions: Some(r.repetitions),
             position_hash: r.hash,
             legal_moves: r.legal,
-            visits: r.visits,
+            visits: Some(r.visits),
             policy_target: r.policy,
-            root_value: r.value,
-            root_wdl: r.wdl,
+            root_value: Some(r.value),
+            root_wdl: Some(r.wdl),
             chosen_move: r.chosen,
-            result: result.to_string(),
-            termination: termination.to_string(),
+            result: Some(outcome.result),
+            termination: outcome.termination,
             game_length: length,
             model_id: model_id.to_string(),
-            simulations: r.simulations,
+            simulations: Some(r.simulations),
             temperature: r.temperature,
             full_search: r.full,
+            source: Source::SelfPlay,
             seed: active.seed,
         })
         .collect();

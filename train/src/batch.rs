@@ -52,8 +52,8 @@ impl TrainBatch {
 /// Reusable buffers for building batches (one per background thread).
 pub struct BatchBuilder<G: Game> {
     game: G,
-    /// Whether the game has a symmetry to augment with (`Game::symmetries`).
-    symmetric: bool,
+    /// The game's symmetries (`Game::symmetries`; 1: none but the identity).
+    symmetries: usize,
     encoder: Encoder<G::State>,
     moves: Vec<G::Move>,
     /// Compact policy targets, parallel to the encoder's moves.
@@ -66,28 +66,32 @@ pub struct BatchBuilder<G: Game> {
     value_q_weight: f32,
 }
 
-/// The row's position and moves, under symmetry 1 of the game when
-/// `mirrored` (the file mirror for PiRaTeKnIcS); `None` for a row that
-/// cannot be trained on (unreadable position or move codes, no moves).
+/// The row's position and moves under symmetry `sym` of the game (0: as
+/// stored); `None` for a row that cannot be trained on (unreadable position
+/// or move codes, no moves, visit counts that do not match the moves).
 fn decode<G: Game>(
     game: &G,
     record: &PositionRecord,
-    mirrored: bool,
+    sym: usize,
     moves: &mut Vec<G::Move>,
 ) -> Option<G::State> {
-    let pos = game.parse_state(&record.tfen).ok()?;
-    if record.legal_moves.is_empty() || record.visits.len() != record.legal_moves.len() {
+    let pos = game.parse_state(&record.position).ok()?;
+    let visits_fit = record
+        .visits
+        .as_ref()
+        .is_none_or(|v| v.len() == record.legal_moves.len());
+    if record.legal_moves.is_empty() || !visits_fit {
         return None;
     }
     moves.clear();
     for &code in &record.legal_moves {
         moves.push(G::Move::from_code(code)?);
     }
-    if mirrored {
+    if sym != 0 {
         for m in moves.iter_mut() {
-            *m = pos.transform_move(*m, 1);
+            *m = pos.transform_move(*m, sym);
         }
-        return Some(pos.transform(1));
+        return Some(pos.transform(sym));
     }
     Some(pos)
 }
@@ -97,7 +101,7 @@ impl<G: Game> BatchBuilder<G> {
     pub fn new(game: &G) -> BatchBuilder<G> {
         BatchBuilder {
             game: game.clone(),
-            symmetric: game.symmetries() > 1,
+            symmetries: game.symmetries(),
             encoder: Encoder::new(),
             moves: Vec::new(),
             targets: Vec::new(),
@@ -116,11 +120,11 @@ impl<G: Game> BatchBuilder<G> {
         self
     }
 
-    /// Builds the batch of `rows` (each with its mirror flag).
+    /// Builds the batch of `rows` (each with the symmetry to apply).
     /// `cheap_weight` is the policy weight of rows without a full search.
     pub fn build<'a>(
         &mut self,
-        rows: impl Iterator<Item = (&'a PositionRecord, bool)>,
+        rows: impl Iterator<Item = (&'a PositionRecord, usize)>,
         cheap_weight: f32,
     ) -> TrainBatch {
         self.encoder.clear();
@@ -129,21 +133,26 @@ impl<G: Game> BatchBuilder<G> {
         self.policy_weight.clear();
         self.value_weight.clear();
         let mut skipped = 0;
-        for (record, mirrored) in rows {
-            let mirrored = mirrored && self.symmetric;
-            let Some(pos) = decode(&self.game, record, mirrored, &mut self.moves) else {
+        for (record, sym) in rows {
+            let sym = if sym < self.symmetries { sym } else { 0 };
+            let Some(pos) = decode(&self.game, record, sym, &mut self.moves) else {
                 skipped += 1;
                 continue;
             };
-            // Rows store no repetition count: 1 (first occurrence) is the
-            // common case and what the encoder assumes for 0.
-            self.encoder.push_with_moves(&pos, 1, &self.moves);
+            // The repetition count self-play saw (schema v2), so training
+            // encodes what the search encoded; v1 rows lack it: 1.
+            let reps = record.repetitions.unwrap_or(1).min(255) as u8;
+            self.encoder.push_with_moves(&pos, reps, &self.moves);
             let start = self.targets.len();
             match &record.policy_target {
                 Some(p) if p.len() == record.legal_moves.len() => {
                     self.targets.extend(p.iter().map(|&x| x.max(0.0)));
                 }
-                _ => self.targets.extend(record.visits.iter().map(|&v| v as f32)),
+                _ => match &record.visits {
+                    Some(v) => self.targets.extend(v.iter().map(|&v| v as f32)),
+                    // No search ran: nothing to learn for the policy.
+                    None => self.targets.extend(record.legal_moves.iter().map(|_| 0.0)),
+                },
             }
             let total: f32 = self.targets[start..].iter().sum();
             let mut weight = if record.full_search {
@@ -165,7 +174,7 @@ impl<G: Game> BatchBuilder<G> {
                         (z.abs() < 0.5) as u8 as f32,
                         (z < -0.5) as u8 as f32,
                     ];
-                    let search = record.root_wdl;
+                    let search = record.root_wdl.unwrap_or([0.0; 3]);
                     let total: f32 = search.iter().sum();
                     let q = if (total - 1.0).abs() < 0.01 && search.iter().all(|p| *p >= 0.0) {
                         self.value_q_weight

@@ -378,7 +378,7 @@ pub fn train<G: Game>(
     let options = WindowOptions {
         batch_size: cfg.batch_size,
         seed: cfg.seed,
-        mirror: cfg.mirror,
+        symmetries: if cfg.mirror { game.symmetries() } else { 1 },
         prefetch: cfg.prefetch.max(1),
         epochs: None,
     };
