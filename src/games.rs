@@ -105,3 +105,65 @@ macro_rules! with_game {
     };
 }
 pub(crate) use with_game;
+
+/// The game of a run file (its `[game]` section; PiRaTeKnIcS standard when
+/// absent). Errors name the file and the key (exit 2).
+pub fn load(config: &std::path::Path) -> Result<AnyGame, crate::cmd::CliError> {
+    let cfg: GameConfig = runfile::load_section(config, "game", |_| Ok(()))
+        .map_err(|e| crate::cmd::CliError::input(e.to_string()))?;
+    cfg.build()
+        .map_err(|e| crate::cmd::CliError::input(format!("{}: {e}", config.display())))
+}
+
+/// The game of a `--game NAME[/VARIANT]` flag (exit 2 naming the flag).
+pub fn from_flag(flag: &str) -> Result<AnyGame, crate::cmd::CliError> {
+    GameConfig::from_flag(flag)
+        .build()
+        .map_err(|e| crate::cmd::CliError::input(format!("--game {flag}: {e}")))
+}
+
+impl GameConfig {
+    /// The config of a game as recorded in shards and checkpoints: its
+    /// name and its variant text, whose `key=value` parts after the base
+    /// name are the game's own keys (`standard,capacity=5`).
+    pub fn recorded(name: &str, variant: &str) -> GameConfig {
+        let mut parts = variant.split(',');
+        let base = parts.next().unwrap_or("standard");
+        let mut options = BTreeMap::new();
+        for p in parts {
+            if let Some((k, v)) = p.split_once('=') {
+                let value = v
+                    .parse::<i64>()
+                    .map(toml::Value::Integer)
+                    .unwrap_or_else(|_| toml::Value::String(v.to_string()));
+                options.insert(k.to_string(), value);
+            }
+        }
+        GameConfig {
+            name: name.to_string(),
+            variant: base.to_string(),
+            options,
+        }
+    }
+}
+
+/// The game the shards under `paths` record (they must all be of one game
+/// and variant); PiRaTeKnIcS standard when there are none.
+pub fn of_shards(paths: &[std::path::PathBuf]) -> Result<AnyGame, crate::cmd::CliError> {
+    let shards =
+        data::list_shards(paths).map_err(|e| crate::cmd::CliError::input(e.to_string()))?;
+    of_shard_files(&shards)
+}
+
+/// The game of a list of shards (see [`of_shards`]).
+pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, crate::cmd::CliError> {
+    use crate::cmd::CliError;
+    match data::common_game(shards).map_err(|e| CliError::input(e.to_string()))? {
+        Some(g) => GameConfig::recorded(&g.name, &g.variant)
+            .build()
+            .map_err(|e| CliError::input(format!("the shards' game {g}: {e}"))),
+        None => GameConfig::default()
+            .build()
+            .map_err(CliError::input),
+    }
+}

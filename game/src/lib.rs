@@ -8,6 +8,7 @@
 //! monomorphised. The binary picks the game once, from a name.
 //! `docs/games.md` walks through adding a game.
 
+mod alphabeta;
 mod history;
 mod outcome;
 mod perft;
@@ -15,6 +16,7 @@ mod rng;
 mod sample;
 mod traits;
 
+pub use alphabeta::{AlphaBetaState, MoveOrder};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::perft;

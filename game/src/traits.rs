@@ -76,6 +76,43 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.start().encoding()
     }
 
+    /// The moves of a finished or unfinished game as a record in the
+    /// game's own notation (`triad data export`): numbered move pairs, and
+    /// a closing line for a resignation (`resigned` true). The default
+    /// writes `N) white, black;` lines of [`GameState::move_text`]; games
+    /// with a traditional notation override it.
+    fn record_text(&self, history: &crate::History<Self::State>, resigned: bool) -> String {
+        let mut pos = history.start().clone();
+        let mut out = String::new();
+        let mut number = 1;
+        let mut line = String::new();
+        if pos.side() == crate::Color::Black {
+            line = format!("{number})\t,\t");
+        }
+        for &m in history.moves() {
+            let text = pos.move_text(m);
+            let white = pos.side() == crate::Color::White;
+            pos.apply(m);
+            if white {
+                line = format!("{number})\t{text},\t");
+            } else {
+                line.push_str(&format!("\t{text};\n"));
+                out.push_str(&line);
+                line.clear();
+                number += 1;
+            }
+        }
+        if !line.is_empty() {
+            out.push_str(line.trim_end_matches([',', '\t']));
+            out.push_str(";\n");
+        }
+        if resigned {
+            let side = if pos.side() == crate::Color::White { "" } else { "\t," };
+            out.push_str(&format!("{number}){side}\tresigns.\n"));
+        }
+        out
+    }
+
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
     /// included; 1 when the game has none that preserve its rules.
     fn symmetries(&self) -> usize {

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use data::{list_shards, ShardFile, ShardReader};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -176,6 +178,28 @@ pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliEr
         .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
 }
 
+/// A game of the shards in the game's own record notation, after a header.
+fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, CliError> {
+    let history = record.replay(game).map_err(CliError::input)?;
+    let first = &record.positions[0];
+    let simulations = first
+        .simulations
+        .map_or("no search".to_string(), |n| format!("{n} simulations"));
+    let mut out = format!(
+        "Game {} ({} plies): {} {}\nModel {}, {simulations}, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
+        record.game_id,
+        history.ply(),
+        data::result_str(record.result()),
+        record.termination(),
+        first.model_id,
+        first.seed,
+        history.start().to_text()
+    );
+    let resigned = record.termination() == game::Termination::Resignation;
+    out.push_str(&game.record_text(&history, resigned));
+    Ok(out)
+}
+
 fn export(args: ExportArgs) -> Result<(), CliError> {
     let shards = shards_of(&args.paths)?;
     let mut rows = Vec::new();
@@ -193,8 +217,9 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
             shards.len()
         )));
     }
-    let game = data::GameRecord::from_rows(rows).map_err(CliError::input)?;
-    let text = game.to_inventor().map_err(CliError::input)?;
+    let record = data::GameRecord::from_rows(rows).map_err(CliError::input)?;
+    let game = games::of_shard_files(&shards)?;
+    let text = with_game!(game, |g| export_text(&g, &record))?;
     match &args.out {
         Some(path) => write_atomically(path, text.as_bytes()),
         None => {

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::data::{emit, row_progress, shards_of, write_atomically};
 use super::CliError;
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{read_opening_games, OpeningTree};
 use serde_json::json;
@@ -79,10 +81,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let games = read_opening_games(&shards, args.plies, |n| bar.inc(n))
         .map_err(|e| CliError::input(e.to_string()))?;
     bar.finish_and_clear();
-    let tree = OpeningTree::build(&games, args.plies, |pos, m| pos.move_to_text(m))
-        .map_err(CliError::input)?;
-    let rows = rows_of(&tree, args.min_games);
-    let starts: Vec<&str> = tree.roots.iter().map(|(t, _)| t.as_str()).collect();
+    let game = games::of_shard_files(&shards)?;
+    let (rows, total_games, starts) = with_game!(game, |g| {
+        let tree = OpeningTree::build(&g, &games, args.plies, |pos, m| pos.move_text(m))
+            .map_err(CliError::input)?;
+        let starts: Vec<String> = tree.roots.iter().map(|(t, _)| t.clone()).collect();
+        (rows_of(&tree, args.min_games), tree.total_games(), starts)
+    });
     let mut out = String::new();
     match args.format {
         Format::Json => {
@@ -90,7 +95,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 out,
                 "{}",
                 json!({
-                    "games": tree.total_games(),
+                    "games": total_games,
                     "plies": args.plies,
                     "min_games": args.min_games,
                     "start_positions": starts,
@@ -160,7 +165,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let _ = writeln!(
                 out,
                 "{} games, lines to {} plies with at least {} games",
-                tree.total_games(),
+                total_games,
                 args.plies,
                 args.min_games
             );
@@ -205,7 +210,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn rows_of(tree: &OpeningTree, min_games: u64) -> Vec<Row> {
+fn rows_of<S>(tree: &OpeningTree<S>, min_games: u64) -> Vec<Row> {
     let total = tree.total_games().max(1) as f64;
     tree.lines(min_games)
         .into_iter()

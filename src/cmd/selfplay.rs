@@ -2,6 +2,8 @@
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
 use crate::cmd::{print_json, CliError};
+use crate::games::{self, with_game};
+use game::{Game, GameTag};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{ModelConfig, Network};
 use selfplay::{NetworkEvaluator, SelfPlay, SelfplayConfig, Totals};
@@ -46,8 +48,10 @@ pub struct Args {
     json: bool,
 }
 
-/// The network a run uses and the id written on its rows.
-pub fn load_network(
+/// The network a run uses and the id written on its rows: a checkpoint of
+/// `game` (another game or variant is refused, naming both) or a fresh one.
+pub fn load_network<G: Game>(
+    game: &G,
     config: &Path,
     checkpoint: Option<&Path>,
     seed: u64,
@@ -57,7 +61,8 @@ pub fn load_network(
     match checkpoint {
         None => {
             let net =
-                Network::new(&model_config, seed).map_err(|e| CliError::input(e.to_string()))?;
+                Network::new(&model_config, game.encoding(), seed)
+                    .map_err(|e| CliError::input(e.to_string()))?;
             Ok((net, format!("random-seed{seed}"), model_config))
         }
         Some(path) => {
@@ -68,7 +73,8 @@ pub fn load_network(
                 tch::set_num_threads(model_config.threads as i32);
             }
             let (net, info) =
-                Network::load(path, device).map_err(|e| CliError::input(e.to_string()))?;
+                Network::load(path, &GameTag::of(game), device)
+                    .map_err(|e| CliError::input(e.to_string()))?;
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -79,6 +85,11 @@ pub fn load_network(
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::load(&args.config)?;
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let config =
         SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
     if args.games == 0 {
@@ -87,7 +98,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
-    let (net, model_id, _) = load_network(&args.config, args.model.as_deref(), args.seed)?;
+    let (net, model_id, _) = load_network(game, &args.config, args.model.as_deref(), args.seed)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::input(format!("{}: cannot create: {e}", args.out.display())))?;
     let shard_path = |i: u64| {
@@ -110,7 +121,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 
     let mut evaluator = NetworkEvaluator::new(net);
-    let mut driver = SelfPlay::new(&config, args.seed, args.games, &model_id);
+    let mut driver = SelfPlay::new(game, &config, args.seed, args.games, &model_id);
     let bar = ProgressBar::new(args.games);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")

@@ -1,6 +1,8 @@
 //! `triad train`: train a network on self-play shards (see docs/train.md).
 
 use super::{print_json, CliError};
+use crate::games::{self, with_game};
+use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::ModelConfig;
 use serde_json::json;
@@ -37,12 +39,25 @@ pub struct Args {
     /// fresh network; it must have the [model] shape.
     #[arg(long, value_name = "CKPT")]
     init: Option<PathBuf>,
+    /// The game, `NAME[/VARIANT]`, when no --config gives one (default:
+    /// the game of the shards).
+    #[arg(long, value_name = "GAME", conflicts_with = "config")]
+    game: Option<String>,
     /// Print a one-object JSON summary on stdout at the end.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = match (&args.config, &args.game) {
+        (Some(path), _) => games::load(path)?,
+        (None, Some(flag)) => games::from_flag(flag)?,
+        (None, None) => games::of_shards(&args.data)?,
+    };
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let (model_cfg, train_cfg, text) = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -84,7 +99,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         config_text: Some(text),
     };
     let mut shown = 0u64;
-    let result = train::train(&model_cfg, &train_cfg, &opts, &mut |p| {
+    let result = train::train(game, &model_cfg, &train_cfg, &opts, &mut |p| {
         if shown == 0 {
             bar.set_position(p.step.saturating_sub(1));
         }

@@ -110,6 +110,45 @@ impl game::Game for Piratechnics {
     fn parse_state(&self, text: &str) -> Result<Position, String> {
         Position::from_tfen_in(text, self.variant).map_err(|e| e.to_string())
     }
+    /// The inventor's notation, as in his game records (RULES.md §9.2):
+    /// `d2<PPP>-d4`, check marks `*`, mate `**`, numbered from the
+    /// position's move number.
+    fn record_text(&self, history: &game::History<Position>, resigned: bool) -> String {
+        let start = history.start();
+        let mut pos = start.clone();
+        let mut out = String::new();
+        let mut number = start.fullmove().max(1) as usize;
+        let mut line = String::new();
+        if start.side() == Color::Black {
+            line = format!("{number})\t,\t");
+        }
+        for &m in history.moves() {
+            let mut text = pos.move_to_inventor(m);
+            let white = pos.side() == Color::White;
+            pos.apply(m);
+            if pos.in_check() {
+                text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
+            }
+            if white {
+                line = format!("{number})\t{text},\t");
+            } else {
+                line.push_str(&format!("\t{text};\n"));
+                out.push_str(&line);
+                line.clear();
+                number += 1;
+            }
+        }
+        if !line.is_empty() {
+            out.push_str(line.trim_end_matches([',', '\t']));
+            out.push_str(";\n");
+        }
+        if resigned {
+            let side = if pos.side() == Color::White { "" } else { "\t," };
+            out.push_str(&format!("{number}){side}\tresigns.\n"));
+        }
+        out
+    }
+
     /// The identity and, where the board allows it, the file mirror.
     fn symmetries(&self) -> usize {
         if self.variant.mirror_symmetric() {

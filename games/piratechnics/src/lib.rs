@@ -3,11 +3,14 @@
 //!
 //! It implements the game boundary of the `game` crate ([`Piratechnics`]:
 //! `game::Game`, `Position`: `game::GameState`, `Move`: `game::GameMove`)
-//! and holds the game's encoding for the network ([`encode_planes`]). It
-//! has no dependency on torch and is the fastest code in the project. The rules it implements are
+//! and holds the game's encoding for the network ([`encode_planes`]) and its
+//! evaluation for the alpha-beta baseline ([`evaluate`]:
+//! `game::AlphaBetaState`). It has no dependency on torch and is the fastest
+//! code in the project. The rules it implements are
 //! `shared/spec/RULES.md`; board shape, ship capacity and start position are
 //! parameters of a [`Variant`], so variants need no new code.
 
+mod baseline;
 mod boundary;
 mod crew;
 mod encode;
@@ -24,6 +27,7 @@ mod types;
 mod variant;
 mod zobrist;
 
+pub use baseline::{evaluate, EvalParams, Geometry};
 pub use boundary::{Piratechnics, START_8X8, START_CAPACITY2, VARIANTS};
 pub use crew::{Crew, KindCounts, PromoCounts};
 pub use movegen::MoveList;
@@ -37,7 +41,9 @@ pub use outcome::{
 };
 pub use perft::{divide, perft, perft_parallel};
 pub use position::Position;
-pub use record::{parse_record, replay, RecordItem, Replay, ReplayError, ReplayedPly};
+pub use record::{
+    parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,
+};
 pub use game::SplitMix;
 pub use tfen::TfenError;
 pub use types::{Bitboard, Color, Kind, Piece, Square};

@@ -8,7 +8,8 @@ use super::super::{print_json, CliError};
 use data::openings::{read_opening_games, OpeningTree};
 use data::synthetic::{random_game, DEFAULT_MAX_PLIES};
 use data::{list_shards, ShardReader, ShardWriter};
-use piratechnics::Position;
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -29,6 +30,9 @@ pub struct Args {
     /// Seed of the random playouts.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
     /// Keep the shards in this directory (default: a temporary directory, removed afterwards).
     #[arg(long)]
     dir: Option<PathBuf>,
@@ -61,33 +65,27 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
-    let result = bench(&args, &dir);
+    let game = games::from_flag(&args.game)?;
+    let result = with_game!(game, |g| bench(&g, &args, &dir));
     if remove_after {
         let _ = std::fs::remove_dir_all(&dir);
     }
     result
 }
 
-fn bench(args: &Args, dir: &std::path::Path) -> Result<(), CliError> {
+fn bench<G: Game>(game: &G, args: &Args, dir: &std::path::Path) -> Result<(), CliError> {
     let fail = |e: data::DataError| CliError::failed(e.to_string());
     // 1. Games (not timed).
-    let start = Position::start();
+    let start = game.start();
     let gen_bar = bar(args.positions, "generating");
     let mut games = Vec::new();
     let mut rows = 0u64;
     let mut id = 0u64;
     while rows < args.positions {
-        let mut g = random_game(id, &start, args.seed, DEFAULT_MAX_PLIES);
+        let mut g = random_game(game, id, &start, args.seed, DEFAULT_MAX_PLIES);
         let left = (args.positions - rows) as usize;
-        if g.positions.len() > left {
-            // Cut the last game short; it is then unfinished.
-            g.positions.truncate(left);
-            for r in &mut g.positions {
-                r.result = "*".into();
-                r.termination = "unfinished".into();
-                r.game_length = left as u32;
-            }
-        }
+        // Cut the last game short; it is then unfinished.
+        g.truncate(left);
         rows += g.positions.len() as u64;
         gen_bar.set_position(rows);
         games.push(g);
@@ -147,7 +145,7 @@ fn bench(args: &Args, dir: &std::path::Path) -> Result<(), CliError> {
     // 4. Opening tree, as `triad openings` computes it.
     let t = Instant::now();
     let opening_games = read_opening_games(&shards, args.plies, |_| {}).map_err(fail)?;
-    let tree = OpeningTree::build(&opening_games, args.plies, |p, m| p.move_to_text(m))
+    let tree = OpeningTree::build(game, &opening_games, args.plies, |p, m| p.move_text(m))
         .map_err(CliError::failed)?;
     let openings_s = t.elapsed().as_secs_f64();
 

@@ -3,6 +3,8 @@
 //! self-play's batched evaluation is measured against.
 
 use crate::cmd::{print_json, CliError};
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Encoder, ModelConfig, Network};
 use serde_json::json;
@@ -21,6 +23,10 @@ pub struct Args {
     /// quickstart network on device "auto").
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The game, `NAME[/VARIANT]`, when no --config gives one (default
+    /// piratechnics/standard).
+    #[arg(long, value_name = "GAME", conflicts_with = "config")]
+    game: Option<String>,
     /// Seconds of measurement per batch size and mode.
     #[arg(long, default_value_t = 1.5, value_name = "S")]
     seconds: f64,
@@ -37,6 +43,15 @@ pub struct Args {
 const POOL: usize = 1024;
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = match (&args.config, &args.game) {
+        (Some(path), _) => games::load(path)?,
+        (None, Some(flag)) => games::from_flag(flag)?,
+        (None, None) => games::from_flag("piratechnics")?,
+    };
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
@@ -44,13 +59,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(path) => ModelConfig::from_file(path).map_err(|e| CliError::input(e.to_string()))?,
         None => ModelConfig::default(),
     };
-    let net = Network::new(&config, 0).map_err(|e| CliError::input(e.to_string()))?;
+    let net = Network::new(&config, game.encoding(), 0).map_err(|e| CliError::input(e.to_string()))?;
     let on_cpu = net.device() == tch::Device::Cpu;
     let cap = args
         .max_batch
         .unwrap_or(if on_cpu { 1024 } else { 16384 })
         .max(1);
-    let pool = game::random_positions(&piratechnics::Position::start(), POOL, 1, 160);
+    let pool = game::random_positions(&game.start(), POOL, 1, 160);
 
     let mut sizes: Vec<usize> = [1, 16, 64, 256].into_iter().filter(|&b| b <= cap).collect();
     let largest = largest_that_fits(&net, &pool, cap);
@@ -178,10 +193,10 @@ fn round1(x: f64) -> f64 {
 /// The largest power of two up to `cap` (and `cap` itself) whose forward
 /// pass succeeds; an out-of-memory error from libtorch panics inside tch, so
 /// each try runs under `catch_unwind`.
-fn largest_that_fits(net: &Network, pool: &[piratechnics::Position], cap: usize) -> usize {
+fn largest_that_fits<S: GameState>(net: &Network, pool: &[S], cap: usize) -> usize {
     let try_batch = |b: usize| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut enc = Encoder::new();
+            let mut enc = Encoder::<S>::new();
             for i in 0..b {
                 enc.push(&pool[i % pool.len()], 1);
             }

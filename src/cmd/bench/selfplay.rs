@@ -4,7 +4,8 @@
 
 use crate::cmd::selfplay::load_network;
 use crate::cmd::{print_json, CliError};
-use piratechnics::{Move, Position};
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::Encoder;
 use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};
@@ -34,14 +35,14 @@ pub struct Args {
 }
 
 /// Wraps the network evaluator and keeps copies of the first positions asked.
-struct Recorder<'a> {
-    inner: &'a mut NetworkEvaluator,
-    kept: Vec<(Position, u8, Vec<Move>)>,
+struct Recorder<'a, S: GameState> {
+    inner: &'a mut NetworkEvaluator<S>,
+    kept: Vec<(S, u8, Vec<S::Move>)>,
     keep: usize,
 }
 
-impl Evaluator for Recorder<'_> {
-    fn evaluate(&mut self, batch: &[Request<'_>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+impl<S: GameState> Evaluator<S> for Recorder<'_, S> {
+    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         for r in batch {
             if self.kept.len() < self.keep {
                 self.kept
@@ -53,16 +54,21 @@ impl Evaluator for Recorder<'_> {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::load(&args.config)?;
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
     let config =
         SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
-    let (net, _, _) = load_network(&args.config, None, 0)?;
+    let (net, _, _) = load_network(game, &args.config, None, 0)?;
     // The driver evaluates the two halves of its games in turn.
     let batch = config.games_in_flight.div_ceil(2);
     let mut evaluator = NetworkEvaluator::new(net);
-    let mut driver = SelfPlay::new(&config, 0, u64::MAX, "bench");
+    let mut driver = SelfPlay::new(game, &config, 0, u64::MAX, "bench");
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(200));
@@ -90,7 +96,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut enc = Encoder::new();
     let (mut policy, mut wdl) = (Vec::new(), Vec::new());
     let mut next = 0;
-    let encode_batch = |enc: &mut Encoder, next: &mut usize| {
+    let encode_batch = |enc: &mut Encoder<G::State>, next: &mut usize| {
         enc.clear();
         for _ in 0..batch {
             let (p, reps, moves) = &pool[*next % pool.len()];

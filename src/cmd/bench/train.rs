@@ -5,7 +5,8 @@
 use crate::cmd::{print_json, CliError};
 use data::synthetic::random_game;
 use data::{ReplayWindow, ShardWriter, WindowOptions};
-use piratechnics::Position;
+use crate::games::{self, with_game};
+use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{ModelConfig, Network, Shape};
 use serde_json::json;
@@ -41,6 +42,14 @@ fn input(e: impl std::fmt::Display) -> CliError {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = match &args.config {
+        Some(path) => games::load(path)?,
+        None => games::from_flag("piratechnics")?,
+    };
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) || args.positions == 0 {
         return Err(CliError::input(
             "--seconds and --positions must be positive",
@@ -56,7 +65,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let device = model_cfg.tch_device().map_err(input)?;
     train::set_threads(&cfg, &model_cfg);
     let dir = std::env::temp_dir().join(format!("triad-bench-train-{}", std::process::id()));
-    let result = bench(&args, &model_cfg, &mut cfg, device, &dir);
+    let result = bench(game, &args, &model_cfg, &mut cfg, device, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     let (raw, real, encode) = result?;
     let ratio = real / raw.max(1e-9);
@@ -84,7 +93,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn bench(
+fn bench<G: Game>(
+    game: &G,
     args: &Args,
     model_cfg: &ModelConfig,
     cfg: &mut TrainConfig,
@@ -105,16 +115,16 @@ fn bench(
     std::fs::create_dir_all(&shards)
         .map_err(|e| CliError::failed(format!("{}: {e}", shards.display())))?;
     let bar = spinner("writing synthetic shards");
-    let start = Position::start();
+    let start = game.start();
     let (mut written, mut game_id, mut shard) = (0usize, 0u64, 0u32);
     while written < args.positions {
         let path = shards.join(format!("shard-{shard:06}.parquet"));
         let mut w = ShardWriter::create(&path).map_err(input)?;
         while (w.rows() as usize) < args.positions.div_ceil(4) && written < args.positions {
-            let game = random_game(game_id, &start, 1, 200);
-            written += game.positions.len();
+            let record = random_game(game, game_id, &start, 1, 200);
+            written += record.positions.len();
             game_id += 1;
-            w.push_game(&game).map_err(input)?;
+            w.push_game(&record).map_err(input)?;
         }
         w.finish().map_err(input)?;
         shard += 1;
@@ -127,12 +137,12 @@ fn bench(
     // A few batches of the same stream the loop reads, so their move counts
     // are typical; encoded once and cycled through.
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new().with_value_q_weight(cfg.value_q_weight as f32);
+    let mut builder = BatchBuilder::new(game).with_value_q_weight(cfg.value_q_weight as f32);
     let raw_batches: Vec<_> = window
         .batches(&WindowOptions {
             batch_size: cfg.batch_size,
             seed: cfg.seed,
-            mirror: cfg.mirror,
+            symmetries: if cfg.mirror { game.symmetries() } else { 1 },
             ..Default::default()
         })
         .take(RAW_BATCHES)
@@ -148,7 +158,7 @@ fn bench(
     if batches.is_empty() {
         return Err(CliError::failed("no batch from the synthetic shards"));
     }
-    let net = Network::with_shape(Shape::of(model_cfg), device, cfg.seed);
+    let net = Network::with_shape(Shape::of(model_cfg, game.encoding()), device, cfg.seed);
     let mut trainer = Trainer::new(net, cfg);
     for batch in batches.iter().take(3) {
         trainer.step(batch, cfg.lr, false);
@@ -180,7 +190,7 @@ fn bench(
         data: vec![shards.clone()],
         ..Default::default()
     };
-    let summary = train::train(model_cfg, cfg, &opts, &mut |_| {})
+    let summary = train::train(game, model_cfg, cfg, &opts, &mut |_| {})
         .map_err(|e| CliError::failed(e.to_string()))?;
     bar.finish_and_clear();
     Ok((raw, summary.samples_per_s(), encode))
