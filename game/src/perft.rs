@@ -25,3 +25,50 @@ fn perft_with<S: GameState>(pos: &S, depth: u32, bufs: &mut [Vec<S::Move>]) -> u
     }
     n
 }
+
+/// Leaf counts below each root move (`perft --divide`).
+pub fn divide<S: GameState>(pos: &S, depth: u32) -> Vec<(S::Move, u64)> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft(&pos.play(m), depth - 1)
+            };
+            (m, n)
+        })
+        .collect()
+}
+
+/// Perft split across `threads` threads at the root (the root moves are
+/// handed out one at a time, so threads stay busy when subtrees differ).
+pub fn perft_parallel<S: GameState>(pos: &S, depth: u32, threads: usize) -> u64 {
+    if depth <= 1 || threads <= 1 {
+        return perft(pos, depth);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut total = 0;
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&m) = moves.get(i) else { break };
+                        total += perft(&pos.play(m), depth - 1);
+                    }
+                    total
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("perft thread"))
+            .sum()
+    })
+}

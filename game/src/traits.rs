@@ -113,6 +113,18 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         out
     }
 
+    /// Reads a game record in the game's own notation (the format
+    /// [`Game::record_text`] writes) from `start`, checking every move
+    /// (`triad replay`). The error names the line and the move. Default:
+    /// [`crate::replay_numbered`].
+    fn replay_record(
+        &self,
+        start: Self::State,
+        text: &str,
+    ) -> Result<crate::RecordReplay<Self::State>, String> {
+        crate::replay_numbered(start, text)
+    }
+
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
     /// included; 1 when the game has none that preserve its rules.
     fn symmetries(&self) -> usize {
@@ -200,6 +212,12 @@ pub trait GameState: Clone + Send + Sync + Debug + PartialEq + 'static {
 
     /// The game's position text (TFEN, a move sequence, ...).
     fn to_text(&self) -> String;
+
+    /// The position drawn as text for a terminal (`triad show`, `triad
+    /// play`), ending with a newline. Default: the position text.
+    fn diagram(&self) -> String {
+        format!("{}\n", self.to_text())
+    }
 
     /// The game's text of a legal move `m` in this position.
     fn move_text(&self, m: Self::Move) -> String;

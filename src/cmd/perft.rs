@@ -2,22 +2,27 @@
 //! generator against known counts and for measuring its speed.
 
 use super::{print_json, CliError};
-use piratechnics::Position;
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --tfen '<TFEN>' --divide\n  triad perft --suite ../shared/spec/vectors/perft.txt --max-depth 3"
+    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --position '<TFEN>' --divide\n  triad perft --game piratechnics/8x8 --depth 4\n  triad perft --suite ../shared/spec/vectors/perft.txt --max-depth 3"
 )]
 pub struct Args {
     /// Depth in plies (required unless --suite is given).
     #[arg(long, short)]
     depth: Option<u32>,
-    /// Position to start from (default: the start position).
-    #[arg(long)]
-    tfen: Option<String>,
+    /// The game, `NAME[/VARIANT]` (e.g. piratechnics/8x8).
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// Position to start from, in the game's position text (TFEN for
+    /// PiRaTeKnIcS; default: the start position).
+    #[arg(long, alias = "tfen", value_name = "TEXT")]
+    position: Option<String>,
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
@@ -25,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Check every count of a vector file (`TFEN ; D1 n ; D2 n ...` per line).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "tfen", "divide"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "position", "divide"])]
     suite: Option<PathBuf>,
     /// With --suite: check counts up to this depth only.
     #[arg(long, value_name = "D")]
@@ -36,8 +41,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     if let Some(path) = &args.suite {
         return suite(
+            game,
             path,
             args.max_depth.unwrap_or(u32::MAX),
             args.threads,
@@ -47,23 +58,23 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let depth = args
         .depth
         .ok_or_else(|| CliError::input("perft needs --depth N (or --suite FILE)"))?;
-    let pos = match &args.tfen {
-        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(e.to_string()))?,
-        None => Position::start(),
+    let pos = match &args.position {
+        Some(t) => game.parse_state(t).map_err(CliError::input)?,
+        None => game.start(),
     };
     let threads = args.threads.max(1);
     let t0 = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
-        for (m, n) in piratechnics::divide(&pos, depth) {
+        for (m, n) in game::divide(&pos, depth) {
             if !args.json {
-                println!("{} {}", pos.move_to_text(m), n);
+                println!("{} {}", pos.move_text(m), n);
             }
             total += n;
         }
         total
     } else {
-        piratechnics::perft_parallel(&pos, depth, threads)
+        game::perft_parallel(&pos, depth, threads)
     };
     let secs = t0.elapsed().as_secs_f64();
     let nps = nodes as f64 / secs.max(1e-9);
@@ -79,7 +90,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn suite(path: &PathBuf, max_depth: u32, threads: usize, json: bool) -> Result<(), CliError> {
+fn suite<G: Game>(
+    game: &G,
+    path: &PathBuf,
+    max_depth: u32,
+    threads: usize,
+    json: bool,
+) -> Result<(), CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     let (mut passed, mut failed) = (0u32, 0u32);
@@ -91,7 +108,9 @@ fn suite(path: &PathBuf, max_depth: u32, threads: usize, json: bool) -> Result<(
         let at = format!("{}:{}", path.display(), i + 1);
         let mut parts = line.split(';');
         let tfen = parts.next().unwrap_or("").trim();
-        let pos = Position::from_tfen(tfen).map_err(|e| CliError::input(format!("{at}: {e}")))?;
+        let pos = game
+            .parse_state(tfen)
+            .map_err(|e| CliError::input(format!("{at}: {e}")))?;
         for p in parts {
             let mut w = p.split_whitespace();
             let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
@@ -110,7 +129,7 @@ fn suite(path: &PathBuf, max_depth: u32, threads: usize, json: bool) -> Result<(
             if depth > max_depth {
                 continue;
             }
-            let got = piratechnics::perft_parallel(&pos, depth, threads.max(1));
+            let got = game::perft_parallel(&pos, depth, threads.max(1));
             if got == want {
                 passed += 1;
             } else {

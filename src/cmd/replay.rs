@@ -1,7 +1,9 @@
-//! `triad replay`: replays a game record in the inventor's notation.
+//! `triad replay`: replays a game record in the game's own notation (the
+//! inventor's for PiRaTeKnIcS).
 
 use super::{print_json, CliError};
-use piratechnics::Position;
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -12,9 +14,12 @@ use std::path::PathBuf;
 pub struct Args {
     /// The record file.
     file: PathBuf,
-    /// Start position (default: the standard start).
-    #[arg(long)]
-    tfen: Option<String>,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// Start position in the game's text (default: the variant's start).
+    #[arg(long, alias = "tfen", value_name = "TEXT")]
+    position: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -23,17 +28,23 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.file.display())))?;
-    let start = match &args.tfen {
-        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(e.to_string()))?,
-        None => Position::start(),
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| replay(&g, &args, &text))
+}
+
+fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
+    let start = match &args.position {
+        Some(t) => game.parse_state(t).map_err(CliError::input)?,
+        None => game.start(),
     };
-    let r = piratechnics::replay(start, &text)
+    let r = game
+        .replay_record(start, text)
         .map_err(|e| CliError::failed(format!("{}: {e}", args.file.display())))?;
-    let final_tfen = r.game.position().to_tfen();
+    let final_tfen = r.history.position().to_text();
     if args.json {
         print_json(&json!({
-            "plies": r.plies.len(),
-            "moves": r.plies.iter().map(|p| p.canonical.clone()).collect::<Vec<_>>(),
+            "plies": r.moves.len(),
+            "moves": r.moves,
             "result": r.result_str(),
             "termination": r.termination().as_str(),
             "final_tfen": final_tfen,
@@ -44,9 +55,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
-    for (i, pair) in r.plies.chunks(2).enumerate() {
-        let black = pair.get(1).map_or("", |p| p.canonical.as_str());
-        println!("{}. {} {}", i + 1, pair[0].canonical, black);
+    for (i, pair) in r.moves.chunks(2).enumerate() {
+        let black = pair.get(1).map_or("", |p| p.as_str());
+        println!("{}. {} {}", i + 1, pair[0], black);
     }
     println!("{final_tfen}");
     println!("result {} {}", r.result_str(), r.termination());

@@ -1,90 +1,59 @@
 //! `triad show`: a position drawn in the terminal.
 
 use super::{print_json, CliError};
-use piratechnics::{Color, Position, Square};
+use crate::games::{self, with_game};
+use game::{Game, GameState};
 use serde_json::json;
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  triad show\n  triad show --game piratechnics/8x8 --moves\n  triad show --position '<TFEN>' --json"
+)]
 pub struct Args {
-    /// The position (TFEN); default the start position.
-    #[arg(long)]
-    tfen: Option<String>,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// The position in the game's text (TFEN for PiRaTeKnIcS); default the
+    /// start position.
+    #[arg(long, alias = "tfen", value_name = "TEXT")]
+    position: Option<String>,
     /// Also list the legal moves in canonical text.
     #[arg(long)]
     moves: bool,
-    /// Print one JSON object (tfen, side, check, legal moves) instead.
+    /// Print one JSON object (position, side, outcome, legal moves) instead.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let pos = match &args.tfen {
-        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(e.to_string()))?,
-        None => Position::start(),
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| show(&g, &args))
+}
+
+fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
+    let pos = match &args.position {
+        Some(t) => game.parse_state(t).map_err(CliError::input)?,
+        None => game.start(),
     };
-    let moves: Vec<String> = pos
-        .legal_move_vec()
-        .into_iter()
-        .map(|m| pos.move_to_text(m))
-        .collect();
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    let moves: Vec<String> = legal.iter().map(|&m| pos.move_text(m)).collect();
+    let outcome = pos.terminal(!legal.is_empty(), 1);
     if args.json {
         print_json(&json!({
-            "tfen": pos.to_tfen(),
+            "game": G::NAME,
+            "variant": game.variant(),
+            "position": pos.to_text(),
             "side": pos.side().to_string(),
-            "in_check": pos.in_check(),
+            "outcome": outcome.map(|o| format!("{} {}", o.result, o.termination)),
             "legal_moves": moves,
         }));
         return Ok(());
     }
-    print!("{}", render(&pos));
+    print!("{}", pos.diagram());
     if args.moves {
         println!("{} legal moves: {}", moves.len(), moves.join(" "));
     }
     Ok(())
 }
 
-/// Draws a position: one box per cell, `[...]` a ship with its crew (White
-/// upper case, Black lower case), `[ ]` an empty ship, `.` no ship, blank a
-/// missing corner; then side to move, check, reversal and clocks.
-pub fn render(pos: &Position) -> String {
-    let v = pos.variant();
-    let mut s = String::new();
-    let w = v.capacity as usize + 2;
-    for rank in (0..v.height).rev() {
-        s.push_str(&format!(" {} ", rank + 1));
-        for file in 0..v.width {
-            let sq = Square::new(file, rank);
-            let cell = if !v.exists(sq) {
-                String::new()
-            } else {
-                match pos.ship_at(sq) {
-                    None => ".".to_string(),
-                    Some(c) => format!("[{}]", c.letters()),
-                }
-            };
-            s.push_str(&format!(" {cell:^w$}"));
-        }
-        s.push('\n');
-    }
-    s.push_str("   ");
-    for file in 0..v.width {
-        s.push_str(&format!(" {:^w$}", (b'a' + file) as char));
-    }
-    s.push('\n');
-    let side = if pos.side() == Color::White {
-        "White"
-    } else {
-        "Black"
-    };
-    s.push_str(&format!(
-        "{side} to move{}; move {}, {} plies since a capture",
-        if pos.in_check() { ", in check" } else { "" },
-        pos.fullmove(),
-        pos.clock()
-    ));
-    if let Some((y, x)) = pos.reversal() {
-        s.push_str(&format!("; the ship on {y} may not sail back to {x}"));
-    }
-    s.push('\n');
-    s
-}

@@ -149,6 +149,22 @@ impl game::Game for Piratechnics {
         out
     }
 
+    /// The inventor's records (RULES.md §9.2): his move notation, check
+    /// marks compared with the rules, variations skipped.
+    fn replay_record(
+        &self,
+        start: Position,
+        text: &str,
+    ) -> Result<game::RecordReplay<Position>, String> {
+        let r = crate::replay(start, text).map_err(|e| e.to_string())?;
+        Ok(game::RecordReplay {
+            moves: r.plies.iter().map(|p| p.canonical.clone()).collect(),
+            history: r.game,
+            outcome: r.outcome,
+            warnings: r.warnings,
+        })
+    }
+
     /// The identity and, where the board allows it, the file mirror.
     fn symmetries(&self) -> usize {
         if self.variant.mirror_symmetric() {
@@ -210,6 +226,9 @@ impl GameState for Position {
     }
     fn to_text(&self) -> String {
         self.to_tfen()
+    }
+    fn diagram(&self) -> String {
+        crate::diagram::diagram(self)
     }
     fn move_text(&self, m: Move) -> String {
         self.move_to_text(m)

@@ -13,13 +13,13 @@
 mod baseline;
 mod boundary;
 mod crew;
+mod diagram;
 mod encode;
 mod mirror;
 mod movegen;
 mod moves;
 mod notation;
 mod outcome;
-mod perft;
 mod position;
 mod record;
 mod tfen;
@@ -29,6 +29,7 @@ mod zobrist;
 
 pub use baseline::{evaluate, EvalParams, Geometry};
 pub use boundary::{Piratechnics, START_8X8, START_CAPACITY2, VARIANTS};
+pub use diagram::diagram;
 pub use crew::{Crew, KindCounts, PromoCounts};
 pub use movegen::MoveList;
 pub use encode::{
@@ -39,7 +40,7 @@ pub use notation::{Marks, MoveParseError};
 pub use outcome::{
     outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination, NO_CAPTURE_LIMIT,
 };
-pub use perft::{divide, perft, perft_parallel};
+pub use game::{divide, perft, perft_parallel};
 pub use position::Position;
 pub use record::{
     parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,

@@ -1,0 +1,84 @@
+//! Game records read back (`triad replay`): a game's moves in its own
+//! notation, checked move by move against the rules.
+
+use crate::{GameResult, GameState, History, Outcome, Termination};
+
+/// A replayed record.
+#[derive(Debug, Clone)]
+pub struct RecordReplay<S: GameState> {
+    /// The game as replayed.
+    pub history: History<S>,
+    /// Each ply's move in the game's canonical move text (games may add
+    /// marks, e.g. `+` for check).
+    pub moves: Vec<String>,
+    /// How the game ended: by the rules, or by a resignation in the record.
+    pub outcome: Option<Outcome>,
+    /// Disagreements between the record and the rules that did not stop
+    /// the replay (a check mark where there is no check, ...).
+    pub warnings: Vec<String>,
+}
+
+impl<S: GameState> RecordReplay<S> {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn result_str(&self) -> &'static str {
+        self.outcome.map_or("*", |o| o.result.as_str())
+    }
+    pub fn termination(&self) -> Termination {
+        self.outcome.map_or(Termination::Unfinished, |o| o.termination)
+    }
+}
+
+/// Replays the default record format of [`crate::Game::record_text`]:
+/// lines `N) WHITE, BLACK;` of [`GameState::parse_move`] text (a lone `,`
+/// for a missing White move), `N) resigns.` for a resignation. Blank lines
+/// and lines starting with `#` are skipped. The error names the line.
+pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordReplay<S>, String> {
+    let mut history = History::new(start);
+    let mut moves = Vec::new();
+    let mut outcome = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let body = match line.split_once(')') {
+            Some((n, rest)) if n.trim().chars().all(|c| c.is_ascii_digit()) => rest,
+            _ => line,
+        };
+        for token in body.split([',', ';']).map(str::trim) {
+            if token.is_empty() {
+                continue;
+            }
+            if token.trim_end_matches('.') == "resigns" {
+                let loser = history.position().side();
+                outcome = Some(Outcome {
+                    result: GameResult::win_for(!loser),
+                    termination: Termination::Resignation,
+                });
+                continue;
+            }
+            if let Some(o) = outcome.or_else(|| history.outcome()) {
+                return Err(format!(
+                    "line {}: \"{token}\": the game is already over ({})",
+                    i + 1,
+                    o.termination
+                ));
+            }
+            let pos = history.position().clone();
+            let m = pos
+                .parse_move(token)
+                .map_err(|e| format!("line {}: \"{token}\": {e}", i + 1))?;
+            history
+                .try_play(m)
+                .map_err(|e| format!("line {}: {e}", i + 1))?;
+            moves.push(pos.move_text(m));
+        }
+    }
+    let outcome = outcome.or_else(|| history.outcome());
+    Ok(RecordReplay {
+        history,
+        moves,
+        outcome,
+        warnings: Vec::new(),
+    })
+}
