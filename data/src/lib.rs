@@ -1,6 +1,12 @@
 //! Game data in Parquet: the shard schema, a writer and a reader, the replay
 //! window that feeds the trainer, and dataset statistics (summary, opening
-//! tree). The schema is documented in `docs/data.md`.
+//! tree). The schema (version 2; version 1 is still read) is documented in
+//! `docs/data.md`.
+//!
+//! Nothing here knows a particular game: rows carry their game's name,
+//! variant, position text and `u32` move codes, and whatever needs the
+//! rules (replaying a game, symmetries, the opening tree, synthetic games)
+//! is generic over `game::Game`.
 
 pub mod chart;
 mod error;
@@ -14,9 +20,14 @@ mod window;
 mod writer;
 
 pub use error::DataError;
-pub use reader::{decode_records, list_shards, read_shard, Columns, ShardFile, ShardReader};
-pub use record::{group_games, GameRecord, PositionRecord};
-pub use schema::{arrow_schema, SCHEMA_VERSION};
+pub use reader::{
+    check_shards, common_game, decode_records, list_shards, read_shard, shard_game, Columns,
+    ShardFile, ShardReader,
+};
+pub use record::{
+    group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,
+};
+pub use schema::{arrow_schema, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION};
 pub use window::{Batch, Prefetch, ReplayWindow, SplitMix64, WindowOptions};
 pub use writer::{ShardOptions, ShardSummary, ShardWriter, TMP_SUFFIX};
 

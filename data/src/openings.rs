@@ -1,13 +1,14 @@
 //! The opening tree: how often each line of the first K plies was played
-//! and how those games ended. Built from five narrow columns; the rules are
+//! and how those games ended. Built from six narrow columns; the rules are
 //! run once per distinct tree node (to name its move), never per game.
+//! Generic over the game: the tree holds `G::State`s.
 
 use std::collections::HashMap;
 
-use piratechnics::{Move, Position};
+use game::{Game, GameMove, GameState};
 
 use crate::error::DataError;
-use crate::reader::{Columns, ShardFile, ShardReader};
+use crate::reader::{Columns, SameGame, ShardFile, ShardReader};
 use crate::schema::col;
 use crate::summary::result_index;
 
@@ -15,7 +16,8 @@ use crate::summary::result_index;
 #[derive(Debug, Clone)]
 pub struct OpeningGame {
     pub game_id: u64,
-    pub start_tfen: String,
+    /// The game's start: ply 0's `position` text.
+    pub start: String,
     /// The first moves (at most the requested depth), as codes.
     pub moves: Vec<u32>,
     /// 0 White wins, 1 draw, 2 Black wins, 3 unfinished.
@@ -25,7 +27,9 @@ pub struct OpeningGame {
 
 /// Reads the first `plies` moves of every game in `shards` (only rows with
 /// `ply < plies` are decoded). Games whose ply-0 row is missing are left
-/// out (they cannot be placed in the tree).
+/// out (they cannot be placed in the tree). Shards of different games or
+/// variants are an error (see [`crate::common_game`], which also tells the
+/// caller which game to build the tree with).
 pub fn read_opening_games(
     shards: &[ShardFile],
     plies: usize,
@@ -40,14 +44,16 @@ pub fn read_opening_games(
     let mut games: HashMap<u64, Partial> = HashMap::new();
     let mut order: Vec<u64> = Vec::new();
     let want = plies.max(1);
+    let mut same_game = SameGame::default();
     for shard in shards {
         let reader = ShardReader::open(&shard.path)?;
+        same_game.check(&reader)?;
         let rows = reader.num_rows();
         let batches = reader.read_filtered(
             &[
                 col::GAME_ID,
                 col::PLY,
-                col::TFEN,
+                col::POSITION,
                 col::CHOSEN_MOVE,
                 col::RESULT,
                 col::GAME_LENGTH,
@@ -59,7 +65,7 @@ pub fn read_opening_games(
             let c = Columns::new(b);
             let id = c.u64(col::GAME_ID).map_err(err)?;
             let ply = c.u32(col::PLY).map_err(err)?;
-            let tfen = c.str(col::TFEN).map_err(err)?;
+            let position = c.str(col::POSITION).map_err(err)?;
             let chosen = c.u32(col::CHOSEN_MOVE).map_err(err)?;
             let result = c.str(col::RESULT).map_err(err)?;
             let length = c.u32(col::GAME_LENGTH).map_err(err)?;
@@ -78,7 +84,7 @@ pub fn read_opening_games(
                     }
                 });
                 if p == 0 {
-                    g.start = Some(tfen.value(i).to_string());
+                    g.start = Some(position.value(i).to_string());
                 }
                 g.moves[p] = Some(chosen.value(i));
             }
@@ -89,12 +95,12 @@ pub fn read_opening_games(
         .into_iter()
         .filter_map(|id| {
             let g = games.remove(&id)?;
-            let start_tfen = g.start?;
+            let start = g.start?;
             let limit = (g.length as usize).min(plies);
             let moves = g.moves[..limit].iter().map_while(|m| *m).collect();
             Some(OpeningGame {
                 game_id: id,
-                start_tfen,
+                start,
                 moves,
                 result: g.result,
                 length: g.length,
@@ -136,7 +142,7 @@ impl LineStats {
 
 /// A node of the tree: the line reached by a sequence of moves.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub struct Node<S> {
     pub parent: Option<usize>,
     /// Plies from the start (0 for a root).
     pub depth: usize,
@@ -146,27 +152,30 @@ pub struct Node {
     pub stats: LineStats,
     /// Children, by move code.
     pub children: HashMap<u32, usize>,
-    position: Position,
+    /// The position reached.
+    pub position: S,
 }
 
 /// The opening tree, one root per distinct start position.
 #[derive(Debug, Clone)]
-pub struct OpeningTree {
-    pub nodes: Vec<Node>,
-    /// Root node per start TFEN, in order of first appearance.
+pub struct OpeningTree<S> {
+    pub nodes: Vec<Node<S>>,
+    /// Root node per start position text, in order of first appearance.
     pub roots: Vec<(String, usize)>,
     pub plies: usize,
 }
 
-impl OpeningTree {
-    /// Builds the tree to depth `plies`. `move_text` names a move in a
-    /// position; it runs once per node. Fails on an illegal move or a bad
-    /// TFEN, naming the game.
-    pub fn build(
+impl<S: GameState> OpeningTree<S> {
+    /// Builds the tree to depth `plies` in `game` (the shards' game and
+    /// variant). `move_text` names a move in a position (e.g.
+    /// `GameState::move_text`); it runs once per node. Fails on an illegal
+    /// move or a bad start position, naming the game.
+    pub fn build<G: Game<State = S>>(
+        game: &G,
         games: &[OpeningGame],
         plies: usize,
-        move_text: impl Fn(&Position, Move) -> String,
-    ) -> Result<OpeningTree, String> {
+        move_text: impl Fn(&S, S::Move) -> String,
+    ) -> Result<OpeningTree<S>, String> {
         let mut tree = OpeningTree {
             nodes: Vec::new(),
             roots: Vec::new(),
@@ -174,11 +183,12 @@ impl OpeningTree {
         };
         let mut root_of: HashMap<&str, usize> = HashMap::new();
         for g in games {
-            let root = match root_of.get(g.start_tfen.as_str()) {
+            let root = match root_of.get(g.start.as_str()) {
                 Some(&r) => r,
                 None => {
-                    let position = Position::from_tfen(&g.start_tfen)
-                        .map_err(|e| format!("game {}: bad start TFEN: {e}", g.game_id))?;
+                    let position = game.parse_state(&g.start).map_err(|e| {
+                        format!("game {}: bad start position {:?}: {e}", g.game_id, g.start)
+                    })?;
                     let r = tree.nodes.len();
                     tree.nodes.push(Node {
                         parent: None,
@@ -189,8 +199,8 @@ impl OpeningTree {
                         children: HashMap::new(),
                         position,
                     });
-                    tree.roots.push((g.start_tfen.clone(), r));
-                    root_of.insert(&g.start_tfen, r);
+                    tree.roots.push((g.start.clone(), r));
+                    root_of.insert(&g.start, r);
                     r
                 }
             };
@@ -201,7 +211,7 @@ impl OpeningTree {
                     Some(&child) => child,
                     None => {
                         let parent = &tree.nodes[node];
-                        let m = Move::from_code(code)
+                        let m = S::Move::from_code(code)
                             .filter(|&m| parent.position.is_legal(m))
                             .ok_or_else(|| {
                                 format!(

@@ -4,15 +4,24 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use std::sync::Arc;
+
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type, UInt64Type};
-use arrow_array::{Array, BooleanArray, RecordBatch};
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions, StringArray, UInt32Array,
+};
+use arrow_schema::Schema;
+use game::{Color, GameTag, Termination};
 use parquet::arrow::arrow_reader::{ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter};
 use parquet::arrow::ProjectionMask;
 
 use crate::error::DataError;
-use crate::record::PositionRecord;
-use crate::schema::{col, SCHEMA_VERSION, SCHEMA_VERSION_KEY};
+use crate::record::{parse_result, PositionRecord, ShardGame, Source};
+use crate::schema::{
+    arrow_schema, col, ALL_COLUMNS, GAME_KEY, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
+    SCHEMA_VERSION_KEY, SEARCH_COLUMNS, V1_GAME, V1_VARIANT, VARIANT_KEY,
+};
 use crate::writer::TMP_SUFFIX;
 
 /// A shard found on disk.
@@ -79,10 +88,14 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
 }
 
 /// An open shard: the footer has been read and the schema version checked.
+///
+/// Version 1 shards are read as version 2: every batch this reader returns
+/// has the version 2 columns and names (see [`ShardReader::read_filtered`]).
 pub struct ShardReader {
     path: PathBuf,
     builder: ParquetRecordBatchReaderBuilder<File>,
-    version: Option<u32>,
+    version: u32,
+    game: Option<ShardGame>,
 }
 
 /// Runs `f`, turning a panic inside the Parquet decoder (possible on
@@ -107,32 +120,47 @@ impl ShardReader {
                 )
             })
         })?;
-        let version = builder
-            .metadata()
-            .file_metadata()
-            .key_value_metadata()
-            .and_then(|kv| kv.iter().find(|k| k.key == SCHEMA_VERSION_KEY))
-            .and_then(|k| k.value.as_deref())
-            .and_then(|v| v.parse::<u32>().ok());
-        match version {
+        let kv = |key: &str| -> Option<String> {
+            builder
+                .metadata()
+                .file_metadata()
+                .key_value_metadata()
+                .and_then(|kv| kv.iter().find(|k| k.key == key))
+                .and_then(|k| k.value.clone())
+        };
+        let version = match kv(SCHEMA_VERSION_KEY).and_then(|v| v.parse::<u32>().ok()) {
             Some(v) if v > SCHEMA_VERSION => {
                 return Err(DataError::new(
                     &path,
                     format!("schema version {v} is newer than this program's {SCHEMA_VERSION}"),
                 ))
             }
+            Some(v) if v < OLDEST_SCHEMA_VERSION => {
+                return Err(DataError::new(
+                    &path,
+                    format!("schema version {v} is older than the oldest this program reads ({OLDEST_SCHEMA_VERSION})"),
+                ))
+            }
+            Some(v) => v,
             None => {
                 return Err(DataError::new(
                     &path,
                     format!("no {SCHEMA_VERSION_KEY} in the file metadata: not a triad shard"),
                 ))
             }
-            _ => {}
-        }
+        };
+        let game = if version == 1 {
+            Some(ShardGame::new(V1_GAME, V1_VARIANT))
+        } else {
+            kv(GAME_KEY)
+                .zip(kv(VARIANT_KEY))
+                .map(|(name, variant)| ShardGame { name, variant })
+        };
         Ok(ShardReader {
             path,
             builder,
             version,
+            game,
         })
     }
 
@@ -140,9 +168,35 @@ impl ShardReader {
         &self.path
     }
 
-    /// The schema version stored in the file.
+    /// The schema version stored in the file (1 or 2).
     pub fn schema_version(&self) -> u32 {
-        self.version.unwrap_or(0)
+        self.version
+    }
+
+    /// The game and variant of every row: from the file's metadata
+    /// (`triad.game`, `triad.variant`), `piratechnics/standard` for a
+    /// version 1 shard. `None` only for an empty shard whose writer never
+    /// learnt its game.
+    pub fn game(&self) -> Option<&ShardGame> {
+        self.game.as_ref()
+    }
+
+    /// Checks that the shard is of `expected`'s game and variant; the error
+    /// names the file and both games ("shard is piratechnics/8x8; this run
+    /// plays piratechnics/standard"). An empty shard without a game passes.
+    pub fn check_game(&self, expected: &GameTag) -> Result<(), DataError> {
+        match &self.game {
+            Some(g) if g.matches(expected) => Ok(()),
+            Some(g) => Err(DataError::new(
+                &self.path,
+                format!("shard is {g}; this run plays {expected}"),
+            )),
+            None if self.num_rows() == 0 => Ok(()),
+            None => Err(DataError::new(
+                &self.path,
+                format!("shard records no game ({GAME_KEY} missing); this run plays {expected}"),
+            )),
+        }
     }
 
     pub fn num_rows(&self) -> u64 {
@@ -161,21 +215,50 @@ impl ShardReader {
             .collect()
     }
 
-    /// Reads only the named columns (every row), as Arrow batches whose
-    /// columns are in file order.
+    /// Reads only the named columns (version 2 names, every row), as Arrow
+    /// batches whose columns are in version 2 file order (see
+    /// [`ShardReader::read_filtered`]).
     pub fn read_columns(self, columns: &[&str]) -> Result<Vec<RecordBatch>, DataError> {
         self.read_filtered(columns, None)
     }
 
-    /// Reads the named columns of the rows with `ply < max_ply` (the other
-    /// rows' pages of the wider columns are mostly not decoded), or of every
-    /// row if `max_ply` is `None`.
+    /// Reads the named columns (version 2 names, [`crate::schema::col`]) of
+    /// the rows with `ply < max_ply` (the other rows' pages of the wider
+    /// columns are mostly not decoded), or of every row if `max_ply` is
+    /// `None`. The batches' columns are in version 2 file order.
+    ///
+    /// A version 1 shard is upgraded batch by batch: `tfen` is renamed
+    /// `position`; `game`/`variant` are `piratechnics`/`standard`;
+    /// `repetitions` is null; rows with `simulations` 0 (match games, whose
+    /// search columns version 1 filled with made-up values) get `source`
+    /// `match` and null search columns, the others `selfplay`.
     pub fn read_filtered(
         self,
         columns: &[&str],
         max_ply: Option<u32>,
     ) -> Result<Vec<RecordBatch>, DataError> {
-        let indices = self.root_indices(columns)?;
+        if let Some(c) = columns.iter().find(|c| !ALL_COLUMNS.contains(c)) {
+            return Err(DataError::new(&self.path, format!("missing column {c:?}")));
+        }
+        let wanted: Vec<&str> = ALL_COLUMNS
+            .iter()
+            .copied()
+            .filter(|c| columns.contains(c))
+            .collect();
+        let v1 = self.version == 1;
+        let physical: Vec<&str> = if v1 {
+            let mut p: Vec<&str> = wanted.iter().filter_map(|&c| v1_column(c)).collect();
+            let needs_search_flag = wanted
+                .iter()
+                .any(|c| *c == col::SOURCE || SEARCH_COLUMNS.contains(c));
+            if needs_search_flag && !p.contains(&col::SIMULATIONS) {
+                p.push(col::SIMULATIONS);
+            }
+            p
+        } else {
+            wanted.clone()
+        };
+        let indices = self.root_indices(&physical)?;
         let ply_index = self.root_indices(&[col::PLY])?;
         let path = self.path;
         guarded(&path.clone(), move || {
@@ -196,7 +279,14 @@ impl ShardReader {
                 .build()
                 .map_err(|e| DataError::new(&path, format!("cannot read: {e}")))?;
             reader
-                .map(|b| b.map_err(|e| DataError::new(&path, format!("corrupt data: {e}"))))
+                .map(|b| {
+                    let b = b.map_err(|e| DataError::new(&path, format!("corrupt data: {e}")))?;
+                    if v1 {
+                        upgrade_v1(&b, &wanted).map_err(|m| DataError::new(&path, m))
+                    } else {
+                        Ok(b)
+                    }
+                })
                 .collect()
         })
     }
@@ -213,29 +303,92 @@ impl ShardReader {
     }
 }
 
-const ALL_COLUMNS: [&str; 21] = [
-    col::GAME_ID,
-    col::PLY,
-    col::SIDE_TO_MOVE,
-    col::TFEN,
-    col::POSITION_HASH,
-    col::LEGAL_MOVES,
-    col::VISITS,
-    col::POLICY_TARGET,
-    col::ROOT_VALUE,
-    col::ROOT_WIN,
-    col::ROOT_DRAW,
-    col::ROOT_LOSS,
-    col::CHOSEN_MOVE,
-    col::RESULT,
-    col::TERMINATION,
-    col::GAME_LENGTH,
-    col::MODEL_ID,
-    col::SIMULATIONS,
-    col::TEMPERATURE,
-    col::FULL_SEARCH,
-    col::SEED,
-];
+/// The version 1 column holding version 2's column `c`, if any.
+fn v1_column(c: &str) -> Option<&str> {
+    match c {
+        col::POSITION => Some(col::V1_TFEN),
+        col::GAME | col::VARIANT | col::SOURCE | col::REPETITIONS => None,
+        other => Some(other),
+    }
+}
+
+/// Turns a batch of a version 1 shard (the physical columns for `wanted`,
+/// plus `simulations` when a search column or `source` is wanted) into the
+/// version 2 layout of `wanted` (in version 2 order).
+fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, String> {
+    let n = batch.num_rows();
+    let column = |name: &str| -> Result<ArrayRef, String> {
+        batch
+            .column_by_name(name)
+            .cloned()
+            .ok_or_else(|| format!("missing column {name:?}"))
+    };
+    let repeat = |text: &str| -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(std::iter::repeat_n(text, n)))
+    };
+    // Version 1 stored match games with made-up search statistics and
+    // `simulations` 0; self-play always searched.
+    let no_search: Option<BooleanArray> = match batch.column_by_name(col::SIMULATIONS) {
+        Some(a) => {
+            let sims = a
+                .as_primitive_opt::<UInt32Type>()
+                .ok_or("column \"simulations\" is not uint32")?;
+            Some(sims.iter().map(|s| Some(s == Some(0))).collect())
+        }
+        None => None,
+    };
+    let any_no_search = no_search.as_ref().is_some_and(|m| m.true_count() > 0);
+    let schema = arrow_schema();
+    let mut fields = Vec::with_capacity(wanted.len());
+    let mut arrays: Vec<ArrayRef> = Vec::with_capacity(wanted.len());
+    for &name in wanted {
+        let array = match name {
+            col::GAME => repeat(V1_GAME),
+            col::VARIANT => repeat(V1_VARIANT),
+            col::REPETITIONS => Arc::new(UInt32Array::new_null(n)),
+            col::SOURCE => match &no_search {
+                Some(m) if any_no_search => Arc::new(
+                    m.iter()
+                        .map(|x| {
+                            Some(if x == Some(true) {
+                                Source::Match.as_str()
+                            } else {
+                                Source::SelfPlay.as_str()
+                            })
+                        })
+                        .collect::<StringArray>(),
+                ),
+                _ => repeat(Source::SelfPlay.as_str()),
+            },
+            col::POSITION => column(col::V1_TFEN)?,
+            other => {
+                let a = column(other)?;
+                match &no_search {
+                    Some(m) if any_no_search && SEARCH_COLUMNS.contains(&other) => {
+                        arrow_select::nullif::nullif(&a, m).map_err(|e| e.to_string())?
+                    }
+                    _ => a,
+                }
+            }
+        };
+        let field = schema.field_with_name(name).map_err(|e| e.to_string())?;
+        if field.data_type() != array.data_type() {
+            return Err(format!(
+                "column {name:?} is {} (expected {})",
+                array.data_type(),
+                field.data_type()
+            ));
+        }
+        fields.push(field.clone());
+        arrays.push(array);
+    }
+    RecordBatch::try_new_with_options(
+        Arc::new(Schema::new(fields)),
+        arrays,
+        &RecordBatchOptions::new().with_row_count(Some(n)),
+    )
+    .map_err(|e| format!("cannot upgrade a version 1 batch: {e}"))
+}
 
 /// Typed access to one column of a batch, with an error naming the column
 /// when it is missing or of the wrong type.
@@ -292,25 +445,66 @@ impl<'a> Columns<'a> {
     }
 }
 
-fn list_u32(list: &arrow_array::ListArray, row: usize, name: &str) -> Result<Vec<u32>, String> {
-    let values = list.value(row);
-    let values = values
-        .as_primitive_opt::<UInt32Type>()
-        .ok_or_else(|| format!("column {name:?} is not a list of uint32"))?;
-    Ok(values.values().to_vec())
+/// A list column whose items are primitives of type `T`: each row's slice
+/// is copied straight from the values buffer.
+struct ListOf<'a, T: arrow_array::ArrowPrimitiveType> {
+    list: &'a arrow_array::ListArray,
+    values: &'a [T::Native],
 }
 
-/// Decodes a full-width batch into records (appended to `out`).
+impl<'a, T: arrow_array::ArrowPrimitiveType> ListOf<'a, T> {
+    fn new(list: &'a arrow_array::ListArray, name: &str) -> Result<ListOf<'a, T>, String> {
+        let values = list
+            .values()
+            .as_primitive_opt::<T>()
+            .ok_or_else(|| format!("column {name:?} is not a list of {}", T::DATA_TYPE))?;
+        Ok(ListOf {
+            list,
+            values: values.values(),
+        })
+    }
+
+    fn get(&self, row: usize) -> Option<Vec<T::Native>> {
+        if self.list.is_null(row) {
+            return None;
+        }
+        let offsets = self.list.value_offsets();
+        Some(self.values[offsets[row] as usize..offsets[row + 1] as usize].to_vec())
+    }
+}
+
+/// Shares one `Arc<str>` between consecutive equal values of a column.
+#[derive(Default)]
+struct Interned(Option<Arc<str>>);
+
+impl Interned {
+    fn get(&mut self, value: &str) -> Arc<str> {
+        match &self.0 {
+            Some(a) if &**a == value => a.clone(),
+            _ => {
+                let a: Arc<str> = Arc::from(value);
+                self.0 = Some(a.clone());
+                a
+            }
+        }
+    }
+}
+
+/// Decodes a batch with every version 2 column (as [`ShardReader`] returns
+/// them, whatever the file's version) into records appended to `out`.
 pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Result<(), String> {
     let c = Columns::new(batch);
+    let game = c.str(col::GAME)?;
+    let variant = c.str(col::VARIANT)?;
     let game_id = c.u64(col::GAME_ID)?;
     let ply = c.u32(col::PLY)?;
     let side = c.str(col::SIDE_TO_MOVE)?;
-    let tfen = c.str(col::TFEN)?;
+    let position = c.str(col::POSITION)?;
+    let repetitions = c.u32(col::REPETITIONS)?;
     let hash = c.u64(col::POSITION_HASH)?;
-    let legal = c.list(col::LEGAL_MOVES)?;
-    let visits = c.list(col::VISITS)?;
-    let policy = c.list(col::POLICY_TARGET)?;
+    let legal = ListOf::<UInt32Type>::new(c.list(col::LEGAL_MOVES)?, col::LEGAL_MOVES)?;
+    let visits = ListOf::<UInt32Type>::new(c.list(col::VISITS)?, col::VISITS)?;
+    let policy = ListOf::<Float32Type>::new(c.list(col::POLICY_TARGET)?, col::POLICY_TARGET)?;
     let value = c.f32(col::ROOT_VALUE)?;
     let win = c.f32(col::ROOT_WIN)?;
     let draw = c.f32(col::ROOT_DRAW)?;
@@ -319,44 +513,59 @@ pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Res
     let result = c.str(col::RESULT)?;
     let termination = c.str(col::TERMINATION)?;
     let length = c.u32(col::GAME_LENGTH)?;
+    let source = c.str(col::SOURCE)?;
     let model = c.str(col::MODEL_ID)?;
     let sims = c.u32(col::SIMULATIONS)?;
     let temperature = c.f32(col::TEMPERATURE)?;
     let full = c.bool(col::FULL_SEARCH)?;
     let seed = c.u64(col::SEED)?;
+    let opt_u32 = |a: &arrow_array::UInt32Array, i: usize| (!a.is_null(i)).then(|| a.value(i));
+    let (mut games, mut variants) = (Interned::default(), Interned::default());
     out.reserve(batch.num_rows());
     for i in 0..batch.num_rows() {
         let side_to_move = match side.value(i) {
-            "w" => piratechnics::Color::White,
-            "b" => piratechnics::Color::Black,
+            "w" => Color::White,
+            "b" => Color::Black,
             other => return Err(format!("row {i}: bad side_to_move {other:?}")),
         };
-        let policy_target = if policy.is_null(i) {
-            None
-        } else {
-            let values = policy.value(i);
-            let values = values
-                .as_primitive_opt::<Float32Type>()
-                .ok_or_else(|| "column \"policy_target\" is not a list of float32".to_string())?;
-            Some(values.values().to_vec())
+        let root_wdl = match (win.is_null(i), draw.is_null(i), loss.is_null(i)) {
+            (false, false, false) => Some([win.value(i), draw.value(i), loss.value(i)]),
+            (true, true, true) => None,
+            _ => {
+                return Err(format!(
+                    "row {i}: root_win, root_draw and root_loss are null together or not at all"
+                ))
+            }
         };
+        let result = parse_result(result.value(i))
+            .ok_or_else(|| format!("row {i}: unknown result {:?}", result.value(i)))?;
+        let termination = Termination::parse(termination.value(i))
+            .ok_or_else(|| format!("row {i}: unknown termination {:?}", termination.value(i)))?;
+        let source = Source::parse(source.value(i))
+            .ok_or_else(|| format!("row {i}: unknown source {:?}", source.value(i)))?;
         out.push(PositionRecord {
+            game: games.get(game.value(i)),
+            variant: variants.get(variant.value(i)),
             game_id: game_id.value(i),
             ply: ply.value(i),
             side_to_move,
-            tfen: tfen.value(i).to_string(),
+            position: position.value(i).to_string(),
+            repetitions: opt_u32(repetitions, i),
             position_hash: hash.value(i),
-            legal_moves: list_u32(legal, i, col::LEGAL_MOVES)?,
-            visits: list_u32(visits, i, col::VISITS)?,
-            policy_target,
-            root_value: value.value(i),
-            root_wdl: [win.value(i), draw.value(i), loss.value(i)],
+            legal_moves: legal
+                .get(i)
+                .ok_or_else(|| format!("row {i}: null legal_moves"))?,
+            visits: visits.get(i),
+            policy_target: policy.get(i),
+            root_value: (!value.is_null(i)).then(|| value.value(i)),
+            root_wdl,
             chosen_move: chosen.value(i),
-            result: result.value(i).to_string(),
-            termination: termination.value(i).to_string(),
+            result,
+            termination,
             game_length: length.value(i),
+            source,
             model_id: model.value(i).to_string(),
-            simulations: sims.value(i),
+            simulations: opt_u32(sims, i),
             temperature: temperature.value(i),
             full_search: full.value(i),
             seed: seed.value(i),
@@ -368,4 +577,56 @@ pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Res
 /// Reads every row of one shard.
 pub fn read_shard(path: impl AsRef<Path>) -> Result<Vec<PositionRecord>, DataError> {
     ShardReader::open(path)?.read_records()
+}
+
+/// The game and variant of one shard (reads the footer only); `None` for
+/// an empty shard that records none.
+pub fn shard_game(path: impl AsRef<Path>) -> Result<Option<ShardGame>, DataError> {
+    Ok(ShardReader::open(path)?.game)
+}
+
+/// The one game and variant of a set of shards (footers only): an error
+/// naming both files when two shards are of different games or variants.
+/// `None` when no shard records a game (none, or only empty ones).
+pub fn common_game(shards: &[ShardFile]) -> Result<Option<ShardGame>, DataError> {
+    let mut seen = SameGame::default();
+    for s in shards {
+        seen.check(&ShardReader::open(&s.path)?)?;
+    }
+    Ok(seen.0.map(|(g, _)| g))
+}
+
+/// The game of the first shard seen (and its path), which every later
+/// shard must share.
+#[derive(Default)]
+pub(crate) struct SameGame(Option<(ShardGame, PathBuf)>);
+
+impl SameGame {
+    pub(crate) fn check(&mut self, reader: &ShardReader) -> Result<(), DataError> {
+        let Some(g) = reader.game() else {
+            return Ok(());
+        };
+        match &self.0 {
+            Some((first, first_path)) if first != g => Err(DataError::new(
+                reader.path(),
+                format!(
+                    "shard is {g}, but {} is {first}: one run's shards are of one game and variant",
+                    first_path.display()
+                ),
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.0 = Some((g.clone(), reader.path().to_path_buf()));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Checks that every shard is of `expected`'s game and variant (footers
+/// only), as [`ShardReader::check_game`].
+pub fn check_shards(shards: &[ShardFile], expected: &GameTag) -> Result<(), DataError> {
+    shards
+        .iter()
+        .try_for_each(|s| ShardReader::open(&s.path)?.check_game(expected))
 }

@@ -1,100 +1,272 @@
-//! The row type of a shard and the grouping of rows into games.
+//! The row type of a shard, the grouping of rows into games, and the game
+//! and variant a shard belongs to.
 
-use piratechnics::{Color, Move, Position};
+use std::fmt;
+use std::sync::Arc;
 
-use crate::schema::{RESULTS, TERMINATIONS};
+use game::{Color, Game, GameMove, GameResult, GameState, GameTag, History, Termination};
 
-/// One searched position: one row of a shard (see `docs/data.md`).
+use crate::schema::UNFINISHED_RESULT;
+
+/// Where a game came from: the `source` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// Self-play: every row was searched (`"selfplay"`).
+    SelfPlay,
+    /// An evaluation match (`"match"`): rows of a player without a search
+    /// (random, alpha-beta) have null search columns.
+    Match,
+    /// A game from elsewhere (a record file, another program; `"imported"`).
+    Imported,
+}
+
+impl Source {
+    pub const ALL: [Source; 3] = [Source::SelfPlay, Source::Match, Source::Imported];
+
+    /// The text stored in the `source` column.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::SelfPlay => "selfplay",
+            Source::Match => "match",
+            Source::Imported => "imported",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The `result` column's text of a result: `1-0`, `0-1`, `1/2-1/2`, or `*`
+/// for `None` (unfinished).
+pub fn result_str(result: Option<GameResult>) -> &'static str {
+    result.map_or(UNFINISHED_RESULT, GameResult::as_str)
+}
+
+/// Reads the `result` column's text: `Some(None)` for `*`, `None` for an
+/// unknown text.
+pub fn parse_result(s: &str) -> Option<Option<GameResult>> {
+    if s == UNFINISHED_RESULT {
+        Some(None)
+    } else {
+        GameResult::parse(s).map(Some)
+    }
+}
+
+/// The game and variant of a shard (the `game` and `variant` columns, the
+/// same on every row of a shard): what a run checks before it trains on or
+/// extends a set of shards. Shown as `name/variant`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShardGame {
+    /// The game's registry name (`game::Game::NAME`), e.g. `piratechnics`.
+    pub name: String,
+    /// The variant (`game::Game::variant`), e.g. `standard`.
+    pub variant: String,
+}
+
+impl ShardGame {
+    pub fn new(name: impl Into<String>, variant: impl Into<String>) -> ShardGame {
+        ShardGame {
+            name: name.into(),
+            variant: variant.into(),
+        }
+    }
+
+    /// The game and variant of a game value.
+    pub fn of<G: Game>(game: &G) -> ShardGame {
+        ShardGame::new(G::NAME, game.variant())
+    }
+
+    /// Whether this is the game and variant of `tag`.
+    pub fn matches(&self, tag: &GameTag) -> bool {
+        tag.same_game(&self.name, &self.variant)
+    }
+}
+
+impl From<&GameTag> for ShardGame {
+    fn from(tag: &GameTag) -> ShardGame {
+        ShardGame::new(tag.name.clone(), tag.variant.clone())
+    }
+}
+
+impl fmt::Display for ShardGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.name, self.variant)
+    }
+}
+
+/// One position of a game: one row of a shard (see `docs/data.md`, schema
+/// version 2). `Option` fields are the nullable columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PositionRecord {
+    /// The game's registry name (`game::Game::NAME`). Every row of a shard
+    /// has the same; the reader shares one allocation between rows.
+    pub game: Arc<str>,
+    /// The game's variant (`game::Game::variant`), the same on every row of
+    /// a shard.
+    pub variant: Arc<str>,
     /// Unique within a run; every row of a game carries it.
     pub game_id: u64,
-    /// Plies since the game's first recorded position (0 = `tfen` is the start).
+    /// Plies since the game's first recorded position (0: `position` is the
+    /// start).
     pub ply: u32,
     pub side_to_move: Color,
-    /// The position before `chosen_move`, in TFEN.
-    pub tfen: String,
-    /// `Position::hash()` of `tfen` (Zobrist of board, side and reversal).
+    /// The position before `chosen_move`, in the game's position text
+    /// (`GameState::to_text`; TFEN for PiRaTeKnIcS). Version 1's `tfen`.
+    pub position: String,
+    /// How many times this position had occurred in its game, this time
+    /// included (1: first occurrence), as `History::repetition_count` counts
+    /// it: the number the network's input and the repetition rule use.
+    /// `None` when unknown (every version 1 row; see
+    /// [`GameRecord::fill_repetitions`]); encode it as 1.
+    pub repetitions: Option<u32>,
+    /// `GameState::hash()` of `position` (equal for positions the rules
+    /// treat as the same for repetition).
     pub position_hash: u64,
-    /// `Move::code()` of every legal move, in the search's order.
+    /// `GameMove::code()` of every legal move, in the game's order.
     pub legal_moves: Vec<u32>,
-    /// Root visit count of each move in `legal_moves` (same length).
-    pub visits: Vec<u32>,
+    /// Root visit count of each move of `legal_moves` (same length); `None`
+    /// where no search ran.
+    pub visits: Option<Vec<u32>>,
     /// Improved policy target (e.g. Gumbel completed-Q), one per legal move;
-    /// `None` when the search produced only visit counts.
+    /// `None` when the search gave visit counts only, or no search ran.
     pub policy_target: Option<Vec<f32>>,
-    /// Search value of the root for the side to move, in [-1, 1].
-    pub root_value: f32,
-    /// Win, draw, loss probabilities for the side to move.
-    pub root_wdl: [f32; 3],
-    /// `Move::code()` of the move played.
+    /// Search value of the root for the side to move, in [-1, 1]; `None`
+    /// where no search ran.
+    pub root_value: Option<f32>,
+    /// Search win, draw, loss probabilities for the side to move; `None`
+    /// where no search ran.
+    pub root_wdl: Option<[f32; 3]>,
+    /// `GameMove::code()` of the move played.
     pub chosen_move: u32,
-    /// Final result of the game: "1-0", "0-1", "1/2-1/2", or "*" if unfinished.
-    pub result: String,
-    /// How the game ended (one of [`TERMINATIONS`]).
-    pub termination: String,
+    /// Final result of the game; `None` for an unfinished game (`*`). The
+    /// same on every row of a game.
+    pub result: Option<GameResult>,
+    /// How the game ended (`Unfinished` exactly when `result` is `None`).
+    pub termination: Termination,
     /// Number of plies in the whole game (the same on every row of a game).
     pub game_length: u32,
+    /// Where the game came from.
+    pub source: Source,
+    /// The player that moved: the network's checkpoint name, or a player
+    /// spec (`random`, `ab:depth=2`) in a match.
     pub model_id: String,
-    pub simulations: u32,
+    /// Search simulations for this position; `None` where no search ran.
+    pub simulations: Option<u32>,
+    /// Move-selection temperature at this ply (0 where no search ran).
     pub temperature: f32,
     /// Whether this position got the full search (false: a cheap search,
-    /// playout-cap randomisation; such rows are usually not policy targets).
+    /// playout-cap randomisation, or none; such rows are usually not policy
+    /// targets).
     pub full_search: bool,
     /// Seed of the game's random stream.
     pub seed: u64,
 }
 
 impl PositionRecord {
-    /// Checks the invariants a writer must not break: parallel lists of the
-    /// same length and known result and termination strings.
+    /// Checks the invariants a writer must not break: a game and variant,
+    /// parallel lists of the same length, a positive repetition count, the
+    /// W/D/L present with the root value, and `result` unfinished exactly
+    /// when `termination` is.
     pub fn validate(&self) -> Result<(), String> {
-        if self.visits.len() != self.legal_moves.len() {
-            return Err(format!(
-                "game {} ply {}: {} visit counts for {} legal moves",
-                self.game_id,
-                self.ply,
-                self.visits.len(),
-                self.legal_moves.len()
-            ));
+        let at = || format!("game {} ply {}", self.game_id, self.ply);
+        if self.game.is_empty() || self.variant.is_empty() {
+            return Err(format!("{}: empty game or variant name", at()));
+        }
+        if let Some(v) = &self.visits {
+            if v.len() != self.legal_moves.len() {
+                return Err(format!(
+                    "{}: {} visit counts for {} legal moves",
+                    at(),
+                    v.len(),
+                    self.legal_moves.len()
+                ));
+            }
         }
         if let Some(p) = &self.policy_target {
             if p.len() != self.legal_moves.len() {
                 return Err(format!(
-                    "game {} ply {}: {} policy targets for {} legal moves",
-                    self.game_id,
-                    self.ply,
+                    "{}: {} policy targets for {} legal moves",
+                    at(),
                     p.len(),
                     self.legal_moves.len()
                 ));
             }
         }
-        if !RESULTS.contains(&self.result.as_str()) {
+        if self.repetitions == Some(0) {
             return Err(format!(
-                "game {} ply {}: unknown result {:?} (expected one of {:?})",
-                self.game_id, self.ply, self.result, RESULTS
+                "{}: repetitions is 0 (a position has occurred at least once)",
+                at()
             ));
         }
-        if !TERMINATIONS.contains(&self.termination.as_str()) {
+        if (self.result.is_none()) != (self.termination == Termination::Unfinished) {
             return Err(format!(
-                "game {} ply {}: unknown termination {:?} (expected one of {:?})",
-                self.game_id, self.ply, self.termination, TERMINATIONS
+                "{}: result {} with termination {} (`*` goes with unfinished and only with it)",
+                at(),
+                result_str(self.result),
+                self.termination
             ));
         }
         Ok(())
     }
 
-    /// This sample under the file mirror (a↔f): position, hash, legal moves
-    /// and chosen move mirrored; the search statistics stay with their moves
-    /// (same order), so the result is another valid training sample. The
-    /// replay window marks samples to mirror; the consumer calls this.
-    pub fn mirrored(&self) -> Result<PositionRecord, String> {
-        let pos = Position::from_tfen(&self.tfen)
-            .map_err(|e| format!("game {} ply {}: bad TFEN: {e}", self.game_id, self.ply))?;
-        let variant = pos.variant();
-        let mirror_code = |code: u32| {
-            Move::from_code(code)
-                .map(|m| m.mirror(variant).code())
+    /// Whether this row is of `tag`'s game and variant.
+    pub fn is_game(&self, tag: &GameTag) -> bool {
+        tag.same_game(&self.game, &self.variant)
+    }
+
+    /// The row's game and variant.
+    pub fn shard_game(&self) -> ShardGame {
+        ShardGame::new(&*self.game, &*self.variant)
+    }
+
+    /// The row's position in `game`, which must be the row's game and
+    /// variant.
+    pub fn state<G: Game>(&self, game: &G) -> Result<G::State, String> {
+        if !self.is_game(&GameTag::of(game)) {
+            return Err(format!(
+                "game {} ply {}: a {}/{} row read as {}/{}",
+                self.game_id,
+                self.ply,
+                self.game,
+                self.variant,
+                G::NAME,
+                game.variant()
+            ));
+        }
+        game.parse_state(&self.position).map_err(|e| {
+            format!(
+                "game {} ply {}: bad position {:?}: {e}",
+                self.game_id, self.ply, self.position
+            )
+        })
+    }
+
+    /// This sample under symmetry `sym` of its game (`0..game.symmetries()`;
+    /// 0 is the identity): position, hash, legal moves and chosen move
+    /// transformed; the search statistics stay with their moves (same
+    /// order), so the result is another valid training sample. The replay
+    /// window draws a symmetry per sample; the consumer applies it (here or
+    /// directly on the decoded position).
+    pub fn transformed<G: Game>(&self, game: &G, sym: usize) -> Result<PositionRecord, String> {
+        if sym >= game.symmetries() {
+            return Err(format!(
+                "symmetry {sym} out of range: {}/{} has {}",
+                G::NAME,
+                game.variant(),
+                game.symmetries()
+            ));
+        }
+        let pos = self.state(game)?;
+        let transform = |code: u32| {
+            G::Move::from_code(code)
+                .map(|m| pos.transform_move(m, sym).code())
                 .ok_or_else(|| {
                     format!(
                         "game {} ply {}: bad move code {code}",
@@ -102,16 +274,16 @@ impl PositionRecord {
                     )
                 })
         };
-        let mirrored = pos.mirror();
+        let image = pos.transform(sym);
         Ok(PositionRecord {
-            tfen: mirrored.to_tfen(),
-            position_hash: mirrored.hash(),
+            position: image.to_text(),
+            position_hash: image.hash(),
             legal_moves: self
                 .legal_moves
                 .iter()
-                .map(|&c| mirror_code(c))
+                .map(|&c| transform(c))
                 .collect::<Result<_, _>>()?,
-            chosen_move: mirror_code(self.chosen_move)?,
+            chosen_move: transform(self.chosen_move)?,
             ..self.clone()
         })
     }
@@ -119,16 +291,8 @@ impl PositionRecord {
     /// The game's final score from the side to move's point of view:
     /// 1 win, 0 draw, -1 loss; `None` for an unfinished game.
     pub fn outcome_for_side_to_move(&self) -> Option<f32> {
-        let white = match self.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => -1.0,
-            "1/2-1/2" => 0.0,
-            _ => return None,
-        };
-        Some(match self.side_to_move {
-            Color::White => white,
-            Color::Black => -white,
-        })
+        self.result
+            .map(|r| 2.0 * r.score_for(self.side_to_move) - 1.0)
     }
 }
 
@@ -141,16 +305,23 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// Groups the rows of one game: sorts by ply and checks that they are
-    /// plies 0, 1, 2, ... of the same game.
+    /// plies 0, 1, 2, ... of the same game (same id, game and variant).
     pub fn from_rows(mut rows: Vec<PositionRecord>) -> Result<GameRecord, String> {
         let Some(first) = rows.first() else {
             return Err("a game needs at least one row".into());
         };
         let game_id = first.game_id;
+        let (game, variant) = (first.game.clone(), first.variant.clone());
         rows.sort_by_key(|r| r.ply);
         for (i, r) in rows.iter().enumerate() {
             if r.game_id != game_id {
                 return Err(format!("rows of games {game_id} and {} mixed", r.game_id));
+            }
+            if r.game != game || r.variant != variant {
+                return Err(format!(
+                    "game {game_id}: rows of {game}/{variant} and {}/{} mixed",
+                    r.game, r.variant
+                ));
             }
             if r.ply as usize != i {
                 return Err(format!(
@@ -165,17 +336,23 @@ impl GameRecord {
         })
     }
 
-    /// The position the game started from (TFEN of ply 0).
-    pub fn start_tfen(&self) -> &str {
-        &self.positions[0].tfen
+    /// The game and variant of the rows.
+    pub fn shard_game(&self) -> ShardGame {
+        self.positions[0].shard_game()
     }
 
-    pub fn result(&self) -> &str {
-        &self.positions[0].result
+    /// The position the game started from (ply 0's `position`).
+    pub fn start_position(&self) -> &str {
+        &self.positions[0].position
     }
 
-    pub fn termination(&self) -> &str {
-        &self.positions[0].termination
+    /// The final result; `None` for an unfinished game.
+    pub fn result(&self) -> Option<GameResult> {
+        self.positions[0].result
+    }
+
+    pub fn termination(&self) -> Termination {
+        self.positions[0].termination
     }
 
     /// The moves played, as codes.
@@ -183,25 +360,48 @@ impl GameRecord {
         self.positions.iter().map(|r| r.chosen_move).collect()
     }
 
-    /// Recovers the game: starts from ply 0's TFEN and plays every chosen
-    /// move, checking that it is legal and that each row's TFEN matches the
-    /// position reached. Returns the start position and the moves.
-    pub fn replay(&self) -> Result<(Position, Vec<Move>), String> {
-        let start = Position::from_tfen(self.start_tfen())
-            .map_err(|e| format!("game {}: bad start TFEN: {e}", self.game_id))?;
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(self.positions.len());
+    /// Cuts the game to its first `plies` rows (if longer) and marks it
+    /// unfinished (`*`, `unfinished`, `game_length = plies`).
+    pub fn truncate(&mut self, plies: usize) {
+        if self.positions.len() <= plies {
+            return;
+        }
+        self.positions.truncate(plies);
+        for r in &mut self.positions {
+            r.result = None;
+            r.termination = Termination::Unfinished;
+            r.game_length = plies as u32;
+        }
+    }
+
+    /// Recovers the game in `game` (which must be the rows' game and
+    /// variant): parses ply 0's position and plays every chosen move,
+    /// checking that it is legal, that each row's position text is the
+    /// position reached and that each known repetition count is the one the
+    /// game's history gives. Returns the history (start, moves, hashes);
+    /// playing the last row's move gives its final position.
+    pub fn replay<G: Game>(&self, game: &G) -> Result<History<G::State>, String> {
+        let start = self.positions[0].state(game)?;
+        let mut history = History::new(start);
         for r in &self.positions {
-            if pos.to_tfen() != r.tfen {
+            let pos = history.position();
+            let text = pos.to_text();
+            if text != r.position {
                 return Err(format!(
-                    "game {} ply {}: row TFEN {} differs from the replayed position {}",
-                    self.game_id,
-                    r.ply,
-                    r.tfen,
-                    pos.to_tfen()
+                    "game {} ply {}: row position {} differs from the replayed position {text}",
+                    self.game_id, r.ply, r.position
                 ));
             }
-            let m = Move::from_code(r.chosen_move)
+            let count = history.repetition_count();
+            if r.repetitions.is_some_and(|n| n != count) {
+                return Err(format!(
+                    "game {} ply {}: row says repetition {} of its position, the game's history {count}",
+                    self.game_id,
+                    r.ply,
+                    r.repetitions.unwrap_or(0)
+                ));
+            }
+            let m = G::Move::from_code(r.chosen_move)
                 .filter(|&m| pos.is_legal(m))
                 .ok_or_else(|| {
                     format!(
@@ -209,66 +409,55 @@ impl GameRecord {
                         self.game_id, r.ply, r.chosen_move
                     )
                 })?;
-            pos.apply(m);
-            moves.push(m);
+            history.play(m);
         }
-        Ok((start, moves))
+        Ok(history)
     }
 
-    /// The game in the inventor's notation, with check (`*`) and mate (`**`)
-    /// marks, a header of non-numbered lines (which readers skip), and
-    /// `resigns.` when the game ended by resignation.
-    pub fn to_inventor(&self) -> Result<String, String> {
-        let game = self;
-        let (start, moves) = self.replay()?;
-        let start = &start;
-        let first = &game.positions[0];
-        let mut out = format!(
-            "Game {} ({} plies): {} {}\nModel {}, {} simulations, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
-            game.game_id,
-            moves.len(),
-            game.result(),
-            game.termination(),
+    /// Sets every row's `repetitions` from the game's history (for rows
+    /// read from version 1 shards, which did not record it). Fails as
+    /// [`GameRecord::replay`] does, except that the counts already there
+    /// are replaced, not checked.
+    pub fn fill_repetitions<G: Game>(&mut self, game: &G) -> Result<(), String> {
+        for r in &mut self.positions {
+            r.repetitions = None;
+        }
+        let history = self.replay(game)?;
+        let mut walk = History::new(history.start().clone());
+        for (r, &m) in self.positions.iter_mut().zip(history.moves()) {
+            r.repetitions = Some(walk.repetition_count());
+            walk.play(m);
+        }
+        Ok(())
+    }
+
+    /// A header for a text export of the game: lines without a move number,
+    /// which record readers skip.
+    ///
+    /// ```text
+    /// Game 1 (200 plies, piratechnics/standard): 1/2-1/2 max-length
+    /// Model random, 64 simulations, seed 7, selfplay
+    /// Start [rbn][qrb][kbn][rbn]/... w - 0 1
+    /// ```
+    pub fn header(&self) -> String {
+        let first = &self.positions[0];
+        let search = match first.simulations {
+            Some(n) => format!("{n} simulations"),
+            None => "no search".to_string(),
+        };
+        format!(
+            "Game {} ({} plies, {}/{}): {} {}\nModel {}, {search}, seed {}, {}\nStart {}\n",
+            self.game_id,
+            self.positions.len(),
+            first.game,
+            first.variant,
+            result_str(self.result()),
+            self.termination(),
             first.model_id,
-            first.simulations,
             first.seed,
-            start.to_tfen()
-        );
-        let mut pos = start.clone();
-        let mut number = start.fullmove().max(1) as usize;
-        let mut line = String::new();
-        if start.side() == Color::Black {
-            line = format!("{number})\t,\t");
-        }
-        for &m in &moves {
-            let mut text = pos.move_to_inventor(m);
-            let white = pos.side() == Color::White;
-            pos.apply(m);
-            if pos.in_check() {
-                text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
-            }
-            if white {
-                line = format!("{number})\t{text},\t");
-            } else {
-                line.push_str(&format!("\t{text};\n"));
-                out.push_str(&line);
-                line.clear();
-                number += 1;
-            }
-        }
-        if !line.is_empty() {
-            out.push_str(line.trim_end_matches([',', '\t']));
-            out.push_str(";\n");
-        }
-        if game.termination() == "resignation" {
-            let side = if pos.side() == Color::White {
-                ""
-            } else {
-                "\t,"
-            };
-            out.push_str(&format!("{number}){side}\tresigns.\n"));
-        }
-        Ok(out)
+            first.source,
+            first.position
+        )
     }
 }
 

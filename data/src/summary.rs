@@ -1,4 +1,5 @@
-//! Dataset summary for `triad data info`: reads four narrow columns only.
+//! Dataset summary for `triad data info`: reads four narrow columns and the
+//! footers only.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -20,6 +21,9 @@ pub struct DataSummary {
     /// Mean plies per game (from the `game_length` column).
     pub mean_game_length: f64,
     pub schema_versions: BTreeSet<u32>,
+    /// The shards' games and variants (`name/variant`); more than one means
+    /// the shards belong to different runs.
+    pub games_played: BTreeSet<String>,
     pub terminations: BTreeMap<String, u64>,
 }
 
@@ -53,6 +57,9 @@ pub fn summarize_with(
     for shard in shards {
         let reader = ShardReader::open(&shard.path)?;
         versions.insert(reader.schema_version());
+        if let Some(g) = reader.game() {
+            s.games_played.insert(g.to_string());
+        }
         let batches = reader.read_columns(&[
             col::GAME_ID,
             col::RESULT,

@@ -6,24 +6,29 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use game::GameTag;
+
 use crate::error::DataError;
 use crate::reader::{list_shards, ShardReader};
-use crate::record::PositionRecord;
+use crate::record::{PositionRecord, ShardGame};
 
 /// The seedable generator shuffling uses (reproducibility, not
 /// cryptographic quality): the workspace's one SplitMix64, from `game`.
-pub type SplitMix64 = piratechnics::SplitMix;
+pub type SplitMix64 = game::SplitMix;
 
 /// How batches are drawn from the window.
 #[derive(Debug, Clone)]
 pub struct WindowOptions {
     /// Positions per batch (the last batch of an epoch may be smaller).
     pub batch_size: usize,
-    /// Seed of the shuffle and of the mirror choices; epoch `e` uses `seed + e`.
+    /// Seed of the shuffle and of the symmetry choices; epoch `e` uses
+    /// `seed + e`.
     pub seed: u64,
-    /// File-mirror augmentation: each sample is marked mirrored with
-    /// probability 1/2 (the rules are symmetric under a↔f).
-    pub mirror: bool,
+    /// Symmetry augmentation: each sample is given a symmetry drawn
+    /// uniformly from `0..symmetries` (0 is the identity). Pass the game's
+    /// `game::Game::symmetries()` to augment (PiRaTeKnIcS: 2, the file
+    /// mirror a↔f, on boards symmetric under it), 1 (the default) not to.
+    pub symmetries: usize,
     /// Batches prepared ahead on the background thread.
     pub prefetch: usize,
     /// Epochs to run (`None`: endless; the consumer stops by dropping the stream).
@@ -35,23 +40,24 @@ impl Default for WindowOptions {
         WindowOptions {
             batch_size: 256,
             seed: 0,
-            mirror: false,
+            symmetries: 1,
             prefetch: 4,
             epochs: None,
         }
     }
 }
 
-/// A batch: indices into the window's records, each with its mirror flag.
+/// A batch: indices into the window's records, each with its symmetry.
 /// Cheap to build (no record is copied).
 #[derive(Debug, Clone)]
 pub struct Batch {
     records: Arc<Vec<PositionRecord>>,
     pub indices: Vec<u32>,
-    /// `mirrored[i]`: apply the file mirror (a↔f) to sample `i` —
-    /// `Position::mirror()` to the position and `Move::mirror()` to every
-    /// move code — before encoding it.
-    pub mirrored: Vec<bool>,
+    /// `symmetry[i]`: apply symmetry `symmetry[i]` of the game to sample `i`
+    /// (`GameState::transform` to the position, `GameState::transform_move`
+    /// to every move code, or `PositionRecord::transformed`) before
+    /// encoding it; 0 is the identity.
+    pub symmetry: Vec<u8>,
     /// Epoch this batch belongs to (0-based).
     pub epoch: u64,
 }
@@ -65,12 +71,12 @@ impl Batch {
         self.indices.is_empty()
     }
 
-    /// The samples: each record with its mirror flag.
-    pub fn iter(&self) -> impl Iterator<Item = (&PositionRecord, bool)> + '_ {
+    /// The samples: each record with its symmetry (0: the identity).
+    pub fn iter(&self) -> impl Iterator<Item = (&PositionRecord, usize)> + '_ {
         self.indices
             .iter()
-            .zip(&self.mirrored)
-            .map(|(&i, &m)| (&self.records[i as usize], m))
+            .zip(&self.symmetry)
+            .map(|(&i, &s)| (&self.records[i as usize], s as usize))
     }
 }
 
@@ -98,62 +104,122 @@ impl<T> Drop for Prefetch<T> {
     }
 }
 
-/// The newest positions of a set of shards, held in memory.
+/// The newest positions of a set of shards, held in memory. All of one game
+/// and variant: a shard of another is an error, not a skipped file.
 pub struct ReplayWindow {
     records: Arc<Vec<PositionRecord>>,
     shards: Vec<PathBuf>,
     skipped: Vec<DataError>,
     capacity: usize,
+    /// The game and variant of the rows: the expected one, else the first
+    /// shard's.
+    game: Option<ShardGame>,
+    /// Whether `game` was given by the caller (the error then says "this
+    /// run plays").
+    expected: bool,
 }
 
 impl ReplayWindow {
     /// Loads the newest `capacity` positions from the shards under `paths`
     /// (see [`list_shards`] for the order). A shard that cannot be read is
     /// skipped with a warning on stderr and recorded in [`Self::skipped`];
-    /// only an unreadable path (e.g. a missing directory) is an error.
+    /// an unreadable path (e.g. a missing directory) is an error, and so is
+    /// a shard of another game or variant than the newest shard read.
     pub fn load<P: AsRef<Path>>(paths: &[P], capacity: usize) -> Result<ReplayWindow, DataError> {
+        ReplayWindow::load_with(paths, capacity, None)
+    }
+
+    /// As [`ReplayWindow::load`] for a run that plays `game`: a shard of
+    /// another game or variant is an error naming the file and both games
+    /// ("shard is piratechnics/8x8; this run plays piratechnics/standard").
+    pub fn load_for<P: AsRef<Path>>(
+        paths: &[P],
+        capacity: usize,
+        game: &GameTag,
+    ) -> Result<ReplayWindow, DataError> {
+        ReplayWindow::load_with(paths, capacity, Some(ShardGame::from(game)))
+    }
+
+    fn load_with<P: AsRef<Path>>(
+        paths: &[P],
+        capacity: usize,
+        expected: Option<ShardGame>,
+    ) -> Result<ReplayWindow, DataError> {
         let shards = list_shards(paths)?;
+        let mut window = ReplayWindow {
+            records: Arc::new(Vec::new()),
+            shards: Vec::new(),
+            skipped: Vec::new(),
+            capacity,
+            expected: expected.is_some(),
+            game: expected,
+        };
         let mut chunks: Vec<Vec<PositionRecord>> = Vec::new();
         let mut used = Vec::new();
-        let mut skipped = Vec::new();
         let mut total = 0usize;
         for shard in shards.iter().rev() {
             if total >= capacity {
                 break;
             }
-            match ShardReader::open(&shard.path).and_then(|r| r.read_records()) {
-                Ok(mut rows) => {
-                    let want = capacity - total;
-                    if rows.len() > want {
-                        // Keep the newest rows of the oldest shard used.
-                        rows.drain(..rows.len() - want);
-                    }
-                    total += rows.len();
-                    chunks.push(rows);
-                    used.push(shard.path.clone());
+            if let Some(mut rows) = window.read_shard(&shard.path)? {
+                let want = capacity - total;
+                if rows.len() > want {
+                    // Keep the newest rows of the oldest shard used.
+                    rows.drain(..rows.len() - want);
                 }
-                Err(e) => {
-                    eprintln!("warning: skipping shard {e}");
-                    skipped.push(e);
-                }
+                total += rows.len();
+                chunks.push(rows);
+                used.push(shard.path.clone());
             }
         }
         // Oldest first, so records are in the order they were written.
         chunks.reverse();
         used.reverse();
-        let records: Vec<PositionRecord> = chunks.into_iter().flatten().collect();
-        Ok(ReplayWindow {
-            records: Arc::new(records),
-            shards: used,
-            skipped,
-            capacity,
-        })
+        window.records = Arc::new(chunks.into_iter().flatten().collect());
+        window.shards = used;
+        Ok(window)
     }
 
-    /// Builds a window from records already in memory (tests, tools).
+    /// Reads one shard's rows: `Ok(None)` when it cannot be read (skipped
+    /// with a warning), an error when it is of another game.
+    fn read_shard(&mut self, path: &Path) -> Result<Option<Vec<PositionRecord>>, DataError> {
+        let reader = match ShardReader::open(path) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warning: skipping shard {e}");
+                self.skipped.push(e);
+                return Ok(None);
+            }
+        };
+        match (&self.game, reader.game()) {
+            (Some(want), Some(g)) if want != g => {
+                let message = if self.expected {
+                    format!("shard is {g}; this run plays {want}")
+                } else {
+                    format!("shard is {g}; the window holds {want} shards")
+                };
+                return Err(DataError::new(path, message));
+            }
+            (None, Some(g)) => self.game = Some(g.clone()),
+            _ => {}
+        }
+        match reader.read_records() {
+            Ok(rows) => Ok(Some(rows)),
+            Err(e) => {
+                eprintln!("warning: skipping shard {e}");
+                self.skipped.push(e);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Builds a window from records already in memory (tests, tools). Its
+    /// game is the first record's.
     pub fn from_records(records: Vec<PositionRecord>) -> ReplayWindow {
         let capacity = records.len();
         ReplayWindow {
+            game: records.first().map(|r| r.shard_game()),
+            expected: false,
             records: Arc::new(records),
             shards: Vec::new(),
             skipped: Vec::new(),
@@ -161,11 +227,18 @@ impl ReplayWindow {
         }
     }
 
+    /// The game and variant of the window's rows (`None` while it has read
+    /// no shard and was given none).
+    pub fn game(&self) -> Option<&ShardGame> {
+        self.game.as_ref()
+    }
+
     /// Adds the rows of shards that appeared under `paths` since the window
     /// was loaded (oldest first) and drops the oldest rows beyond the
-    /// capacity. Shards already held or already skipped are not read again.
-    /// Returns the number of rows added. Batch streams already running keep
-    /// the rows they started with.
+    /// capacity. Shards already held or already skipped are not read again;
+    /// a new shard of another game or variant is an error (and the window is
+    /// left as it was). Returns the number of rows added. Batch streams
+    /// already running keep the rows they started with.
     pub fn refresh<P: AsRef<Path>>(&mut self, paths: &[P]) -> Result<usize, DataError> {
         let known: std::collections::HashSet<PathBuf> = self
             .shards
@@ -173,28 +246,35 @@ impl ReplayWindow {
             .cloned()
             .chain(self.skipped.iter().map(|e| e.path.clone()))
             .collect();
-        let mut records: Vec<PositionRecord> = self.records.as_ref().clone();
-        let mut added = 0;
+        let mut new_rows: Vec<PositionRecord> = Vec::new();
+        let mut new_shards = Vec::new();
+        let game_before = self.game.clone();
         for shard in list_shards(paths)? {
             if known.contains(&shard.path) {
                 continue;
             }
-            match ShardReader::open(&shard.path).and_then(|r| r.read_records()) {
-                Ok(rows) => {
-                    added += rows.len();
-                    records.extend(rows);
-                    self.shards.push(shard.path);
+            match self.read_shard(&shard.path) {
+                Ok(Some(rows)) => {
+                    new_rows.extend(rows);
+                    new_shards.push(shard.path);
                 }
+                Ok(None) => {}
                 Err(e) => {
-                    eprintln!("warning: skipping shard {e}");
-                    self.skipped.push(e);
+                    self.game = game_before;
+                    return Err(e);
                 }
             }
         }
-        if records.len() > self.capacity {
-            records.drain(..records.len() - self.capacity);
+        let added = new_rows.len();
+        if added > 0 {
+            let mut records: Vec<PositionRecord> = self.records.as_ref().clone();
+            records.extend(new_rows);
+            if records.len() > self.capacity {
+                records.drain(..records.len() - self.capacity);
+            }
+            self.records = Arc::new(records);
         }
-        self.records = Arc::new(records);
+        self.shards.extend(new_shards);
         Ok(added)
     }
 
@@ -243,20 +323,27 @@ impl ReplayWindow {
                 return;
             }
             let batch_size = options.batch_size.max(1);
+            let symmetries = options.symmetries.clamp(1, 256);
             let mut order: Vec<u32> = (0..n as u32).collect();
             let mut epoch = 0u64;
             while options.epochs.is_none_or(|e| epoch < e) {
                 let mut rng = SplitMix64::new(options.seed.wrapping_add(epoch));
                 rng.shuffle(&mut order);
                 for chunk in order.chunks(batch_size) {
-                    let mirrored = chunk
+                    let symmetry = chunk
                         .iter()
-                        .map(|_| options.mirror && rng.next_u64() & 1 == 1)
+                        .map(|_| {
+                            if symmetries > 1 {
+                                rng.below(symmetries as u64) as u8
+                            } else {
+                                0
+                            }
+                        })
                         .collect();
                     let batch = Batch {
                         records: records.clone(),
                         indices: chunk.to_vec(),
-                        mirrored,
+                        symmetry,
                         epoch,
                     };
                     if sender.send(prepare(batch)).is_err() {

@@ -1,5 +1,7 @@
 //! The shard writer: Parquet, zstd, written under `NAME.tmp` and renamed to
 //! `NAME` by [`ShardWriter::finish`], so a reader never sees half a file.
+//! One shard holds one game and variant: the writer refuses a row of
+//! another, and records the game in the file's metadata.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -15,9 +17,13 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 
+use game::Color;
+
 use crate::error::DataError;
-use crate::record::PositionRecord;
-use crate::schema::{arrow_schema, item, SCHEMA_VERSION, SCHEMA_VERSION_KEY, WRITER_KEY};
+use crate::record::{result_str, PositionRecord, ShardGame};
+use crate::schema::{
+    arrow_schema, item, GAME_KEY, SCHEMA_VERSION, SCHEMA_VERSION_KEY, VARIANT_KEY, WRITER_KEY,
+};
 
 /// Suffix of a shard that is still being written. Readers skip such files.
 pub const TMP_SUFFIX: &str = ".tmp";
@@ -32,6 +38,9 @@ pub struct ShardOptions {
     pub zstd_level: i32,
     /// Extra key-value metadata to store in the file (e.g. run name).
     pub metadata: Vec<(String, String)>,
+    /// The shard's game and variant, known before the first row (then even
+    /// an empty shard records it). `None`: the first row's.
+    pub game: Option<ShardGame>,
 }
 
 impl Default for ShardOptions {
@@ -40,6 +49,7 @@ impl Default for ShardOptions {
             row_group_rows: 65_536,
             zstd_level: 3,
             metadata: Vec::new(),
+            game: None,
         }
     }
 }
@@ -49,10 +59,13 @@ const BATCH_ROWS: usize = 8192;
 
 /// Column builders for one batch of rows.
 struct Builders {
+    game: StringBuilder,
+    variant: StringBuilder,
     game_id: UInt64Builder,
     ply: UInt32Builder,
     side: StringBuilder,
-    tfen: StringBuilder,
+    position: StringBuilder,
+    repetitions: UInt32Builder,
     hash: UInt64Builder,
     legal: ListBuilder<UInt32Builder>,
     visits: ListBuilder<UInt32Builder>,
@@ -65,6 +78,7 @@ struct Builders {
     result: StringBuilder,
     termination: StringBuilder,
     length: UInt32Builder,
+    source: StringBuilder,
     model: StringBuilder,
     sims: UInt32Builder,
     temperature: Float32Builder,
@@ -76,10 +90,13 @@ struct Builders {
 impl Builders {
     fn new() -> Builders {
         Builders {
+            game: StringBuilder::new(),
+            variant: StringBuilder::new(),
             game_id: UInt64Builder::new(),
             ply: UInt32Builder::new(),
             side: StringBuilder::new(),
-            tfen: StringBuilder::new(),
+            position: StringBuilder::new(),
+            repetitions: UInt32Builder::new(),
             hash: UInt64Builder::new(),
             legal: ListBuilder::new(UInt32Builder::new()).with_field(item(DataType::UInt32)),
             visits: ListBuilder::new(UInt32Builder::new()).with_field(item(DataType::UInt32)),
@@ -92,6 +109,7 @@ impl Builders {
             result: StringBuilder::new(),
             termination: StringBuilder::new(),
             length: UInt32Builder::new(),
+            source: StringBuilder::new(),
             model: StringBuilder::new(),
             sims: UInt32Builder::new(),
             temperature: Float32Builder::new(),
@@ -102,20 +120,26 @@ impl Builders {
     }
 
     fn push(&mut self, r: &PositionRecord) {
+        self.game.append_value(&*r.game);
+        self.variant.append_value(&*r.variant);
         self.game_id.append_value(r.game_id);
         self.ply.append_value(r.ply);
-        self.side
-            .append_value(if r.side_to_move == piratechnics::Color::White {
-                "w"
-            } else {
-                "b"
-            });
-        self.tfen.append_value(&r.tfen);
+        self.side.append_value(match r.side_to_move {
+            Color::White => "w",
+            Color::Black => "b",
+        });
+        self.position.append_value(&r.position);
+        self.repetitions.append_option(r.repetitions);
         self.hash.append_value(r.position_hash);
         self.legal.values().append_slice(&r.legal_moves);
         self.legal.append(true);
-        self.visits.values().append_slice(&r.visits);
-        self.visits.append(true);
+        match &r.visits {
+            Some(v) => {
+                self.visits.values().append_slice(v);
+                self.visits.append(true);
+            }
+            None => self.visits.append(false),
+        }
         match &r.policy_target {
             Some(p) => {
                 self.policy.values().append_slice(p);
@@ -123,16 +147,17 @@ impl Builders {
             }
             None => self.policy.append(false),
         }
-        self.value.append_value(r.root_value);
-        self.win.append_value(r.root_wdl[0]);
-        self.draw.append_value(r.root_wdl[1]);
-        self.loss.append_value(r.root_wdl[2]);
+        self.value.append_option(r.root_value);
+        self.win.append_option(r.root_wdl.map(|w| w[0]));
+        self.draw.append_option(r.root_wdl.map(|w| w[1]));
+        self.loss.append_option(r.root_wdl.map(|w| w[2]));
         self.chosen.append_value(r.chosen_move);
-        self.result.append_value(&r.result);
-        self.termination.append_value(&r.termination);
+        self.result.append_value(result_str(r.result));
+        self.termination.append_value(r.termination.as_str());
         self.length.append_value(r.game_length);
+        self.source.append_value(r.source.as_str());
         self.model.append_value(&r.model_id);
-        self.sims.append_value(r.simulations);
+        self.sims.append_option(r.simulations);
         self.temperature.append_value(r.temperature);
         self.full.append_value(r.full_search);
         self.seed.append_value(r.seed);
@@ -143,10 +168,13 @@ impl Builders {
     fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, arrow_schema::ArrowError> {
         self.rows = 0;
         let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.game.finish()),
+            Arc::new(self.variant.finish()),
             Arc::new(self.game_id.finish()),
             Arc::new(self.ply.finish()),
             Arc::new(self.side.finish()),
-            Arc::new(self.tfen.finish()),
+            Arc::new(self.position.finish()),
+            Arc::new(self.repetitions.finish()),
             Arc::new(self.hash.finish()),
             Arc::new(self.legal.finish()),
             Arc::new(self.visits.finish()),
@@ -159,6 +187,7 @@ impl Builders {
             Arc::new(self.result.finish()),
             Arc::new(self.termination.finish()),
             Arc::new(self.length.finish()),
+            Arc::new(self.source.finish()),
             Arc::new(self.model.finish()),
             Arc::new(self.sims.finish()),
             Arc::new(self.temperature.finish()),
@@ -187,6 +216,8 @@ pub struct ShardWriter {
     writer: Option<ArrowWriter<File>>,
     builders: Builders,
     rows: u64,
+    /// The shard's game and variant: from the options, else the first row's.
+    game: Option<ShardGame>,
 }
 
 impl ShardWriter {
@@ -204,6 +235,14 @@ impl ShardWriter {
         tmp_name.push(TMP_SUFFIX);
         let tmp_path = PathBuf::from(tmp_name);
         let err = |m: String| DataError::new(&tmp_path, m);
+        let reserved = [SCHEMA_VERSION_KEY, WRITER_KEY, GAME_KEY, VARIANT_KEY];
+        if let Some((k, _)) = options
+            .metadata
+            .iter()
+            .find(|(k, _)| reserved.contains(&k.as_str()))
+        {
+            return Err(err(format!("metadata key {k:?} is the writer's own")));
+        }
         let level = ZstdLevel::try_new(options.zstd_level)
             .map_err(|e| err(format!("bad zstd level {}: {e}", options.zstd_level)))?;
         let mut kv = vec![
@@ -235,7 +274,14 @@ impl ShardWriter {
             writer: Some(writer),
             builders: Builders::new(),
             rows: 0,
+            game: options.game.clone(),
         })
+    }
+
+    /// The shard's game and variant, once known (from the options or the
+    /// first row).
+    pub fn game(&self) -> Option<&ShardGame> {
+        self.game.as_ref()
     }
 
     /// The final path the shard will have.
@@ -250,10 +296,25 @@ impl ShardWriter {
 
     /// Appends one row. Rows of a game should be pushed together in ply order
     /// (readers do not require it, but it keeps a game in one row group).
+    /// A row that breaks [`PositionRecord::validate`] or is of another game
+    /// or variant than the shard's is refused.
     pub fn push(&mut self, record: &PositionRecord) -> Result<(), DataError> {
         record
             .validate()
             .map_err(|m| DataError::new(&self.tmp_path, m))?;
+        match &self.game {
+            Some(g) if *g.name == *record.game && *g.variant == *record.variant => {}
+            Some(g) => {
+                return Err(DataError::new(
+                    &self.tmp_path,
+                    format!(
+                    "game {} ply {} is {}/{}, this shard {g}: one shard holds one game and variant",
+                    record.game_id, record.ply, record.game, record.variant
+                ),
+                ))
+            }
+            None => self.game = Some(record.shard_game()),
+        }
         self.builders.push(record);
         self.rows += 1;
         if self.builders.rows >= BATCH_ROWS {
@@ -288,10 +349,17 @@ impl ShardWriter {
     /// `PATH.tmp` to `PATH`.
     pub fn finish(mut self) -> Result<ShardSummary, DataError> {
         self.flush()?;
-        let writer = self
+        let mut writer = self
             .writer
             .take()
             .ok_or_else(|| DataError::new(&self.tmp_path, "writer already closed"))?;
+        if let Some(g) = &self.game {
+            writer.append_key_value_metadata(KeyValue::new(GAME_KEY.to_string(), g.name.clone()));
+            writer.append_key_value_metadata(KeyValue::new(
+                VARIANT_KEY.to_string(),
+                g.variant.clone(),
+            ));
+        }
         let file = writer
             .into_inner()
             .map_err(|e| DataError::new(&self.tmp_path, format!("cannot close: {e}")))?;

@@ -5,17 +5,32 @@ use std::path::Path;
 use data::openings::{read_opening_games, OpeningTree};
 use data::synthetic::random_game;
 use data::{
-    group_games, list_shards, read_shard, PositionRecord, ReplayWindow, ShardReader, ShardWriter,
-    WindowOptions,
+    group_games, list_shards, read_shard, PositionRecord, ReplayWindow, ShardGame, ShardReader,
+    ShardWriter, Source, WindowOptions,
 };
-use piratechnics::{Color, Position};
+use game::{Color, Game, GameResult, GameTag, Termination};
+use piratechnics::{Piratechnics, Position};
+
+fn standard() -> Piratechnics {
+    Piratechnics::standard()
+}
 
 fn write_games(path: &Path, first_id: u64, count: u64, seed: u64) -> Vec<PositionRecord> {
-    let start = Position::start();
+    write_games_of(&standard(), path, first_id, count, seed)
+}
+
+fn write_games_of<G: Game>(
+    game: &G,
+    path: &Path,
+    first_id: u64,
+    count: u64,
+    seed: u64,
+) -> Vec<PositionRecord> {
+    let start = game.start();
     let mut w = ShardWriter::create(path).unwrap();
     let mut rows = Vec::new();
     for id in first_id..first_id + count {
-        let g = random_game(id, &start, seed, 60);
+        let g = random_game(game, id, &start, seed, 60);
         w.push_game(&g).unwrap();
         rows.extend(g.positions);
     }
@@ -23,55 +38,103 @@ fn write_games(path: &Path, first_id: u64, count: u64, seed: u64) -> Vec<Positio
     rows
 }
 
-/// Two rows that differ in every column, including a null policy target.
+/// Three rows that differ in every column, with every nullable column both
+/// null and not null.
 fn distinct_rows() -> Vec<PositionRecord> {
     let a = PositionRecord {
+        game: "piratechnics".into(),
+        variant: "standard".into(),
         game_id: u64::MAX - 7,
         ply: 0,
         side_to_move: Color::White,
-        tfen: Position::start().to_tfen(),
+        position: Position::start().to_tfen(),
+        repetitions: Some(1),
         position_hash: 0xDEAD_BEEF_0123_4567,
         legal_moves: vec![1, 2, 300_000],
-        visits: vec![10, 0, 54],
+        visits: Some(vec![10, 0, 54]),
         policy_target: Some(vec![0.25, 0.0, 0.75]),
-        root_value: -0.125,
-        root_wdl: [0.25, 0.375, 0.375],
+        root_value: Some(-0.125),
+        root_wdl: Some([0.25, 0.375, 0.375]),
         chosen_move: 300_000,
-        result: "0-1".into(),
-        termination: "checkmate".into(),
+        result: Some(GameResult::BlackWin),
+        termination: Termination::Checkmate,
         game_length: 2,
+        source: Source::SelfPlay,
         model_id: "net-0042".into(),
-        simulations: 800,
+        simulations: Some(800),
         temperature: 1.25,
         full_search: true,
         seed: 12345,
     };
     let b = PositionRecord {
+        game: "piratechnics".into(),
+        variant: "standard".into(),
         game_id: 3,
         ply: 1,
         side_to_move: Color::Black,
-        tfen: "not checked by the writer".into(),
+        position: "not checked by the writer".into(),
+        repetitions: Some(3),
         position_hash: 1,
         legal_moves: vec![],
-        visits: vec![],
+        visits: Some(vec![]),
         policy_target: None,
-        root_value: 0.5,
-        root_wdl: [0.6, 0.3, 0.1],
+        root_value: Some(0.5),
+        root_wdl: Some([0.6, 0.3, 0.1]),
         chosen_move: 9,
-        result: "1/2-1/2".into(),
-        termination: "no-capture".into(),
+        result: Some(GameResult::Draw),
+        termination: Termination::NoCapture,
         game_length: 77,
+        source: Source::Imported,
         model_id: String::new(),
-        simulations: 32,
+        simulations: Some(32),
         temperature: 0.0,
         full_search: false,
         seed: u64::MAX,
     };
-    vec![a, b]
+    // A match move of a player without a search: every search column null,
+    // an unfinished game, an unknown repetition count.
+    let c = PositionRecord {
+        game: "piratechnics".into(),
+        variant: "standard".into(),
+        game_id: 0,
+        ply: 7,
+        side_to_move: Color::White,
+        position: "x".into(),
+        repetitions: None,
+        position_hash: 0,
+        legal_moves: vec![5, 6],
+        visits: None,
+        policy_target: None,
+        root_value: None,
+        root_wdl: None,
+        chosen_move: 6,
+        result: None,
+        termination: Termination::Unfinished,
+        game_length: 8,
+        source: Source::Match,
+        model_id: "ab:depth=2".into(),
+        simulations: None,
+        temperature: 0.0,
+        full_search: false,
+        seed: 0,
+    };
+    vec![a, b, c]
+}
+
+fn kv(path: &Path, key: &str) -> Option<String> {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+    use parquet::file::reader::FileReader;
+    reader
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|k| k.key == key))
+        .and_then(|k| k.value.clone())
 }
 
 #[test]
-fn round_trip_of_every_column() {
+fn v2_round_trip_of_every_column_with_nulls() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.parquet");
     let rows = distinct_rows();
@@ -80,11 +143,302 @@ fn round_trip_of_every_column() {
         w.push(r).unwrap();
     }
     let summary = w.finish().unwrap();
-    assert_eq!(summary.rows, 2);
+    assert_eq!(summary.rows, 3);
     let reader = ShardReader::open(&path).unwrap();
-    assert_eq!(reader.schema_version(), data::SCHEMA_VERSION);
-    assert_eq!(reader.num_rows(), 2);
+    assert_eq!(reader.schema_version(), 2);
+    assert_eq!(data::SCHEMA_VERSION, 2);
+    assert_eq!(reader.num_rows(), 3);
+    assert_eq!(
+        reader.game(),
+        Some(&ShardGame::new("piratechnics", "standard"))
+    );
     assert_eq!(read_shard(&path).unwrap(), rows);
+    // The version marker and the game, readable by any Parquet tool.
+    assert_eq!(kv(&path, "triad.schema_version").as_deref(), Some("2"));
+    assert_eq!(kv(&path, "triad.game").as_deref(), Some("piratechnics"));
+    assert_eq!(kv(&path, "triad.variant").as_deref(), Some("standard"));
+    // Nulls are Parquet nulls, not sentinels.
+    let batches = ShardReader::open(&path)
+        .unwrap()
+        .read_columns(&[
+            "visits",
+            "root_value",
+            "simulations",
+            "repetitions",
+            "result",
+            "source",
+        ])
+        .unwrap();
+    use data::arrow_array::Array;
+    let b = &batches[0];
+    assert_eq!(b.num_columns(), 6);
+    for name in ["visits", "root_value", "simulations", "repetitions"] {
+        let a = b.column_by_name(name).unwrap();
+        assert_eq!(a.null_count(), 1, "{name}");
+        assert!(a.is_null(2), "{name}");
+    }
+    let c = data::Columns::new(b);
+    assert_eq!(c.str("result").unwrap().value(2), "*");
+    assert_eq!(c.str("source").unwrap().value(1), "imported");
+    assert_eq!(c.str("source").unwrap().value(2), "match");
+}
+
+#[test]
+fn v1_shard_of_the_previous_release_reads_as_v2() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-selfplay.parquet");
+    let reader = ShardReader::open(&path).unwrap();
+    assert_eq!(reader.schema_version(), 1);
+    assert_eq!(reader.num_rows(), 36);
+    assert_eq!(
+        reader.game(),
+        Some(&ShardGame::new("piratechnics", "standard"))
+    );
+    let tag = GameTag::of(&standard());
+    reader.check_game(&tag).unwrap();
+    let eight = GameTag::of(&Piratechnics::named("8x8", None).unwrap());
+    let e = reader.check_game(&eight).unwrap_err().to_string();
+    assert!(
+        e.contains("v1-selfplay.parquet")
+            && e.contains("shard is piratechnics/standard; this run plays piratechnics/8x8"),
+        "{e}"
+    );
+    let rows = reader.read_records().unwrap();
+    assert_eq!(rows.len(), 36);
+    let start = Position::start().to_tfen();
+    for r in &rows {
+        assert_eq!(&*r.game, "piratechnics");
+        assert_eq!(&*r.variant, "standard");
+        assert_eq!(r.source, Source::SelfPlay);
+        assert_eq!(r.repetitions, None);
+        assert_eq!(r.result, Some(GameResult::Draw));
+        assert_eq!(r.termination, Termination::MaxLength);
+        assert_eq!(r.game_length, 12);
+        assert_eq!(r.model_id, "random-seed5");
+        assert!(r.simulations == Some(100) || r.simulations == Some(4));
+        assert_eq!(r.visits.as_ref().unwrap().len(), r.legal_moves.len());
+        assert!(r.root_value.is_some() && r.root_wdl.is_some());
+        assert_eq!(r.policy_target, None);
+        assert_eq!(r.temperature, 1.0);
+        assert!(r.legal_moves.contains(&r.chosen_move));
+        if r.ply == 0 {
+            assert_eq!(r.position, start);
+            assert_eq!(r.side_to_move, Color::White);
+        }
+        r.validate().unwrap();
+    }
+    let first = &rows[0];
+    assert_eq!((first.game_id, first.ply), (2, 0));
+    assert_eq!(first.position_hash, 14435510170600699857);
+    assert_eq!(first.legal_moves.len(), 60);
+    assert_eq!(first.chosen_move, 2194);
+    assert_eq!(first.seed, 4937455046679418394);
+    // One allocation for the game's name, shared by the rows.
+    assert!(std::sync::Arc::ptr_eq(&rows[0].game, &rows[35].game));
+    // Three whole games, which replay in the new code's rules, and whose
+    // repetition counts can be recovered.
+    let mut games = group_games(rows).unwrap();
+    assert_eq!(games.len(), 3);
+    let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [0, 1, 2]);
+    for g in &mut games {
+        assert_eq!(g.positions.len(), 12);
+        let history = g.replay(&standard()).unwrap();
+        assert_eq!(history.moves().len(), 12);
+        g.fill_repetitions(&standard()).unwrap();
+        assert!(g.positions.iter().all(|r| r.repetitions == Some(1)));
+        g.replay(&standard()).unwrap();
+    }
+    // Narrow reads use version 2 names: `position`, not `tfen`.
+    let batches = ShardReader::open(&path)
+        .unwrap()
+        .read_filtered(
+            &["game", "ply", "position", "repetitions", "source"],
+            Some(1),
+        )
+        .unwrap();
+    let n: usize = batches.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(n, 3);
+    let names: Vec<String> = batches[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(names, ["game", "ply", "position", "repetitions", "source"]);
+    assert!(ShardReader::open(&path)
+        .unwrap()
+        .read_columns(&["tfen"])
+        .is_err());
+    // The window and the opening tree take it like any shard.
+    let window = ReplayWindow::load_for(&[&path], 100, &tag).unwrap();
+    assert_eq!(window.len(), 36);
+    let shards = list_shards(&[&path]).unwrap();
+    let opening = read_opening_games(&shards, 2, |_| {}).unwrap();
+    assert_eq!(opening.len(), 3);
+    let summary = data::summary::summarize(&shards).unwrap();
+    assert_eq!(summary.games, 3);
+    assert_eq!(summary.draws, 3);
+    assert!(summary.games_played.contains("piratechnics/standard"));
+}
+
+/// A version 1 match shard (`triad eval` wrote made-up one-hot visit
+/// counts and `simulations` 0): read as `match` rows without search
+/// statistics. Made by rewriting the v1 fixture with some rows at 0
+/// simulations, as the previous release's arena wrote them.
+#[test]
+fn v1_rows_without_simulations_read_as_match_rows_without_search() {
+    use data::arrow_array::{ArrayRef, RecordBatch, UInt32Array};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-selfplay.parquet");
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&fixture).unwrap()).unwrap();
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned();
+    let batches: Vec<RecordBatch> = builder.build().unwrap().collect::<Result<_, _>>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1-match.parquet");
+    let schema = batches[0].schema();
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .build();
+    let mut w = ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
+    let sims_index = schema.index_of("simulations").unwrap();
+    let ply_index = schema.index_of("ply").unwrap();
+    for b in &batches {
+        let ply = b
+            .column(ply_index)
+            .as_any()
+            .downcast_ref::<UInt32Array>()
+            .unwrap();
+        // Even plies: a match player without a search.
+        let sims: UInt32Array = b
+            .column(sims_index)
+            .as_any()
+            .downcast_ref::<UInt32Array>()
+            .unwrap()
+            .iter()
+            .zip(ply.iter())
+            .map(|(s, p)| if p.unwrap() % 2 == 0 { Some(0) } else { s })
+            .collect();
+        let mut columns: Vec<ArrayRef> = b.columns().to_vec();
+        columns[sims_index] = Arc::new(sims);
+        w.write(&RecordBatch::try_new(schema.clone(), columns).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+    let rows = read_shard(&path).unwrap();
+    assert_eq!(rows.len(), 36);
+    for r in &rows {
+        if r.ply % 2 == 0 {
+            assert_eq!(r.source, Source::Match);
+            assert_eq!(r.visits, None);
+            assert_eq!(r.root_value, None);
+            assert_eq!(r.root_wdl, None);
+            assert_eq!(r.simulations, None);
+            assert_eq!(r.policy_target, None);
+        } else {
+            assert_eq!(r.source, Source::SelfPlay);
+            assert!(r.visits.is_some() && r.root_wdl.is_some() && r.simulations.is_some());
+        }
+    }
+    // A narrow read of one search column alone applies the same rule.
+    let batches = ShardReader::open(&path)
+        .unwrap()
+        .read_columns(&["visits"])
+        .unwrap();
+    use data::arrow_array::Array;
+    assert_eq!(batches[0].num_columns(), 1);
+    assert_eq!(batches[0].column(0).null_count(), 18);
+}
+
+#[test]
+fn one_shard_holds_one_game_and_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let eight = Piratechnics::named("8x8", None).unwrap();
+    let g8 = random_game(&eight, 1, &eight.start(), 1, 10);
+    assert!(g8.positions.iter().all(|r| &*r.variant == "8x8"));
+    let gs = random_game(&standard(), 2, &standard().start(), 1, 10);
+    let mut w = ShardWriter::create(dir.path().join("mixed.parquet")).unwrap();
+    w.push_game(&gs).unwrap();
+    let e = w.push_game(&g8).unwrap_err().to_string();
+    assert!(
+        e.contains("piratechnics/8x8") && e.contains("piratechnics/standard"),
+        "{e}"
+    );
+    // Pinned up front: even the first row of another game is refused.
+    let options = data::ShardOptions {
+        game: Some(ShardGame::of(&eight)),
+        ..Default::default()
+    };
+    let mut w = ShardWriter::with_options(dir.path().join("e.parquet"), &options).unwrap();
+    assert!(w.push_game(&gs).is_err());
+    w.push_game(&g8).unwrap();
+    let path = w.finish().unwrap().path;
+    assert_eq!(
+        data::shard_game(&path).unwrap(),
+        Some(ShardGame::of(&eight))
+    );
+    // The writer's own metadata keys cannot be overridden.
+    let options = data::ShardOptions {
+        metadata: vec![("triad.game".into(), "chess".into())],
+        ..Default::default()
+    };
+    assert!(ShardWriter::with_options(dir.path().join("k.parquet"), &options).is_err());
+}
+
+#[test]
+fn readers_check_the_game_of_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let eight = Piratechnics::named("8x8", None).unwrap();
+    write_games(&dir.path().join("a-000001.parquet"), 0, 2, 1);
+    let other = dir.path().join("a-000002.parquet");
+    write_games_of(&eight, &other, 10, 2, 1);
+    let standard_tag = GameTag::of(&standard());
+    let e = ReplayWindow::load_for(&[dir.path()], 1000, &standard_tag)
+        .err()
+        .expect("a shard of another variant")
+        .to_string();
+    assert!(
+        e.contains("a-000002.parquet")
+            && e.contains("shard is piratechnics/8x8; this run plays piratechnics/standard"),
+        "{e}"
+    );
+    // Without an expected game, the window still refuses to mix.
+    let e = ReplayWindow::load(&[dir.path()], 1000)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("piratechnics/standard") && e.contains("piratechnics/8x8"),
+        "{e}"
+    );
+    let shards = list_shards(&[dir.path()]).unwrap();
+    assert!(data::check_shards(&shards, &standard_tag).is_err());
+    assert!(data::common_game(&shards).is_err());
+    assert!(read_opening_games(&shards, 2, |_| {}).is_err());
+    assert_eq!(
+        data::common_game(&shards[..1]).unwrap(),
+        Some(ShardGame::of(&standard()))
+    );
+    // A window of the right game refuses a new shard of another on refresh.
+    std::fs::remove_file(&other).unwrap();
+    let mut window = ReplayWindow::load_for(&[dir.path()], 1000, &standard_tag).unwrap();
+    assert_eq!(window.game(), Some(&ShardGame::of(&standard())));
+    let before = window.len();
+    write_games_of(&eight, &dir.path().join("a-000003.parquet"), 20, 1, 1);
+    assert!(window.refresh(&[dir.path()]).is_err());
+    assert_eq!(window.len(), before);
 }
 
 #[test]
@@ -98,14 +452,41 @@ fn many_rows_round_trip_and_games_are_recoverable() {
     let games = group_games(back).unwrap();
     assert_eq!(games.len(), 160);
     for g in &games {
-        let (start, moves) = g.replay().unwrap();
-        assert_eq!(start.to_tfen(), g.start_tfen());
-        assert_eq!(moves.len(), g.positions.len());
+        let history = g.replay(&standard()).unwrap();
+        assert_eq!(history.start().to_tfen(), g.start_position());
+        assert_eq!(history.moves().len(), g.positions.len());
         assert_eq!(
-            moves.iter().map(|m| m.code()).collect::<Vec<_>>(),
+            history.moves().iter().map(|m| m.code()).collect::<Vec<_>>(),
             g.move_codes()
         );
+        // The recorded repetition counts are the history's (checked by
+        // replay), and the end is the rules' verdict or the length cap.
+        match g.termination() {
+            Termination::MaxLength => assert_eq!(g.positions.len(), 60),
+            t => {
+                let o = history.outcome().expect("ended by the rules");
+                assert_eq!((Some(o.result), o.termination), (g.result(), t));
+            }
+        }
     }
+}
+
+#[test]
+fn synthetic_games_end_by_the_games_rules() {
+    // Long random games reach the no-capture rule or a repetition, which
+    // the generator must take from the rules, not re-code.
+    let mut seen = std::collections::BTreeSet::new();
+    for id in 0..40 {
+        let g = random_game(&standard(), id, &Position::start(), 3, 400);
+        let history = g.replay(&standard()).unwrap();
+        match g.termination() {
+            Termination::MaxLength => assert_eq!(g.positions.len(), 400),
+            t => assert_eq!(history.outcome().map(|o| o.termination), Some(t)),
+        }
+        assert!(g.positions.iter().all(|r| r.repetitions.is_some()));
+        seen.insert(g.termination().as_str());
+    }
+    assert!(seen.len() >= 2, "{seen:?}");
 }
 
 #[test]
@@ -128,10 +509,19 @@ fn invalid_rows_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut w = ShardWriter::create(dir.path().join("x.parquet")).unwrap();
     let mut r = distinct_rows().remove(0);
-    r.visits.pop();
+    r.visits.as_mut().unwrap().pop();
     assert!(w.push(&r).is_err());
     let mut r = distinct_rows().remove(0);
-    r.result = "white".into();
+    r.result = None;
+    assert!(w.push(&r).is_err(), "`*` with checkmate");
+    let mut r = distinct_rows().remove(2);
+    r.termination = Termination::Resignation;
+    assert!(w.push(&r).is_err(), "resignation without a result");
+    let mut r = distinct_rows().remove(0);
+    r.repetitions = Some(0);
+    assert!(w.push(&r).is_err());
+    let mut r = distinct_rows().remove(0);
+    r.game = "".into();
     assert!(w.push(&r).is_err());
 }
 
@@ -141,7 +531,7 @@ fn temporary_shards_are_ignored() {
     let done = write_games(&dir.path().join("a-000001.parquet"), 0, 2, 3);
     // A writer still open: its rows sit under the temporary name.
     let mut open = ShardWriter::create(dir.path().join("a-000002.parquet")).unwrap();
-    open.push_game(&random_game(9, &Position::start(), 3, 20))
+    open.push_game(&random_game(&standard(), 9, &Position::start(), 3, 20))
         .unwrap();
     assert!(dir.path().join("a-000002.parquet.tmp").exists());
     // And a leftover temporary file that is a complete shard.
@@ -217,10 +607,11 @@ fn window_keeps_the_newest_positions_and_shuffles_reproducibly() {
     let options = WindowOptions {
         batch_size: 64,
         seed: 11,
-        mirror: true,
+        symmetries: standard().symmetries(),
         prefetch: 2,
         epochs: Some(2),
     };
+    assert_eq!(options.symmetries, 2);
     let batches: Vec<_> = window.batches(&options).collect();
     let mut seen: Vec<u32> = batches
         .iter()
@@ -233,8 +624,8 @@ fn window_keeps_the_newest_positions_and_shuffles_reproducibly() {
     assert_ne!(first_epoch, seen, "shuffled");
     let mirrored = batches
         .iter()
-        .flat_map(|b| b.mirrored.clone())
-        .filter(|&m| m)
+        .flat_map(|b| b.iter().map(|(_, s)| s).collect::<Vec<_>>())
+        .filter(|&s| s == 1)
         .count();
     assert!(mirrored > capacity / 4 && mirrored < capacity * 7 / 4);
     let again: Vec<_> = window.batches(&options).collect();
@@ -263,8 +654,10 @@ fn opening_tree_counts_add_up() {
     let plies = 3;
     let games = read_opening_games(&shards, plies, |_| {}).unwrap();
     assert_eq!(games.len(), 200);
-    let tree =
-        OpeningTree::build(&games, plies, |p, m| format!("{}{}", p.hash(), m.code())).unwrap();
+    let tree = OpeningTree::build(&standard(), &games, plies, |p, m| {
+        format!("{}{}", p.hash(), m.code())
+    })
+    .unwrap();
     assert_eq!(tree.total_games(), 200);
     for (i, node) in tree.nodes.iter().enumerate() {
         let s = &node.stats;
@@ -294,11 +687,14 @@ fn opening_tree_counts_add_up() {
 }
 
 #[test]
-fn mirrored_samples_are_legal_and_mirror_back() {
-    let g = random_game(4, &Position::start(), 21, 40);
+fn transformed_samples_are_legal_and_transform_back() {
+    let game = standard();
+    let g = random_game(&game, 4, &Position::start(), 21, 40);
     for r in &g.positions {
-        let m = r.mirrored().unwrap();
-        let pos = Position::from_tfen(&m.tfen).unwrap();
+        assert_eq!(&r.transformed(&game, 0).unwrap(), r);
+        let m = r.transformed(&game, 1).unwrap();
+        assert_ne!(m.position, r.position);
+        let pos = Position::from_tfen(&m.position).unwrap();
         assert_eq!(pos.hash(), m.position_hash);
         let mut legal: Vec<u32> = pos.legal_move_vec().iter().map(|m| m.code()).collect();
         let mut stored = m.legal_moves.clone();
@@ -307,15 +703,33 @@ fn mirrored_samples_are_legal_and_mirror_back() {
         assert_eq!(legal, stored, "ply {}", r.ply);
         assert!(m.legal_moves.contains(&m.chosen_move));
         assert_eq!(m.visits, r.visits);
-        assert_eq!(&m.mirrored().unwrap(), r);
+        assert_eq!(&m.transformed(&game, 1).unwrap(), r);
     }
+    assert!(g.positions[0].transformed(&game, 2).is_err());
+    // A row is read only in its own game and variant.
+    let eight = Piratechnics::named("8x8", None).unwrap();
+    let e = g.positions[0].transformed(&eight, 0).unwrap_err();
+    assert!(
+        e.contains("piratechnics/standard") && e.contains("piratechnics/8x8"),
+        "{e}"
+    );
 }
 
 #[test]
 fn exported_games_replay_to_the_same_moves() {
     for id in 0..6 {
-        let g = random_game(id, &Position::start(), 33, 120);
-        let text = g.to_inventor().unwrap();
+        let g = random_game(&standard(), id, &Position::start(), 33, 120);
+        let history = g.replay(&standard()).unwrap();
+        let resigned = g.termination() == Termination::Resignation;
+        let text = format!(
+            "{}\n{}",
+            g.header(),
+            piratechnics::write_record(history.start(), history.moves(), resigned)
+        );
+        assert!(text.starts_with(&format!(
+            "Game {id} ({} plies, piratechnics/standard): ",
+            g.positions.len()
+        )));
         let replayed = piratechnics::replay(Position::start(), &text).unwrap();
         let codes: Vec<u32> = replayed.plies.iter().map(|p| p.mv.code()).collect();
         assert_eq!(codes, g.move_codes(), "game {id}:\n{text}");

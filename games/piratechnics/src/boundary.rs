@@ -114,39 +114,7 @@ impl game::Game for Piratechnics {
     /// `d2<PPP>-d4`, check marks `*`, mate `**`, numbered from the
     /// position's move number.
     fn record_text(&self, history: &game::History<Position>, resigned: bool) -> String {
-        let start = history.start();
-        let mut pos = start.clone();
-        let mut out = String::new();
-        let mut number = start.fullmove().max(1) as usize;
-        let mut line = String::new();
-        if start.side() == Color::Black {
-            line = format!("{number})\t,\t");
-        }
-        for &m in history.moves() {
-            let mut text = pos.move_to_inventor(m);
-            let white = pos.side() == Color::White;
-            pos.apply(m);
-            if pos.in_check() {
-                text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
-            }
-            if white {
-                line = format!("{number})\t{text},\t");
-            } else {
-                line.push_str(&format!("\t{text};\n"));
-                out.push_str(&line);
-                line.clear();
-                number += 1;
-            }
-        }
-        if !line.is_empty() {
-            out.push_str(line.trim_end_matches([',', '\t']));
-            out.push_str(";\n");
-        }
-        if resigned {
-            let side = if pos.side() == Color::White { "" } else { "\t," };
-            out.push_str(&format!("{number}){side}\tresigns.\n"));
-        }
-        out
+        crate::write_record(history.start(), history.moves(), resigned)
     }
 
     /// The inventor's records (RULES.md §9.2): his move notation, check
