@@ -1,7 +1,8 @@
 //! The batched driver: determinism from the seed, shards that replay.
 
 use data::{group_games, read_shard, ShardWriter};
-use piratechnics::{Game, Move, Position};
+use game::{Game as _, GameMove, History, Termination};
+use piratechnics::{Move, Piratechnics, Position};
 use selfplay::{
     Algorithm, FinishedGame, NetworkEvaluator, SelfPlay, SelfplayConfig, UniformEvaluator,
 };
@@ -25,7 +26,7 @@ fn small(algorithm: Algorithm, threads: usize) -> SelfplayConfig {
 }
 
 fn play(config: &SelfplayConfig, seed: u64, games: u64) -> (Vec<FinishedGame>, selfplay::Totals) {
-    let mut sp = SelfPlay::new(config, seed, games, "uniform");
+    let mut sp = SelfPlay::new(&Piratechnics::standard(), config, seed, games, "uniform");
     let mut out = Vec::new();
     let mut rounds = 0;
     while !sp.is_done() {
@@ -81,31 +82,37 @@ fn written_games_replay_legally_move_by_move() {
     let read = group_games(rows).unwrap();
     assert_eq!(read.len(), 4);
     for (g, original) in read.iter().zip(&games) {
-        let (start, moves) = g.replay().unwrap();
-        assert_eq!(start, Position::start());
-        // Independently: each code decodes to a legal move of the game.
-        let mut game = Game::new(start);
-        for (r, m) in g.positions.iter().zip(&moves) {
-            let code = Move::from_code(r.chosen_move).unwrap();
+        let replayed = g.replay(&Piratechnics::standard()).unwrap();
+        assert_eq!(*replayed.start(), Position::start());
+        // Independently: each code decodes to a legal move of the game, and
+        // each row's repetition count is the game's.
+        let mut game = History::new(Position::start());
+        for (r, m) in g.positions.iter().zip(replayed.moves()) {
+            let code = <Move as GameMove>::from_code(r.chosen_move).unwrap();
             assert_eq!(code, *m);
             assert!(r.legal_moves.contains(&r.chosen_move));
+            assert_eq!(r.repetitions, Some(game.repetition_count()));
+            assert_eq!(&*r.game, "piratechnics");
+            assert_eq!(&*r.variant, "standard");
+            assert_eq!(r.source, data::Source::SelfPlay);
             // The budget counts reused visits, so the root has at least that many.
-            assert!(r.visits.iter().sum::<u32>() >= r.simulations);
+            let visits = r.visits.as_ref().unwrap();
+            assert!(visits.iter().sum::<u32>() >= r.simulations.unwrap());
             game.try_play(code).unwrap();
         }
         assert_eq!(game.ply() as u32, g.positions[0].game_length);
         // The stored result is what the rules (or the length cap) say.
         match game.outcome() {
             Some(o) => {
-                assert_eq!(g.result(), o.result.as_str());
-                assert_eq!(g.termination(), o.termination.as_str());
+                assert_eq!(g.result(), Some(o.result));
+                assert_eq!(g.termination(), o.termination);
             }
             None => {
-                assert_eq!(g.termination(), "max-length");
+                assert_eq!(g.termination(), Termination::MaxLength);
                 assert_eq!(game.ply(), 200);
             }
         }
-        assert_eq!(g.result(), original.outcome.result.as_str());
+        assert_eq!(g.result(), Some(original.outcome.result));
     }
 }
 
@@ -128,7 +135,7 @@ fn resignation_and_false_positive_bookkeeping() {
     let (games, totals) = play(&config, 1, 6);
     let resigned = games
         .iter()
-        .filter(|g| g.outcome.termination == piratechnics::Termination::Resignation)
+        .filter(|g| g.outcome.termination == Termination::Resignation)
         .count() as u64;
     assert_eq!(resigned, totals.resignations);
     assert!(games.iter().all(|g| g.false_resignation.is_none()));
@@ -145,12 +152,13 @@ fn plays_with_a_tiny_network_in_batches() {
         device: "cpu".into(),
         threads: 1,
     };
-    let net = model::Network::new(&model, 0).unwrap();
+    let game = Piratechnics::standard();
+    let net = model::Network::new(&model, game.encoding(), 0).unwrap();
     let mut eval = NetworkEvaluator::new(net);
     let mut config = small(Algorithm::Gumbel, 2);
     config.max_plies = 12;
     config.games_in_flight = 4;
-    let mut sp = SelfPlay::new(&config, 0, 4, "tiny");
+    let mut sp = SelfPlay::new(&game, &config, 0, 4, "tiny");
     let mut out = Vec::new();
     while !sp.is_done() {
         sp.round(&mut eval, &mut out);

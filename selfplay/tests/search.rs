@@ -61,7 +61,7 @@ fn puct_finds_mate_in_one_with_a_uniform_network() {
         // Every move once, then the mate's +1 takes over.
         let sims = legal + 32;
         let game = Game::new(pos.clone());
-        let mut search = Search::new(&quiet(Algorithm::Puct));
+        let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start());
         let mut rng = Rng::new(1);
         search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
         let m = search.choose_move(0.0, &mut rng);
@@ -90,7 +90,7 @@ fn gumbel_finds_mate_in_one_with_a_uniform_network() {
             ..quiet(Algorithm::Gumbel)
         };
         let game = Game::new(pos.clone());
-        let mut search = Search::new(&config);
+        let mut search = Search::new(&config, &Position::start());
         let mut rng = Rng::new(2);
         search.run(&game, params(2 * legal), &mut UniformEvaluator, &mut rng);
         let m = search.choose_move(0.0, &mut rng);
@@ -121,7 +121,7 @@ fn mate_check_plays_the_mate_with_a_tiny_budget() {
                 ..quiet(algorithm)
             };
             let game = Game::new(pos.clone());
-            let mut search = Search::new(&config);
+            let mut search = Search::new(&config, &Position::start());
             let mut rng = Rng::new(3);
             search.run(&game, params(4), &mut UniformEvaluator, &mut rng);
             let m = search.choose_move(0.0, &mut rng);
@@ -165,7 +165,7 @@ fn mate_check_avoids_moves_that_allow_mate_in_one() {
                     ..quiet(Algorithm::Puct)
                 };
                 let game = Game::new(pos.clone());
-                let mut search = Search::new(&config);
+                let mut search = Search::new(&config, &Position::start());
                 let sims = 3 * moves.len() as u32;
                 search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
                 let m = search.choose_move(0.0, &mut rng);
@@ -191,7 +191,7 @@ fn mate_check_avoids_moves_that_allow_mate_in_one() {
 #[test]
 fn visit_counts_add_up_and_survive_tree_reuse() {
     let mut game = Game::new(Position::start());
-    let mut search = Search::new(&SelfplayConfig::default());
+    let mut search = Search::new(&SelfplayConfig::default(), &Position::start());
     let mut rng = Rng::new(3);
     search.run(&game, params(150), &mut UniformEvaluator, &mut rng);
     search.check_visits().unwrap();
@@ -245,7 +245,7 @@ fn gumbel_visits_by_rank(m: u32, n: u32, seed: u64) -> Vec<u32> {
         ..quiet(Algorithm::Gumbel)
     };
     let game = Game::new(Position::start());
-    let mut search = Search::new(&config);
+    let mut search = Search::new(&config, &Position::start());
     search.run(&game, params(n), &mut UniformEvaluator, &mut Rng::new(seed));
     search.check_visits().unwrap();
     let mut visits = Vec::new();

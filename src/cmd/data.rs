@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
-use game::{Game, GameState};
+use game::Game;
 use data::{list_shards, ShardFile, ShardReader};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -181,23 +181,12 @@ pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliEr
 /// A game of the shards in the game's own record notation, after a header.
 fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, CliError> {
     let history = record.replay(game).map_err(CliError::input)?;
-    let first = &record.positions[0];
-    let simulations = first
-        .simulations
-        .map_or("no search".to_string(), |n| format!("{n} simulations"));
-    let mut out = format!(
-        "Game {} ({} plies): {} {}\nModel {}, {simulations}, seed {}\nStart {}\n\n\tWhite\t\tBlack\n",
-        record.game_id,
-        history.ply(),
-        data::result_str(record.result()),
-        record.termination(),
-        first.model_id,
-        first.seed,
-        history.start().to_text()
-    );
     let resigned = record.termination() == game::Termination::Resignation;
-    out.push_str(&game.record_text(&history, resigned));
-    Ok(out)
+    Ok(format!(
+        "{}\n{}",
+        record.header(),
+        game.record_text(&history, resigned)
+    ))
 }
 
 fn export(args: ExportArgs) -> Result<(), CliError> {
