@@ -338,7 +338,7 @@ pub fn train<G: Game>(
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
 
     let window =
-        ReplayWindow::load(&opts.data, cfg.window).map_err(|e| TrainError::Input(e.to_string()))?;
+        ReplayWindow::load_for(&opts.data, cfg.window, &tag).map_err(|e| TrainError::Input(e.to_string()))?;
     if window.is_empty() {
         return Err(TrainError::Input(format!(
             "no positions in the shards under {}",

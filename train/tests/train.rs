@@ -2,7 +2,8 @@
 
 use data::synthetic::random_game;
 use data::{PositionRecord, ShardWriter};
-use piratechnics::Position;
+use game::Game as _;
+use piratechnics::Piratechnics;
 use model::ModelConfig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -43,11 +44,12 @@ fn tiny_train() -> TrainConfig {
 fn write_shards(dir: &Path, games: u64) -> PathBuf {
     let shards = dir.join("shards");
     std::fs::create_dir_all(&shards).unwrap();
-    let start = Position::start();
+    let pc = Piratechnics::standard();
+    let start = pc.start();
     for s in 0..2u64 {
         let mut w = ShardWriter::create(shards.join(format!("shard-{s:04}.parquet"))).unwrap();
         for g in 0..games / 2 {
-            let mut game = random_game(s * 1000 + g, &start, 7, 24);
+            let mut game = random_game(&pc, s * 1000 + g, &start, 7, 24);
             for r in &mut game.positions {
                 peak_on_chosen(r);
             }
@@ -59,7 +61,9 @@ fn write_shards(dir: &Path, games: u64) -> PathBuf {
 }
 
 fn peak_on_chosen(r: &mut PositionRecord) {
-    for (v, &m) in r.visits.iter_mut().zip(&r.legal_moves) {
+    let visits = r.visits.get_or_insert_with(Vec::new);
+    visits.resize(r.legal_moves.len(), 0);
+    for (v, &m) in visits.iter_mut().zip(&r.legal_moves) {
         *v = if m == r.chosen_move { 200 } else { 1 };
     }
     r.policy_target = None;
@@ -101,6 +105,7 @@ fn loss_falls_on_a_small_fixed_dataset() {
     };
     let run = tmp.path().join("run");
     let summary = train(
+        &Piratechnics::standard(),
         &tiny_model(),
         &cfg,
         &options(run.clone(), &shards),
@@ -145,6 +150,7 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
         let name = format!("{optimizer:?}");
         let whole = tmp.path().join(format!("whole-{name}"));
         train(
+            &Piratechnics::standard(),
             &tiny_model(),
             &cfg,
             &options(whole.clone(), &shards),
@@ -157,10 +163,11 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
             stop_after: Some(5),
             ..options(split.clone(), &shards)
         };
-        let s = train(&tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
+        let s = train(&Piratechnics::standard(), &tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
         assert_eq!(s.final_step, 5);
         // Without --resume an existing run is refused.
         let again = train(
+            &Piratechnics::standard(),
             &tiny_model(),
             &cfg,
             &options(split.clone(), &shards),
@@ -171,7 +178,7 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
             resume: true,
             ..options(split.clone(), &shards)
         };
-        let s = train(&tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
+        let s = train(&Piratechnics::standard(), &tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
         assert_eq!((s.steps_run, s.final_step), (5, 10));
 
         let a = train::checkpoint_path(&whole, 10);
@@ -197,6 +204,7 @@ fn a_checkpoint_of_another_shape_is_refused() {
     };
     let run = tmp.path().join("run");
     train(
+        &Piratechnics::standard(),
         &tiny_model(),
         &cfg,
         &options(run.clone(), &shards),
@@ -212,7 +220,7 @@ fn a_checkpoint_of_another_shape_is_refused() {
         steps: Some(4),
         ..options(run.clone(), &shards)
     };
-    match train(&bigger, &cfg, &resume, &mut |_| {}) {
+    match train(&Piratechnics::standard(), &bigger, &cfg, &resume, &mut |_| {}) {
         Err(TrainError::Input(m)) => {
             assert!(m.contains("12 channels") && m.contains("8 channels"), "{m}")
         }
@@ -222,7 +230,7 @@ fn a_checkpoint_of_another_shape_is_refused() {
         init: Some(train::checkpoint_path(&run, 2)),
         ..options(tmp.path().join("other"), &shards)
     };
-    match train(&bigger, &cfg, &init, &mut |_| {}) {
+    match train(&Piratechnics::standard(), &bigger, &cfg, &init, &mut |_| {}) {
         Err(TrainError::Input(m)) => assert!(m.contains("expected"), "{m}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -231,14 +239,21 @@ fn a_checkpoint_of_another_shape_is_refused() {
 #[test]
 fn corrupt_rows_are_skipped_not_fatal() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut rows = random_game(1, &Position::start(), 3, 10).positions;
-    rows[0].tfen = "not a position".into();
+    let pc = Piratechnics::standard();
+    let mut rows = random_game(&pc, 1, &pc.start(), 3, 10).positions;
+    rows[0].position = "not a position".into();
     rows[1].legal_moves[0] = u32::MAX;
+    // A row without a search (a match game's alpha-beta move) is kept for
+    // its value target, with no policy target.
+    rows[2].visits = None;
+    rows[2].root_wdl = None;
     let window = data::ReplayWindow::from_records(rows.clone());
-    let mut builder = train::BatchBuilder::new();
-    let batch = builder.build(window.records().iter().map(|r| (r, false)), 0.0);
+    let mut builder = train::BatchBuilder::new(&pc);
+    let batch = builder.build(window.records().iter().map(|r| (r, 0)), 0.0);
     assert_eq!(batch.skipped, 2);
     assert_eq!(batch.rows, rows.len() - 2);
+    let policy_weight: Vec<f32> = Vec::try_from(&batch.policy_weight).unwrap();
+    assert_eq!(policy_weight[0], 0.0, "the unsearched row has no policy target");
     drop(tmp);
 }
 
