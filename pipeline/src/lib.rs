@@ -1,0 +1,20 @@
+//! The long-running roles of triad, built from the layers below (KataGo's
+//! `program/`): the loop of generations ([`run::Loop`]), self-play into
+//! shards ([`selfplay::play_to_shards`]), network players for matches
+//! ([`players`]), the ratings of a run ([`ratings`]) and the run file that
+//! configures them all ([`config::RunConfig`]).
+//!
+//! Everything here is generic over the game (`game::Game`); the binary
+//! picks the game once and calls in. Stages run in-process from the typed
+//! config.
+
+pub mod config;
+mod error;
+pub mod players;
+pub mod ratings;
+pub mod run;
+pub mod selfplay;
+
+pub use config::{GameSection, RunConfig};
+pub use error::Error;
+pub use run::{gen_name, network_path, Loop, LoopConfig, Stage, State, Summary};

@@ -1,0 +1,204 @@
+//! Network players for matches: a checkpoint searched with the self-play
+//! MCTS (no root noise, the most visited move). They live here because the
+//! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
+
+use eval::arena::players::{NetFactory, NetSpec, Player};
+use game::{Game, GameState, GameTag, History};
+use selfplay::{
+    Algorithm, EvalServer, Evaluator, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig,
+};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Builds `net:` players whose networks run on `device`.
+///
+/// On CUDA the players of one checkpoint share one network behind an
+/// [`EvalServer`], so the leaves of all games played at once go through the
+/// GPU together (a batch-1 forward pass is all latency there). On the CPU
+/// every player evaluates its own leaves: batching gains little there, and
+/// a game's moves then never depend on what other games are doing, so a
+/// match is reproducible bit for bit from its seed.
+pub struct NetPlayers<S: GameState> {
+    device: tch::Device,
+    shared: bool,
+    servers: Mutex<HashMap<String, Arc<EvalServer<S>>>>,
+}
+
+/// Leaves in one shared forward pass at most.
+const SHARED_MAX_BATCH: usize = 1024;
+
+/// The factory for `net:` players on `device` (the run's `[model] device`
+/// in the loop, `--device` in `triad eval`).
+pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>> {
+    Some(Box::new(NetPlayers::<G::State>::new(device, device.is_cuda())))
+}
+
+impl<S: GameState> NetPlayers<S> {
+    /// `shared`: one [`EvalServer`] per checkpoint instead of a network per
+    /// player.
+    pub fn new(device: tch::Device, shared: bool) -> NetPlayers<S> {
+        NetPlayers {
+            device,
+            shared,
+            servers: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// An evaluator of the checkpoint at `path`, which must be a network
+    /// of `tag`'s game and variant.
+    fn evaluator(&self, tag: &GameTag, path: &str) -> Result<Box<dyn Evaluator<S> + Send>, String> {
+        let load = || {
+            model::Network::load(Path::new(path), tag, self.device)
+                .map(|(net, _)| net)
+                .map_err(|e| e.to_string())
+        };
+        if !self.shared {
+            return Ok(Box::new(NetworkEvaluator::new(load()?)));
+        }
+        let mut servers = self
+            .servers
+            .lock()
+            .map_err(|_| "net players: a game thread panicked")?;
+        let server = match servers.get(path) {
+            Some(s) => s.clone(),
+            None => {
+                let s = Arc::new(EvalServer::start(load()?, SHARED_MAX_BATCH));
+                servers.insert(path.to_string(), s.clone());
+                s
+            }
+        };
+        Ok(Box::new(server.client()))
+    }
+}
+
+/// Reads a `net:` spec's options into a search configuration:
+/// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
+/// true). Unknown options are errors.
+fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
+    let mut c = SelfplayConfig {
+        simulations: spec.sims,
+        ..SelfplayConfig::default()
+    };
+    for (k, v) in &spec.options {
+        match k.as_str() {
+            "algorithm" => {
+                c.algorithm = match v.as_str() {
+                    "puct" => Algorithm::Puct,
+                    "gumbel" => Algorithm::Gumbel,
+                    _ => return Err(format!("net player: algorithm=`{v}` is not puct or gumbel")),
+                }
+            }
+            "cpuct" => {
+                c.c_puct =
+                    v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| {
+                        format!("net player: cpuct=`{v}` is not a positive number")
+                    })?
+            }
+            "mate_check" => {
+                c.mate_check = match v.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(format!("net player: mate_check=`{v}` is not true or false")),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check)"
+                ))
+            }
+        }
+    }
+    Ok(c)
+}
+
+impl<G: Game> NetFactory<G> for NetPlayers<G::State> {
+    fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
+        let config = search_config(spec)?;
+        Ok(Box::new(NetPlayer {
+            evaluator: self.evaluator(&GameTag::of(game), &spec.path)?,
+            search: Search::new(&config, &game.start()),
+            sims: spec.sims,
+            rng: Rng::new(seed),
+        }))
+    }
+}
+
+/// A network choosing moves by search.
+pub struct NetPlayer<S: GameState> {
+    evaluator: Box<dyn Evaluator<S> + Send>,
+    search: Search<S>,
+    sims: u32,
+    rng: Rng,
+}
+
+impl<G: Game> Player<G> for NetPlayer<G::State> {
+    fn choose(&mut self, game: &History<G::State>) -> G::Move {
+        let params = SearchParams {
+            simulations: self.sims,
+            noise: false,
+        };
+        // A fresh tree each move: the opponent's moves never went through
+        // this search, so a kept tree would describe another position.
+        self.search.reset();
+        self.search
+            .run(game, params, self.evaluator.as_mut(), &mut self.rng);
+        self.search.choose_move(0.0, &mut self.rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eval::arena::{self, openings::random_openings, players::PlayerSpec, RunOptions, Schedule};
+    use model::{CheckpointInfo, Network, Shape};
+    use piratechnics::{Piratechnics, Position};
+
+    /// Games on four threads whose net players share one evaluation server
+    /// (what CUDA gets) and games whose players each own their network (the
+    /// CPU default) both end properly; each game's moves are legal (the
+    /// arena replays them through the rules).
+    #[test]
+    fn shared_and_private_net_players_play_whole_matches() {
+        let dir = std::env::temp_dir().join(format!("triad-netplayers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tiny.safetensors");
+        let game = Piratechnics::standard();
+        let shape = Shape {
+            blocks: 1,
+            channels: 8,
+            ..Shape::of(&model::ModelConfig::default(), game.encoding())
+        };
+        let net = Network::with_shape(shape, tch::Device::Cpu, 3);
+        net.save(&path, &CheckpointInfo::new(&GameTag::of(&game), shape, 0))
+            .unwrap();
+        let players: Vec<PlayerSpec> = [format!("net:{},sims=8", path.display()), "random".into()]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let openings = random_openings(&game, 4, 2, 9);
+        let schedule = Schedule::gauntlet(2, 4, openings.len());
+        let opts = RunOptions {
+            threads: 4,
+            max_plies: 60,
+            seed: 5,
+        };
+        for shared in [true, false] {
+            let nets = NetPlayers::<Position>::new(tch::Device::Cpu, shared);
+            let games = arena::run(
+                &game,
+                &players,
+                &schedule,
+                &openings,
+                &opts,
+                Some(&nets),
+                |_| true,
+            )
+            .unwrap();
+            assert_eq!(games.len(), 8, "shared = {shared}");
+            assert!(games.iter().all(|g| g.game.ply() > 0));
+            assert_eq!(nets.servers.lock().unwrap().len(), shared as usize);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

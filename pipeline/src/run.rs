@@ -1,0 +1,483 @@
+//! The loop: generations of self-play, training and evaluation, all kept in
+//! one run directory, resumable by running the same command again.
+//!
+//! Each generation: the current best network plays `games_per_generation`
+//! self-play games, the trainer continues its run on the shards of every
+//! generation so far (its replay window keeps the newest positions), the new
+//! network is copied to `networks/gen-NNNN`, and it plays matches against
+//! the previous generation and the fixed ladder of `[eval]` (random and
+//! alpha-beta levels). All match results go into one table (`matches.json`)
+//! from which the ratings are fitted (`ratings.csv`, see [`crate::ratings`]).
+//! With gating, a new network becomes the self-play network only if it
+//! scores `gate_score` against the current one.
+//!
+//! Every stage runs in this process from the typed config (no child
+//! processes: nothing outlives a killed loop). `state.json` records the next
+//! stage, so a killed loop resumes at the stage it was in (a half-written
+//! self-play generation is played again from scratch, training continues
+//! from its last checkpoint).
+
+use crate::config::RunConfig;
+use crate::players;
+use crate::ratings::{self, Matches};
+use crate::selfplay::{load_network, play_to_shards, Job};
+use crate::Error;
+use eval::arena::openings::random_openings;
+use eval::arena::players::{NetSpec, PlayerSpec};
+use eval::arena::record::game_record;
+use eval::arena::{self, RunOptions, Schedule, Table};
+use game::{AlphaBetaState, Game, GameTag};
+use indicatif::{ProgressBar, ProgressStyle};
+use selfplay::NetworkEvaluator;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// `[loop]`: the shape of a run of generations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopConfig {
+    /// Generations after generation 0 (the random network).
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: u64,
+    /// Optimiser steps per generation (the training run is one continuous
+    /// run; its total grows by this much each generation).
+    pub train_steps_per_generation: u64,
+    /// Keep self-playing with the best network so far unless the new one
+    /// scores at least `gate_score` against it.
+    pub gating: bool,
+    pub gate_score: f64,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            generations: 4,
+            games_per_generation: 128,
+            train_steps_per_generation: 200,
+            gating: false,
+            gate_score: 0.55,
+        }
+    }
+}
+
+impl LoopConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.generations == 0 {
+            return Err("loop.generations: must be at least 1".into());
+        }
+        if self.games_per_generation == 0 {
+            return Err("loop.games_per_generation: must be at least 1".into());
+        }
+        if self.train_steps_per_generation == 0 {
+            return Err("loop.train_steps_per_generation: must be at least 1".into());
+        }
+        if !(0.0..=1.0).contains(&self.gate_score) {
+            return Err("loop.gate_score: must be within 0..=1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where the loop is: the next stage to run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub generation: u32,
+    pub stage: Stage,
+    /// The generation self-play uses.
+    pub best: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    #[default]
+    Init,
+    Selfplay,
+    Train,
+    Eval,
+    Done,
+}
+
+/// What a finished (or already complete) loop reports.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub state: State,
+    pub matches: Matches,
+}
+
+/// `gen-NNNN`.
+pub fn gen_name(g: u32) -> String {
+    format!("gen-{g:04}")
+}
+
+/// The path of a generation's network in a run directory.
+pub fn network_path(run: &Path, g: u32) -> PathBuf {
+    run.join("networks")
+        .join(format!("{}.safetensors", gen_name(g)))
+}
+
+/// Writes `text` to `path` under a temporary name, then renames it.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| Error::failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Error> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
+            Error::input(format!(
+                "{}: corrupt ({e}); remove it to start that part again",
+                path.display()
+            ))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::failed(format!("{}: {e}", path.display()))),
+    }
+}
+
+fn copy_checkpoint(from: &Path, to: &Path) -> Result<(), Error> {
+    for (a, b) in [
+        (from.to_path_buf(), to.to_path_buf()),
+        (
+            model::checkpoint::sidecar_path(from),
+            model::checkpoint::sidecar_path(to),
+        ),
+    ] {
+        let tmp = b.with_extension("copy.tmp");
+        std::fs::copy(&a, &tmp)
+            .and_then(|_| std::fs::rename(&tmp, &b))
+            .map_err(|e| {
+                Error::failed(format!(
+                    "cannot copy {} to {}: {e}",
+                    a.display(),
+                    b.display()
+                ))
+            })?;
+    }
+    Ok(())
+}
+
+fn bar_with(len: u64, template: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// A run in its directory: the game, the config and the ladder, read once.
+pub struct Loop<'a, G: Game> {
+    game: &'a G,
+    cfg: &'a RunConfig,
+    /// The run file's text (copied into the run as `config.toml`).
+    text: &'a str,
+    run: PathBuf,
+    ladder: Vec<PlayerSpec>,
+    stop: &'a AtomicBool,
+}
+
+impl<'a, G: Game> Loop<'a, G>
+where
+    G::State: AlphaBetaState,
+{
+    /// Prepares the run directory `run` for `cfg` (whose text is `text`):
+    /// a run directory of another config is refused.
+    pub fn open(
+        game: &'a G,
+        cfg: &'a RunConfig,
+        text: &'a str,
+        run: &Path,
+        stop: &'a AtomicBool,
+    ) -> Result<Loop<'a, G>, Error> {
+        let ladder = cfg
+            .eval
+            .ladder
+            .iter()
+            .map(|p| p.parse().map_err(|e| Error::input(format!("eval.ladder: {e}"))))
+            .collect::<Result<_, _>>()?;
+        for d in ["networks", "games", "eval"] {
+            std::fs::create_dir_all(run.join(d)).map_err(|e| {
+                Error::input(format!("{}: cannot create: {e}", run.join(d).display()))
+            })?;
+        }
+        let config_copy = run.join("config.toml");
+        match std::fs::read_to_string(&config_copy) {
+            Ok(old) if old != text => {
+                return Err(Error::input(format!(
+                    "{} holds a run of another config (its config.toml differs); use the same file or a new run directory",
+                    run.display(),
+                )))
+            }
+            Ok(_) => {}
+            Err(_) => write_atomic(&config_copy, text)?,
+        }
+        Ok(Loop {
+            game,
+            cfg,
+            text,
+            run: run.to_path_buf(),
+            ladder,
+            stop,
+        })
+    }
+
+    fn net_path(&self, g: u32) -> PathBuf {
+        network_path(&self.run, g)
+    }
+
+    /// Runs stages until the last generation's evaluation is done (or the
+    /// run is already complete), saving the state after each stage.
+    pub fn run(&self) -> Result<Summary, Error> {
+        let state_path = self.run.join("state.json");
+        let matches_path = self.run.join("matches.json");
+        let mut state: State = read_json(&state_path)?.unwrap_or_default();
+        let mut matches: Matches = read_json(&matches_path)?.unwrap_or_default();
+        while state.stage != Stage::Done {
+            let g = state.generation;
+            state.stage = match state.stage {
+                Stage::Init => self.init()?,
+                Stage::Selfplay => self.selfplay(g, state.best)?,
+                Stage::Train => self.train(g)?,
+                Stage::Eval => {
+                    let next = self.eval(&mut state, &mut matches)?;
+                    write_atomic(
+                        &matches_path,
+                        &serde_json::to_string_pretty(&matches).unwrap_or_default(),
+                    )?;
+                    ratings::write_ratings(&self.run, &matches, g)?;
+                    next
+                }
+                Stage::Done => Stage::Done,
+            };
+            write_atomic(
+                &state_path,
+                &serde_json::to_string_pretty(&state).unwrap_or_default(),
+            )?;
+        }
+        Ok(Summary { state, matches })
+    }
+
+    /// Generation 0: a random network.
+    fn init(&self) -> Result<Stage, Error> {
+        let net = model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
+            .map_err(|e| Error::input(e.to_string()))?;
+        let info = model::CheckpointInfo::new(&GameTag::of(self.game), net.shape(), 0);
+        net.save(&self.net_path(0), &info)
+            .map_err(|e| Error::failed(e.to_string()))?;
+        eprintln!(
+            "generation 0: a random network ({} parameters)",
+            net.parameter_count()
+        );
+        Ok(Stage::Eval)
+    }
+
+    /// Self-play of generation `g` with the network of generation `best`.
+    fn selfplay(&self, g: u32, best: u32) -> Result<Stage, Error> {
+        let dir = self.run.join("games").join(gen_name(g));
+        if dir.exists() {
+            // An interrupted generation is played again from scratch.
+            std::fs::remove_dir_all(&dir)
+                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+        }
+        eprintln!("generation {g}: self-play with {}", gen_name(best));
+        let seed = self.cfg.seed.wrapping_mul(1000) + g as u64;
+        let path = self.net_path(best);
+        let (net, model_id) = load_network(self.game, &self.cfg.model, Some(&path), seed)?;
+        let mut evaluator = NetworkEvaluator::new(net);
+        let job = Job {
+            out: dir,
+            games: self.cfg.r#loop.games_per_generation,
+            seed,
+            shard_games: 1000,
+            model_id,
+        };
+        let bar = bar_with(
+            job.games,
+            "{elapsed_precise} [{bar:30}] {pos}/{len} self-play games  {msg}",
+        );
+        let report = play_to_shards(
+            self.game,
+            &self.cfg.selfplay,
+            &mut evaluator,
+            &job,
+            self.stop,
+            &bar,
+        )?;
+        bar.finish_and_clear();
+        if report.interrupted {
+            return Err(Error::failed(format!(
+                "interrupted during generation {g}'s self-play; run the loop again to resume"
+            )));
+        }
+        eprintln!(
+            "  {} games, {} positions in {:.0} s",
+            report.totals.games,
+            report.rows(),
+            report.seconds
+        );
+        Ok(Stage::Train)
+    }
+
+    /// Training up to generation `g`'s step count on every generation's
+    /// shards so far, then the new network is published as `gen-g`.
+    fn train(&self, g: u32) -> Result<Stage, Error> {
+        eprintln!("generation {g}: training");
+        let train_dir = self.run.join("train");
+        let resume = train::latest_checkpoint(&train_dir).is_some();
+        let data: Vec<PathBuf> = (1..=g)
+            .map(|k| self.run.join("games").join(gen_name(k)))
+            .filter(|d| d.exists())
+            .collect();
+        let steps = self.cfg.r#loop.train_steps_per_generation * g as u64;
+        let opts = train::RunOptions {
+            run_dir: train_dir.clone(),
+            data,
+            resume,
+            steps: Some(steps),
+            init: (!resume).then(|| self.net_path(0)),
+            stop_after: None,
+            config_text: Some(self.text.to_string()),
+        };
+        let bar = bar_with(steps, "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]");
+        let mut shown = 0;
+        train::train(
+            self.game,
+            &self.cfg.model,
+            &self.cfg.train,
+            &opts,
+            &mut |p| {
+                if p.last.step != shown {
+                    shown = p.last.step;
+                    bar.set_message(format!("loss {:.4}", p.last.loss));
+                }
+                bar.set_position(p.step);
+            },
+        )
+        .map_err(|e| match e {
+            train::TrainError::Input(m) => Error::Input(m),
+            train::TrainError::Failed(m) => Error::Failed(m),
+        })?;
+        bar.finish_and_clear();
+        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
+            Error::failed(format!(
+                "{}: training wrote no checkpoint",
+                train_dir.display()
+            ))
+        })?;
+        copy_checkpoint(&latest, &self.net_path(g))?;
+        Ok(Stage::Eval)
+    }
+
+    /// The players of generation `g`'s matches and their names: `gen-g`
+    /// first, then the previous and the best generation, then the ladder.
+    fn eval_players(&self, g: u32, best: u32) -> (Vec<PlayerSpec>, Vec<String>) {
+        let net = |k: u32| {
+            PlayerSpec::Net(NetSpec {
+                path: self.net_path(k).display().to_string(),
+                sims: self.cfg.eval.simulations,
+                options: vec![],
+            })
+        };
+        let mut players = vec![net(g)];
+        let mut names = vec![gen_name(g)];
+        if g > 0 {
+            players.push(net(g - 1));
+            names.push(gen_name(g - 1));
+            if best != g - 1 {
+                players.push(net(best));
+                names.push(gen_name(best));
+            }
+        }
+        for (p, n) in self.ladder.iter().zip(&self.cfg.eval.ladder) {
+            players.push(p.clone());
+            names.push(n.clone());
+        }
+        (players, names)
+    }
+
+    /// Generation `g`'s matches: the games go to `eval/gen-g.parquet`, the
+    /// records into `matches`, and gating picks the next self-play network.
+    fn eval(&self, state: &mut State, matches: &mut Matches) -> Result<Stage, Error> {
+        let (cfg, g) = (self.cfg, state.generation);
+        let me = gen_name(g);
+        let (players, names) = self.eval_players(g, state.best);
+        let pairs = cfg.eval.games.div_ceil(2).max(1);
+        let openings = random_openings(self.game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);
+        let schedule = Schedule::gauntlet(players.len(), pairs, openings.len());
+        let opts = RunOptions {
+            threads: cfg.eval.threads,
+            max_plies: cfg.eval.max_plies,
+            seed: cfg.seed.wrapping_add(g as u64),
+        };
+        eprintln!("generation {g}: {} evaluation games", schedule.games.len());
+        let bar = bar_with(
+            schedule.games.len() as u64,
+            "{bar:30} {pos}/{len} evaluation games [{elapsed}]",
+        );
+        let device = cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
+        let factory = players::factory::<G>(device);
+        let mut table = Table::new(players.len());
+        let games = arena::run(
+            self.game,
+            &players,
+            &schedule,
+            &openings,
+            &opts,
+            factory.as_deref(),
+            |gm| {
+                table.add(gm);
+                bar.inc(1);
+                true
+            },
+        )
+        .map_err(Error::failed)?;
+        bar.finish_and_clear();
+        let shard = self.run.join("eval").join(format!("{me}.parquet"));
+        let failed = |e: data::DataError| Error::failed(e.to_string());
+        let mut w = data::ShardWriter::create(&shard).map_err(failed)?;
+        for (i, gm) in games.iter().enumerate() {
+            w.push_game(&game_record(self.game, gm, &players, ((g as u64) << 32) | i as u64))
+                .map_err(failed)?;
+        }
+        w.finish().map_err(failed)?;
+        for (j, opponent) in names.iter().enumerate().skip(1) {
+            let r = table.wdl[0][j];
+            eprintln!(
+                "  {me} vs {opponent}: +{} ={} -{} (score {:.2})",
+                r.wins,
+                r.draws,
+                r.losses,
+                r.score()
+            );
+            matches.add(&me, opponent, r);
+        }
+        if g > 0 {
+            let vs_best = names
+                .iter()
+                .position(|n| *n == gen_name(state.best))
+                .unwrap_or(1);
+            let score = table.wdl[0][vs_best].score();
+            let lc = &cfg.r#loop;
+            if !lc.gating || score >= lc.gate_score {
+                state.best = g;
+            } else {
+                eprintln!(
+                    "  gating: {me} scored {score:.2} < {} against {}; self-play keeps {}",
+                    lc.gate_score,
+                    gen_name(state.best),
+                    gen_name(state.best)
+                );
+            }
+        }
+        if g >= cfg.r#loop.generations {
+            Ok(Stage::Done)
+        } else {
+            state.generation = g + 1;
+            Ok(Stage::Selfplay)
+        }
+    }
+}
