@@ -1,82 +1,46 @@
-//! Run configuration: one TOML file describes a run, with a section per stage
-//! (`[game]`, `[model]`, `[selfplay]`, `[train]`, `[eval]`, `[loop]`). Each crate owns
-//! the serde struct of its own section (`#[serde(deny_unknown_fields,
-//! default)]`, documented defaults); [`RunConfig`] only composes them, so a
-//! stage's settings live next to the code that uses them. See `docs/config.md`.
-//!
-//! [`load_toml`] turns every mistake in such a file (syntax, unknown key, bad
-//! value) into a one-line [`CliError`] (exit 2) naming the file, the line and
-//! the key, because a typo in a config must stop a run before it starts, not
-//! be silently ignored hours into it.
+//! The run file as the binary reads it: `pipeline::RunConfig` checked in
+//! full (every section's values, `docs/config.md`) and its `[game]` built
+//! by the dispatch table, once, before any work starts. Every mistake is a
+//! one-line [`CliError`] (exit 2) naming the file and the key, because a
+//! typo in a config must stop a run before it starts, not be silently
+//! ignored hours into it.
 
 use crate::cmd::CliError;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use crate::games::{self, AnyGame};
+pub use pipeline::RunConfig;
 use std::path::Path;
 
-/// A whole run. Stage sections are added here by the owners of the stage
-/// crates as they define them (e.g. `pub model: model::ModelConfig`); every
-/// section is optional in the file and takes its documented defaults.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RunConfig {
-    /// Master seed: every stage derives its own random streams from it, so a
-    /// run is reproducible from its config file.
-    pub seed: u64,
-    /// The game and its variant (`[game]`, docs/games.md).
-    pub game: crate::games::GameConfig,
-    /// Self-play search and driver settings (`selfplay/`, docs/selfplay.md).
-    pub selfplay: selfplay::SelfplayConfig,
-    /// Trainer settings (`train/`, docs/train.md).
-    pub train: train::TrainConfig,
-    /// The network (`model/`, docs/model.md).
-    pub model: model::ModelConfig,
-    /// Matches after each generation (`eval/`, docs/loop.md).
-    pub eval: eval::EvalConfig,
-    /// Generations of the loop (docs/loop.md).
-    #[serde(rename = "loop")]
-    pub r#loop: crate::cmd::run_loop::LoopConfig,
+/// A run file read and checked: the config, its text and its game.
+pub struct Run {
+    pub config: RunConfig,
+    pub text: String,
+    pub game: AnyGame,
 }
 
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig {
-            seed: 1,
-            game: crate::games::GameConfig::default(),
-            selfplay: selfplay::SelfplayConfig::default(),
-            train: train::TrainConfig::default(),
-            model: model::ModelConfig::default(),
-            eval: eval::EvalConfig::default(),
-            r#loop: crate::cmd::run_loop::LoopConfig::default(),
-        }
-    }
-}
-
-/// Reads and deserializes a TOML file. Errors are one line: `FILE: line N:
-/// KEY: what is wrong` (exit 2); a missing or unreadable file names the file.
-pub fn load_toml<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<T, CliError> {
-    let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
-    parse_toml(&text).map_err(|msg| CliError::input(format!("{}: {msg}", path.display())))
-}
-
-/// Deserializes TOML text; the error is one line without the file name.
-pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    runfile::parse(text)
+/// Reads a run file, checks every section and builds its game. Errors are
+/// one line, `FILE: line N: KEY: what is wrong` (exit 2).
+pub fn load_run(path: &Path) -> Result<Run, CliError> {
+    let (config, text) = RunConfig::load(path).map_err(CliError::input)?;
+    let game = games::build(&config.game)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    Ok(Run { config, text, game })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        file
+    }
+
     #[test]
-    fn load_toml_names_the_file() {
-        let dir = std::env::temp_dir().join(format!("triad-config-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("run.toml");
-        std::fs::write(&file, "[train]\nlr = true\n").unwrap();
-        let err = load_toml::<RunConfig>(&file).unwrap_err();
+    fn load_run_names_the_file_and_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "run.toml", "[train]\nlr = true\n");
+        let err = load_run(&file).err().unwrap();
         assert_eq!(err.code, 2);
         assert!(
             err.message
@@ -84,26 +48,64 @@ mod tests {
             "{}",
             err.message
         );
-        let missing = load_toml::<RunConfig>(dir.join("missing.toml")).unwrap_err();
+        let missing = load_run(&dir.path().join("missing.toml")).err().unwrap();
         assert!(
             missing.message.contains("missing.toml: cannot read"),
             "{}",
             missing.message
         );
-        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A bad value in every section is refused before any work, naming the
+    /// key and the file (`triad config` and every command that reads a run
+    /// file go through `load_run`).
+    #[test]
+    fn a_bad_value_in_every_section_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            ("[game]\nname = \"chess\"\n", "game.name"),
+            ("[game]\nvariant = \"9x9\"\n", "game.variant"),
+            ("[game]\ncapacity = 9\n", "game.capacity"),
+            ("[game]\nshipz = 2\n", "game.shipz"),
+            ("[model]\nchannels = 0\n", "model.channels"),
+            ("[model]\ndevice = \"tpu\"\n", "model.device"),
+            ("[selfplay]\nsimulations = 0\n", "selfplay.simulations"),
+            ("[selfplay]\ncheap_share = 1.5\n", "selfplay.cheap_share"),
+            ("[train]\nlr = -1.0\n", "train.lr"),
+            ("[train]\nlr = 0.0\n", "train.lr"),
+            ("[train]\nlr = nan\n", "train.lr"),
+            ("[train]\nlr = inf\n", "train.lr"),
+            ("[train]\nbatch_size = 0\n", "train.batch_size"),
+            ("[train]\nwindow = 0\n", "train.window"),
+            ("[eval]\ngames = 0\n", "eval.games"),
+            ("[eval]\nladder = [\"bogus:1\"]\n", "eval.ladder"),
+            ("[loop]\ngenerations = 0\n", "loop.generations"),
+            ("[loop]\ngate_score = 2.0\n", "loop.gate_score"),
+        ];
+        for (i, (text, key)) in cases.iter().enumerate() {
+            let file = write(dir.path(), &format!("bad{i}.toml"), text);
+            let err = load_run(&file)
+                .err()
+                .unwrap_or_else(|| panic!("{text:?} was accepted"));
+            assert_eq!(err.code, 2, "{text:?}");
+            assert!(
+                err.message.contains(key) && err.message.contains(&*file.to_string_lossy()),
+                "{text:?}: {}",
+                err.message
+            );
+        }
     }
 
     #[test]
     fn run_config_defaults_and_presets_load() {
-        let run: RunConfig = parse_toml("").unwrap();
+        let run = RunConfig::parse("").unwrap();
         assert_eq!(run, RunConfig::default());
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
         let mut presets = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
-                load_toml::<RunConfig>(&path)
-                    .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
+                load_run(&path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
                 presets += 1;
             }
         }

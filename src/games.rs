@@ -6,34 +6,17 @@
 //! a virtual call.
 //!
 //! Adding a game: a crate under `games/`, a variant of [`AnyGame`], an arm
-//! in [`GameConfig::build`] and one in [`with_game!`] (docs/games.md).
+//! in [`build`] and one in [`with_game!`] (docs/games.md).
 
 use piratechnics::Piratechnics;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The `[game]` section: which game, which variant, and the game's own keys.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct GameConfig {
-    /// The game's registry name (default "piratechnics"; see [`GAMES`]).
-    pub name: String,
-    /// The variant (default "standard"; each game lists its own).
-    pub variant: String,
-    /// The game's own keys (PiRaTeKnIcS: `capacity`), checked by the game.
-    #[serde(flatten)]
-    pub options: BTreeMap<String, toml::Value>,
-}
+/// The `[game]` section (read by `pipeline::config`; this table gives its
+/// names meaning).
+pub use pipeline::GameSection as GameConfig;
 
-impl Default for GameConfig {
-    fn default() -> Self {
-        GameConfig {
-            name: "piratechnics".into(),
-            variant: "standard".into(),
-            options: BTreeMap::new(),
-        }
-    }
-}
+/// The default game when `[game] name` is empty or absent.
+pub const DEFAULT_GAME: &str = "piratechnics";
 
 /// The games triad plays: `(name, its variants, its own [game] keys)`.
 pub const GAMES: [(&str, &str, &str); 1] = [(
@@ -48,50 +31,74 @@ pub enum AnyGame {
     Piratechnics(Piratechnics),
 }
 
-impl GameConfig {
-    /// Reads `--game NAME[/VARIANT]` (e.g. `piratechnics/8x8`).
-    pub fn from_flag(flag: &str) -> GameConfig {
-        let (name, variant) = flag.split_once('/').unwrap_or((flag, "standard"));
-        GameConfig {
-            name: name.to_string(),
-            variant: variant.to_string(),
-            options: BTreeMap::new(),
-        }
+/// Reads `--game NAME[/VARIANT]` (e.g. `piratechnics/8x8`).
+pub fn flag_config(flag: &str) -> GameConfig {
+    let (name, variant) = flag.split_once('/').unwrap_or((flag, ""));
+    GameConfig {
+        name: name.to_string(),
+        variant: variant.to_string(),
+        options: BTreeMap::new(),
     }
+}
 
-    /// Builds the game; the error names the key at fault (`game.variant`,
-    /// `game.capacity`, ...) and what it may be.
-    pub fn build(&self) -> Result<AnyGame, String> {
-        match self.name.as_str() {
-            "piratechnics" => {
-                let mut capacity = None;
-                for (key, value) in &self.options {
-                    match key.as_str() {
-                        "capacity" => {
-                            let c = value
-                                .as_integer()
-                                .filter(|c| (1..=6).contains(c))
-                                .ok_or_else(|| {
-                                    format!("game.capacity: {value} is not a ship capacity 1..6")
-                                })?;
-                            capacity = Some(c as u8);
-                        }
-                        other => {
-                            return Err(format!(
-                                "game.{other}: unknown key for piratechnics (its keys: capacity)"
-                            ))
-                        }
+/// Builds the game of a `[game]` section; the error names the key at fault
+/// (`game.variant`, `game.capacity`, ...) and what it may be.
+pub fn build(cfg: &GameConfig) -> Result<AnyGame, String> {
+    let name = if cfg.name.is_empty() {
+        DEFAULT_GAME
+    } else {
+        &cfg.name
+    };
+    let variant = if cfg.variant.is_empty() {
+        "standard"
+    } else {
+        &cfg.variant
+    };
+    match name {
+        "piratechnics" => {
+            let mut capacity = None;
+            for (key, value) in &cfg.options {
+                match key.as_str() {
+                    "capacity" => {
+                        let c = value
+                            .as_integer()
+                            .filter(|c| (1..=6).contains(c))
+                            .ok_or_else(|| {
+                                format!("game.capacity: {value} is not a ship capacity 1..6")
+                            })?;
+                        capacity = Some(c as u8);
+                    }
+                    other => {
+                        return Err(format!(
+                            "game.{other}: unknown key for piratechnics (its keys: capacity)"
+                        ))
                     }
                 }
-                Piratechnics::named(&self.variant, capacity)
-                    .map(AnyGame::Piratechnics)
-                    .map_err(|e| format!("game.variant: {e}"))
             }
-            other => Err(format!(
-                "game.name: unknown game {other:?}: triad plays {}",
-                GAMES.map(|g| g.0).join(", ")
-            )),
+            Piratechnics::named(variant, capacity)
+                .map(AnyGame::Piratechnics)
+                .map_err(|e| format!("game.variant: {e}"))
         }
+        other => Err(format!(
+            "game.name: unknown game {other:?}: triad plays {}",
+            GAMES.map(|g| g.0).join(", ")
+        )),
+    }
+}
+
+impl AnyGame {
+    /// The `[game]` section this game resolves to (name and variant filled
+    /// in), for `triad config`.
+    pub fn resolved(&self, cfg: &GameConfig) -> GameConfig {
+        fn of<G: game::Game>(g: &G, cfg: &GameConfig) -> GameConfig {
+            let v = g.variant();
+            GameConfig {
+                name: G::NAME.to_string(),
+                variant: v.split(',').next().unwrap_or(v).to_string(),
+                options: cfg.options.clone(),
+            }
+        }
+        with_game!(self, |g| of(g, cfg))
     }
 }
 
@@ -111,39 +118,35 @@ pub(crate) use with_game;
 pub fn load(config: &std::path::Path) -> Result<AnyGame, crate::cmd::CliError> {
     let cfg: GameConfig = runfile::load_section(config, "game", |_| Ok(()))
         .map_err(|e| crate::cmd::CliError::input(e.to_string()))?;
-    cfg.build()
-        .map_err(|e| crate::cmd::CliError::input(format!("{}: {e}", config.display())))
+    build(&cfg).map_err(|e| crate::cmd::CliError::input(format!("{}: {e}", config.display())))
 }
 
 /// The game of a `--game NAME[/VARIANT]` flag (exit 2 naming the flag).
 pub fn from_flag(flag: &str) -> Result<AnyGame, crate::cmd::CliError> {
-    GameConfig::from_flag(flag)
-        .build()
+    build(&flag_config(flag))
         .map_err(|e| crate::cmd::CliError::input(format!("--game {flag}: {e}")))
 }
 
-impl GameConfig {
-    /// The config of a game as recorded in shards and checkpoints: its
-    /// name and its variant text, whose `key=value` parts after the base
-    /// name are the game's own keys (`standard,capacity=5`).
-    pub fn recorded(name: &str, variant: &str) -> GameConfig {
-        let mut parts = variant.split(',');
-        let base = parts.next().unwrap_or("standard");
-        let mut options = BTreeMap::new();
-        for p in parts {
-            if let Some((k, v)) = p.split_once('=') {
-                let value = v
-                    .parse::<i64>()
-                    .map(toml::Value::Integer)
-                    .unwrap_or_else(|_| toml::Value::String(v.to_string()));
-                options.insert(k.to_string(), value);
-            }
+/// The config of a game as recorded in shards and checkpoints: its name
+/// and its variant text, whose `key=value` parts after the base name are
+/// the game's own keys (`standard,capacity=5`).
+pub fn recorded(name: &str, variant: &str) -> GameConfig {
+    let mut parts = variant.split(',');
+    let base = parts.next().unwrap_or("standard");
+    let mut options = BTreeMap::new();
+    for p in parts {
+        if let Some((k, v)) = p.split_once('=') {
+            let value = v
+                .parse::<i64>()
+                .map(toml::Value::Integer)
+                .unwrap_or_else(|_| toml::Value::String(v.to_string()));
+            options.insert(k.to_string(), value);
         }
-        GameConfig {
-            name: name.to_string(),
-            variant: base.to_string(),
-            options,
-        }
+    }
+    GameConfig {
+        name: name.to_string(),
+        variant: base.to_string(),
+        options,
     }
 }
 
@@ -159,11 +162,8 @@ pub fn of_shards(paths: &[std::path::PathBuf]) -> Result<AnyGame, crate::cmd::Cl
 pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, crate::cmd::CliError> {
     use crate::cmd::CliError;
     match data::common_game(shards).map_err(|e| CliError::input(e.to_string()))? {
-        Some(g) => GameConfig::recorded(&g.name, &g.variant)
-            .build()
+        Some(g) => build(&recorded(&g.name, &g.variant))
             .map_err(|e| CliError::input(format!("the shards' game {g}: {e}"))),
-        None => GameConfig::default()
-            .build()
-            .map_err(CliError::input),
+        None => build(&GameConfig::default()).map_err(CliError::input),
     }
 }

@@ -3,8 +3,8 @@
 //! work itself is done by the workspace crates.
 
 mod cmd;
-mod games;
 mod config;
+mod games;
 
 use clap::{Parser, Subcommand};
 

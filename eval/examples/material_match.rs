@@ -9,8 +9,8 @@
 //! wins, otherwise a draw. An optional third argument keeps only the
 //! variants whose name contains it.
 
-use eval::search::{EvalParams, Limits, Searcher};
-use piratechnics::{Color, Game, GameResult, Kind, Position};
+use eval::search::{Limits, Searcher};
+use piratechnics::{Color, EvalParams, Game, GameResult, Kind, Position};
 
 fn rng(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -40,8 +40,8 @@ fn play(
     stats: &mut Stats,
 ) -> f64 {
     let mut game = Game::new(opening.clone());
-    let mut sa = Searcher::new(8);
-    let mut sb = Searcher::new(8);
+    let mut sa: Searcher<Position> = Searcher::new(8);
+    let mut sb: Searcher<Position> = Searcher::new(8);
     sa.params = *a;
     sb.params = *b;
     loop {

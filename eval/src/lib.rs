@@ -1,10 +1,14 @@
-//! Evaluation of players: the alpha-beta baseline engine (`search`), and
-//! later the match runner, Elo and SPRT.
+//! Evaluation of players: the alpha-beta baseline engine (`search`), the
+//! match runner (`arena`), Elo and SPRT (`elo`).
 //!
 //! The baseline is the classical opponent networks are measured against, so
 //! it is a real engine (iterative deepening, PVS, transposition table,
-//! quiescence, hand-written evaluation), deterministic for a given depth or
-//! node limit so that matches can be replayed.
+//! quiescence, each game's hand-written evaluation), deterministic for a
+//! given depth or node limit so that matches can be replayed.
+//!
+//! Nothing here names a game: the engine is generic over
+//! [`game::AlphaBetaState`] and the arena over [`game::Game`], both
+//! monomorphised for the game the binary picks.
 
 pub mod arena;
 pub mod config;
@@ -12,6 +16,4 @@ pub mod elo;
 pub mod search;
 
 pub use config::EvalConfig;
-pub use search::{
-    EngineSpec, EngineSpecError, EvalParams, Limits, Score, SearchInfo, SearchResult, Searcher,
-};
+pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};

@@ -1,4 +1,5 @@
-//! Behaviour of the alpha-beta engine on the shared test vectors.
+//! Behaviour of the alpha-beta engine on the shared test vectors, with
+//! PiRaTeKnIcS's baseline (`piratechnics` implements `game::AlphaBetaState`).
 
 use eval::search::{Limits, Score, Searcher, MATE};
 use piratechnics::Position;
@@ -227,7 +228,8 @@ fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
         "ab:depth=1".parse().unwrap(),
         "ab:depth=1,quiesce=0".parse().unwrap(),
     ];
-    let openings = random_openings(3, 4, 11);
+    let game = piratechnics::Piratechnics::standard();
+    let openings = random_openings(&game, 3, 4, 11);
     let schedule = Schedule::gauntlet(2, 3, openings.len());
     let opts = RunOptions {
         threads: 2,
@@ -235,7 +237,7 @@ fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
         seed: 3,
     };
     let mut t = Table::new(2);
-    run(&players, &schedule, &openings, &opts, None, |g| {
+    run(&game, &players, &schedule, &openings, &opts, None, |g| {
         t.add(g);
         true
     })

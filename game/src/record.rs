@@ -24,7 +24,8 @@ impl<S: GameState> RecordReplay<S> {
         self.outcome.map_or("*", |o| o.result.as_str())
     }
     pub fn termination(&self) -> Termination {
-        self.outcome.map_or(Termination::Unfinished, |o| o.termination)
+        self.outcome
+            .map_or(Termination::Unfinished, |o| o.termination)
     }
 }
 
@@ -38,7 +39,7 @@ pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordRepla
     let mut outcome = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || line.starts_with('#') || line == "White\t\tBlack" {
             continue;
         }
         let body = match line.split_once(')') {

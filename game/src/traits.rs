@@ -83,7 +83,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// with a traditional notation override it.
     fn record_text(&self, history: &crate::History<Self::State>, resigned: bool) -> String {
         let mut pos = history.start().clone();
-        let mut out = String::new();
+        let mut out = String::from("\tWhite\t\tBlack\n");
         let mut number = 1;
         let mut line = String::new();
         if pos.side() == crate::Color::Black {
@@ -107,7 +107,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
             out.push_str(";\n");
         }
         if resigned {
-            let side = if pos.side() == crate::Color::White { "" } else { "\t," };
+            let side = if pos.side() == crate::Color::White {
+                ""
+            } else {
+                "\t,"
+            };
             out.push_str(&format!("{number}){side}\tresigns.\n"));
         }
         out
@@ -123,6 +127,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         text: &str,
     ) -> Result<crate::RecordReplay<Self::State>, String> {
         crate::replay_numbered(start, text)
+    }
+
+    /// Fixed positions for speed benchmarks (`triad bench search`), the
+    /// same in every build so figures compare. Default: six positions of
+    /// seeded random playouts from the start.
+    fn bench_positions(&self) -> Vec<Self::State> {
+        crate::random_positions(&self.start(), 6, 1, 40)
     }
 
     /// How many symmetries [`GameState::transform`] knows, the identity (0)

@@ -5,8 +5,8 @@
 //! it came from. Both are written to a temporary name and renamed, weights
 //! first, so a sidecar never points at a half-written file.
 
-use game::GameTag;
 use crate::net::{Network, Shape};
+use game::GameTag;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -208,8 +208,11 @@ impl<S: GameState> Encoder<S> {
 
     /// `[B, planes, height, width]`.
     pub fn planes(&self) -> ArrayView4<'_, f32> {
-        ArrayView4::from_shape((self.count, self.planes_per, self.height, self.width), &self.planes)
-            .expect("planes buffer matches its shape")
+        ArrayView4::from_shape(
+            (self.count, self.planes_per, self.height, self.width),
+            &self.planes,
+        )
+        .expect("planes buffer matches its shape")
     }
     /// `[B, M]` cell index (see [`cell_index`]) of each move's origin; 0 in padding.
     pub fn move_from(&self) -> ArrayView2<'_, i64> {
@@ -239,7 +242,12 @@ impl<S: GameState> Encoder<S> {
     pub fn to_tensors(&self, device: Device) -> BatchTensors {
         assert!(self.finished, "Encoder::finish must run before to_tensors");
         let (b, m) = (self.count as i64, self.max_moves as i64);
-        let dims = [b, self.planes_per as i64, self.height as i64, self.width as i64];
+        let dims = [
+            b,
+            self.planes_per as i64,
+            self.height as i64,
+            self.width as i64,
+        ];
         BatchTensors {
             planes: Tensor::from_slice(&self.planes)
                 .view(dims)

@@ -133,7 +133,11 @@ impl Network {
         if config.threads > 0 {
             tch::set_num_threads(config.threads as i32);
         }
-        Ok(Network::with_shape(Shape::of(config, encoding), device, seed))
+        Ok(Network::with_shape(
+            Shape::of(config, encoding),
+            device,
+            seed,
+        ))
     }
 
     /// A fresh network of a given shape on a device.
@@ -276,7 +280,9 @@ impl Network {
     pub fn evaluate_encoded<S: GameState>(
         &self,
         enc: &Encoder<S>,
-        policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
         policy.clear();
         wdl.clear();
         let b = enc.len();

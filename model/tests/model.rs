@@ -1,8 +1,8 @@
 //! Behaviour of the encoding, the network and checkpoints.
 
 use game::{random_positions, Encoding, Game, GameState, GameTag, SplitMix};
-use piratechnics::{Move, Piratechnics, Position, ENCODING_VERSION, MOVE_FEATURES, PLANES};
 use model::*;
+use piratechnics::{Move, Piratechnics, Position, ENCODING_VERSION, MOVE_FEATURES, PLANES};
 use std::collections::HashSet;
 use tch::{nn, nn::OptimizerConfig, Device, Kind, Tensor};
 
@@ -180,7 +180,9 @@ fn save_then_load_gives_identical_outputs() {
     }
     // A network of another variant or game is refused, naming both.
     let eight = GameTag::of(&Piratechnics::named("8x8", None).unwrap());
-    let err = Network::load(&path, &eight, Device::Cpu).err().expect("must fail");
+    let err = Network::load(&path, &eight, Device::Cpu)
+        .err()
+        .expect("must fail");
     assert!(matches!(err, CheckpointError::GameMismatch { .. }), "{err}");
     let msg = err.to_string();
     assert!(
@@ -196,14 +198,18 @@ fn save_then_load_gives_identical_outputs() {
     );
     assert_ne!(text, bumped);
     std::fs::write(&sidecar, bumped).unwrap();
-    let err = Network::load(&path, &tag(), Device::Cpu).err().expect("must fail");
+    let err = Network::load(&path, &tag(), Device::Cpu)
+        .err()
+        .expect("must fail");
     assert!(matches!(err, CheckpointError::EncodingMismatch { .. }));
     assert!(err.to_string().contains("encoding version"), "{err}");
     // Weights that do not fit the sidecar's shape are refused, not a panic.
     let mut wrong = CheckpointInfo::new(&tag(), Shape::of(&other, enc()), 0);
     wrong.shape = Shape::of(&other, enc());
     std::fs::write(&sidecar, serde_json::to_string(&wrong).unwrap()).unwrap();
-    let err = Network::load(&path, &tag(), Device::Cpu).err().expect("must fail");
+    let err = Network::load(&path, &tag(), Device::Cpu)
+        .err()
+        .expect("must fail");
     assert!(matches!(err, CheckpointError::BadWeights { .. }), "{err}");
     // A missing checkpoint is an I/O error.
     assert!(matches!(

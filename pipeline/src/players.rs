@@ -31,7 +31,10 @@ const SHARED_MAX_BATCH: usize = 1024;
 /// The factory for `net:` players on `device` (the run's `[model] device`
 /// in the loop, `--device` in `triad eval`).
 pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>> {
-    Some(Box::new(NetPlayers::<G::State>::new(device, device.is_cuda())))
+    Some(Box::new(NetPlayers::<G::State>::new(
+        device,
+        device.is_cuda(),
+    )))
 }
 
 impl<S: GameState> NetPlayers<S> {

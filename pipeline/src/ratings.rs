@@ -105,4 +105,3 @@ pub fn write_ratings(run: &Path, m: &Matches, up_to: u32) -> Result<(), Error> {
     crate::run::write_atomic(&run.join("ratings.csv"), &csv)?;
     crate::run::write_atomic(&run.join("ratings.md"), &ratings_table(m, &ratings))
 }
-

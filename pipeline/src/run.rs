@@ -197,7 +197,10 @@ where
             .eval
             .ladder
             .iter()
-            .map(|p| p.parse().map_err(|e| Error::input(format!("eval.ladder: {e}"))))
+            .map(|p| {
+                p.parse()
+                    .map_err(|e| Error::input(format!("eval.ladder: {e}")))
+            })
             .collect::<Result<_, _>>()?;
         for d in ["networks", "games", "eval"] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
@@ -342,7 +345,10 @@ where
             stop_after: None,
             config_text: Some(self.text.to_string()),
         };
-        let bar = bar_with(steps, "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]");
+        let bar = bar_with(
+            steps,
+            "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]",
+        );
         let mut shown = 0;
         train::train(
             self.game,
@@ -406,7 +412,8 @@ where
         let me = gen_name(g);
         let (players, names) = self.eval_players(g, state.best);
         let pairs = cfg.eval.games.div_ceil(2).max(1);
-        let openings = random_openings(self.game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);
+        let openings =
+            random_openings(self.game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);
         let schedule = Schedule::gauntlet(players.len(), pairs, openings.len());
         let opts = RunOptions {
             threads: cfg.eval.threads,
@@ -440,8 +447,13 @@ where
         let failed = |e: data::DataError| Error::failed(e.to_string());
         let mut w = data::ShardWriter::create(&shard).map_err(failed)?;
         for (i, gm) in games.iter().enumerate() {
-            w.push_game(&game_record(self.game, gm, &players, ((g as u64) << 32) | i as u64))
-                .map_err(failed)?;
+            w.push_game(&game_record(
+                self.game,
+                gm,
+                &players,
+                ((g as u64) << 32) | i as u64,
+            ))
+            .map_err(failed)?;
         }
         w.finish().map_err(failed)?;
         for (j, opponent) in names.iter().enumerate().skip(1) {

@@ -28,7 +28,9 @@ pub fn load_network<G: Game>(
             Ok((net, format!("random-seed{seed}")))
         }
         Some(path) => {
-            let device = model.tch_device().map_err(|e| Error::input(e.to_string()))?;
+            let device = model
+                .tch_device()
+                .map_err(|e| Error::input(e.to_string()))?;
             if model.threads > 0 {
                 tch::set_num_threads(model.threads as i32);
             }
@@ -126,7 +128,9 @@ pub fn play_to_shards<G: Game>(
         for g in &finished {
             let w = match writer.as_mut() {
                 Some(w) => w,
-                None => writer.insert(ShardWriter::create(job.shard_path(shard_index)).map_err(failed)?),
+                None => {
+                    writer.insert(ShardWriter::create(job.shard_path(shard_index)).map_err(failed)?)
+                }
             };
             for r in &g.records {
                 w.push(r).map_err(failed)?;
@@ -141,7 +145,10 @@ pub fn play_to_shards<G: Game>(
             }
         }
         bar.set_position(driver.totals.games);
-        bar.set_message(progress_message(&driver.totals, started.elapsed().as_secs_f64()));
+        bar.set_message(progress_message(
+            &driver.totals,
+            started.elapsed().as_secs_f64(),
+        ));
     }
     if let Some(w) = writer.take() {
         shards.push(w.finish().map_err(failed)?);

@@ -18,9 +18,9 @@ use crate::eval::{EvalCache, Evaluator, Request};
 use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::{PositionRecord, Source};
-use std::sync::Arc;
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// A finished game, ready for the shard writer.
 #[derive(Debug, Clone)]

@@ -23,7 +23,12 @@ pub trait Evaluator<S: GameState> {
     /// Clears and fills `policy` with the priors of every request's moves,
     /// back to back (request i's after those of requests 0..i), and `wdl`
     /// with one `[win, draw, loss]` per request, for its side to move.
-    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>);
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    );
 }
 
 /// Equal priors and an even value ([1/3, 1/3, 1/3]): the search then is
@@ -32,7 +37,12 @@ pub trait Evaluator<S: GameState> {
 pub struct UniformEvaluator;
 
 impl<S: GameState> Evaluator<S> for UniformEvaluator {
-    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
         policy.clear();
         wdl.clear();
         for r in batch {
@@ -60,7 +70,12 @@ impl<S: GameState> NetworkEvaluator<S> {
 }
 
 impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
-    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
         self.encoder.clear();
         for r in batch {
             self.encoder

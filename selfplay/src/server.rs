@@ -108,7 +108,12 @@ pub struct EvalClient<S: GameState> {
 }
 
 impl<S: GameState> Evaluator<S> for EvalClient<S> {
-    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
         let leaves = batch
             .iter()
             .map(|r| Leaf {
@@ -134,10 +139,10 @@ impl<S: GameState> Evaluator<S> for EvalClient<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use game::Game;
-    use piratechnics::{Move, Piratechnics, Position};
     use crate::NetworkEvaluator;
+    use game::Game;
     use model::Shape;
+    use piratechnics::{Move, Piratechnics, Position};
     use std::sync::Mutex;
     use tch::Device;
 

@@ -2,8 +2,9 @@
 //! each completed depth, then the best move.
 
 use super::CliError;
+use crate::games::{self, with_game};
 use eval::search::{Limits, Score, Searcher, DEFAULT_HASH_MB};
-use piratechnics::Position;
+use game::{AlphaBetaState, Game, GameState};
 use serde_json::json;
 
 /// Search a position with the alpha-beta baseline engine.
@@ -14,9 +15,13 @@ use serde_json::json;
 /// runs to depth 6. Depth and node limits give the same result on every run.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position (TFEN, RULES.md §9.1); the start position if omitted.
-    #[arg(long)]
-    tfen: Option<String>,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// The position in the game's text (TFEN, RULES.md §9.1, for
+    /// PiRaTeKnIcS); the start position if omitted.
+    #[arg(long, alias = "tfen", value_name = "TEXT")]
+    position: Option<String>,
     /// Search this many plies deep.
     #[arg(long)]
     depth: Option<u32>,
@@ -35,9 +40,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let pos = match &args.tfen {
-        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(format!("--tfen: {e}")))?,
-        None => Position::start(),
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| analyze(&g, &args))
+}
+
+fn analyze<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
+where
+    G::State: AlphaBetaState,
+{
+    let pos = match &args.position {
+        Some(t) => game
+            .parse_state(t)
+            .map_err(|e| CliError::input(format!("--position: {e}")))?,
+        None => game.start(),
     };
     if args.depth == Some(0) || args.depth.is_some_and(|d| d > eval::search::MAX_DEPTH) {
         return Err(CliError::input(format!(
@@ -59,7 +74,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !limits.is_set() {
         limits.depth = Some(6);
     }
-    let mut searcher = Searcher::new(args.hash);
+    let mut searcher = Searcher::<G::State>::new(args.hash);
     let json = args.json;
     let result = searcher.search(&pos, &[], limits, |info| {
         if json {
@@ -77,17 +92,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
             pv.join(" ")
         );
     });
-    let best = result.best.map(|m| pos.move_to_text(m));
+    let best = result.best.map(|m| pos.move_text(m));
+    let outcome = pos.outcome(1);
     if json {
         let (score, mate) = match result.info.as_ref().map(|i| i.score) {
             Some(Score::Cp(cp)) => (json!(cp as f64 / 100.0), json!(null)),
             Some(Score::Mate(n)) => (json!(null), json!(n)),
-            None if pos.in_check() => (json!(null), json!(0)),
+            None if outcome.is_some_and(|o| o.result != game::GameResult::Draw) => {
+                (json!(null), json!(0))
+            }
             None => (json!(0.0), json!(null)),
         };
         let info = result.info.as_ref();
         super::print_json(&json!({
-            "tfen": pos.to_tfen(),
+            "position": pos.to_text(),
             "bestmove": best,
             "score": score,
             "mate": mate,
@@ -103,11 +121,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             Some(m) => println!("bestmove {m}"),
             None => println!(
                 "bestmove (none): {}",
-                if pos.in_check() {
-                    "checkmate"
-                } else {
-                    "stalemate"
-                }
+                outcome.map_or("no legal move".to_string(), |o| o.termination.to_string())
             ),
         }
     }
@@ -116,11 +130,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 /// The principal variation in canonical text, each move written in the
 /// position it is played from.
-fn pv_text(pos: &Position, pv: &[piratechnics::Move]) -> Vec<String> {
+fn pv_text<S: GameState>(pos: &S, pv: &[S::Move]) -> Vec<String> {
     let mut p = pos.clone();
     pv.iter()
         .map(|&m| {
-            let t = p.move_to_text(m);
+            let t = p.move_text(m);
             p.apply(m);
             t
         })

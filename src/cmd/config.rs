@@ -2,14 +2,17 @@
 //! show every setting the run will use, defaults included.
 
 use super::CliError;
-use crate::config::{load_toml, RunConfig};
+use crate::config::load_run;
 use std::path::PathBuf;
 
 /// Check a run config (TOML) and print it with every default filled in.
 ///
-/// An unknown key or a bad value is an error (exit 2) naming the file, the
-/// line and the key. See docs/config.md.
+/// An unknown key or a bad value in any section is an error (exit 2)
+/// naming the file and the key. See docs/config.md.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  triad config configs/quickstart.toml\n  triad config run.toml --json"
+)]
 pub struct Args {
     /// The run config, e.g. configs/quickstart.toml.
     file: PathBuf,
@@ -19,7 +22,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let config: RunConfig = load_toml(&args.file)?;
+    let run = load_run(&args.file)?;
+    let mut config = run.config;
+    config.game = run.game.resolved(&config.game);
     if args.json {
         let value = serde_json::to_value(&config)
             .map_err(|e| CliError::failed(format!("cannot convert config to JSON: {e}")))?;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
-use game::Game;
 use data::{list_shards, ShardFile, ShardReader};
+use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 

@@ -2,11 +2,13 @@
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
 use super::{print_json, CliError};
+use crate::games::{self, with_game};
 use eval::arena::openings::{random_openings, read_openings};
 use eval::arena::players::PlayerSpec;
 use eval::arena::record::game_record;
 use eval::arena::{self, RunOptions, Schedule, Table};
 use eval::elo::{parse_sprt, SprtDecision, Wdl};
+use game::{AlphaBetaState, Game};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -28,7 +30,11 @@ pub struct Args {
     /// Stop a two-player match when the SPRT of elo0 against elo1 is decided.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
-    /// Openings: a file of TFENs, one per line.
+    /// The game, `NAME[/VARIANT]` (net: players must be networks of it).
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// Openings: a file of positions in the game's text (TFEN for
+    /// PiRaTeKnIcS), one per line.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
     openings: Option<PathBuf>,
     /// Openings made by this many random plies from the start.
@@ -95,6 +101,14 @@ fn fmt_elo(x: f64) -> String {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| run_game(&g, args))
+}
+
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
+where
+    G::State: AlphaBetaState,
+{
     let names = split_players(&args.players);
     if names.len() < 2 {
         return Err(CliError::input("--players needs at least two players"));
@@ -114,8 +128,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match &args.openings {
-        Some(p) => read_openings(p).map_err(CliError::input)?,
-        None => random_openings(pairs, args.random_plies, args.seed),
+        Some(p) => read_openings(game, p).map_err(CliError::input)?,
+        None => random_openings(game, pairs, args.random_plies, args.seed),
     };
     let schedule = if args.round_robin {
         Schedule::round_robin(players.len(), pairs, openings.len())
@@ -128,7 +142,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     .tch_device()
     .map_err(|e| CliError::input(e.to_string().replacen("[model] device", "--device", 1)))?;
-    let nets = crate::cmd::selfplay_players::factory(device);
+    let nets = pipeline::players::factory::<G>(device);
     let opts = RunOptions {
         threads: args.threads.max(1),
         max_plies: args.max_plies,
@@ -142,6 +156,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut table = Table::new(players.len());
     let mut decision = SprtDecision::Continue;
     let games = arena::run(
+        game,
         &players,
         &schedule,
         &openings,
@@ -175,7 +190,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let mut w =
             data::ShardWriter::create(&path).map_err(|e| CliError::failed(e.to_string()))?;
         for (i, g) in games.iter().enumerate() {
-            w.push_game(&game_record(g, &players, i as u64))
+            w.push_game(&game_record(game, g, &players, i as u64))
                 .map_err(|e| CliError::failed(e.to_string()))?;
         }
         w.finish().map_err(|e| CliError::failed(e.to_string()))?;

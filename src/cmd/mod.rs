@@ -12,7 +12,6 @@ pub mod plot;
 pub mod replay;
 pub mod run_loop;
 pub mod selfplay;
-pub mod selfplay_players;
 pub mod show;
 pub mod train;
 pub mod version;

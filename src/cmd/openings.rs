@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use super::data::{emit, row_progress, shards_of, write_atomically};
 use super::CliError;
 use crate::games::{self, with_game};
-use game::{Game, GameState};
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{read_opening_games, OpeningTree};
+use game::GameState;
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -165,9 +165,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let _ = writeln!(
                 out,
                 "{} games, lines to {} plies with at least {} games",
-                total_games,
-                args.plies,
-                args.min_games
+                total_games, args.plies, args.min_games
             );
             let width = rows
                 .iter()
@@ -210,7 +208,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-fn rows_of<S>(tree: &OpeningTree<S>, min_games: u64) -> Vec<Row> {
+fn rows_of<S: GameState>(tree: &OpeningTree<S>, min_games: u64) -> Vec<Row> {
     let total = tree.total_games().max(1) as f64;
     tree.lines(min_games)
         .into_iter()

@@ -1,8 +1,9 @@
 //! `triad play`: a game against the alpha-beta engine in the terminal.
 
 use super::CliError;
+use crate::games::{self, with_game};
 use eval::search::{EngineSpec, Searcher};
-use piratechnics::{Color, Game, Position};
+use game::{AlphaBetaState, Color, Game, GameState, History};
 use std::io::{BufRead, Write};
 
 /// Play against the alpha-beta engine in the terminal.
@@ -20,37 +21,51 @@ pub struct Args {
     /// The side you play.
     #[arg(long, default_value = "white", value_parser = ["white", "black"])]
     color: String,
-    /// Start from this position (TFEN) instead of the start position.
-    #[arg(long)]
-    tfen: Option<String>,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
+    /// Start from this position (the game's text; TFEN for PiRaTeKnIcS)
+    /// instead of the start position.
+    #[arg(long, alias = "tfen", value_name = "TEXT")]
+    position: Option<String>,
 }
 
 const HELP: &str = "commands: a move (d2-d4, c8BR-f5, f7BRxd5P, d2<PPP>-d4, ...), \
 moves (list legal moves), undo (take back a move pair), help, quit";
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| play(&g, &args))
+}
+
+fn play<G: Game>(g: &G, args: &Args) -> Result<(), CliError>
+where
+    G::State: AlphaBetaState,
+{
     let spec: EngineSpec = args
         .engine
         .parse()
         .map_err(|e: eval::search::EngineSpecError| CliError::input(format!("--engine: {e}")))?;
-    let start = match &args.tfen {
-        Some(t) => Position::from_tfen(t).map_err(|e| CliError::input(format!("--tfen: {e}")))?,
-        None => Position::start(),
+    let start = match &args.position {
+        Some(t) => g
+            .parse_state(t)
+            .map_err(|e| CliError::input(format!("--position: {e}")))?,
+        None => g.start(),
     };
     let human = if args.color == "black" {
         Color::Black
     } else {
         Color::White
     };
-    let mut game = Game::new(start);
-    let mut engine = Searcher::from_spec(&spec);
+    let mut game = History::new(start);
+    let mut engine = Searcher::<G::State>::from_spec(&spec);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     println!("You play {human} against {spec}. {HELP}");
     let mut show = true;
     loop {
         if show {
-            println!("\n{}", super::show::render(game.position()));
+            print!("\n{}", game.position().diagram());
         }
         show = true;
         if let Some(o) = game.outcome() {
@@ -67,7 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
             println!(
                 "engine plays {} (score {score}, {} nodes)",
-                pos.move_to_text(m),
+                pos.move_text(m),
                 r.nodes
             );
             game.play(m);
@@ -92,11 +107,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 show = false;
             }
             "moves" => {
-                let moves: Vec<String> = pos
-                    .legal_move_vec()
-                    .into_iter()
-                    .map(|m| pos.move_to_text(m))
-                    .collect();
+                let mut legal = Vec::new();
+                pos.legal_moves(&mut legal);
+                let moves: Vec<String> = legal.iter().map(|&m| pos.move_text(m)).collect();
                 println!("{} legal moves: {}", moves.len(), moves.join(" "));
                 show = false;
             }
@@ -119,7 +132,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Ok(m) => {
                     println!(
                         "illegal move: {} (type `moves` for the list)",
-                        pos.move_to_text(m)
+                        pos.move_text(m)
                     );
                     show = false;
                 }

@@ -2,16 +2,16 @@
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
 use crate::cmd::{print_json, CliError};
-use crate::games::{self, with_game};
-use game::{Game, GameTag};
+use crate::config::{load_run, RunConfig};
+use crate::games::with_game;
+use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{ModelConfig, Network};
-use selfplay::{NetworkEvaluator, SelfPlay, SelfplayConfig, Totals};
+use pipeline::selfplay::{load_network, play_to_shards, Job};
+use selfplay::{NetworkEvaluator, Totals};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
@@ -48,70 +48,22 @@ pub struct Args {
     json: bool,
 }
 
-/// The network a run uses and the id written on its rows: a checkpoint of
-/// `game` (another game or variant is refused, naming both) or a fresh one.
-pub fn load_network<G: Game>(
-    game: &G,
-    config: &Path,
-    checkpoint: Option<&Path>,
-    seed: u64,
-) -> Result<(Network, String, ModelConfig), CliError> {
-    let model_config =
-        ModelConfig::from_file(config).map_err(|e| CliError::input(e.to_string()))?;
-    match checkpoint {
-        None => {
-            let net =
-                Network::new(&model_config, game.encoding(), seed)
-                    .map_err(|e| CliError::input(e.to_string()))?;
-            Ok((net, format!("random-seed{seed}"), model_config))
-        }
-        Some(path) => {
-            let device = model_config
-                .tch_device()
-                .map_err(|e| CliError::input(e.to_string()))?;
-            if model_config.threads > 0 {
-                tch::set_num_threads(model_config.threads as i32);
-            }
-            let (net, info) =
-                Network::load(path, &GameTag::of(game), device)
-                    .map_err(|e| CliError::input(e.to_string()))?;
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok((net, format!("{stem}@{}", info.step), model_config))
-        }
-    }
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::load(&args.config)?;
-    with_game!(game, |g| run_game(&g, args))
+    let run = load_run(&args.config)?;
+    let cfg = &run.config;
+    with_game!(run.game, |g| run_game(&g, cfg, args))
 }
 
-fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
-    let config =
-        SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError> {
+    let config = &cfg.selfplay;
     if args.games == 0 {
         return Err(CliError::input("--games must be at least 1"));
     }
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
-    let (net, model_id, _) = load_network(game, &args.config, args.model.as_deref(), args.seed)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| CliError::input(format!("{}: cannot create: {e}", args.out.display())))?;
-    let shard_path = |i: u64| {
-        args.out
-            .join(format!("selfplay-s{}-{i:04}.parquet", args.seed))
-    };
-    if shard_path(0).exists() {
-        return Err(CliError::input(format!(
-            "{} exists: choose another --out or --seed",
-            shard_path(0).display()
-        )));
-    }
-
+    let (net, model_id) =
+        load_network(game, &cfg.model, args.model.as_deref(), args.seed).map_err(pipeline_error)?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -119,62 +71,26 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         // the clean stop; the run itself is fine.
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
-
     let mut evaluator = NetworkEvaluator::new(net);
-    let mut driver = SelfPlay::new(game, &config, args.seed, args.games, &model_id);
     let bar = ProgressBar::new(args.games);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let started = Instant::now();
-    let mut finished = Vec::new();
-    let mut shard_index = 0;
-    let mut in_shard = 0;
-    let mut writer: Option<data::ShardWriter> = None;
-    let mut shards = Vec::new();
-    let mut interrupted = false;
-    while !driver.is_done() {
-        if stop.load(Ordering::SeqCst) && !interrupted {
-            interrupted = true;
-            driver.abandon();
-            bar.println("interrupted: keeping finished games, dropping games in progress");
-            continue;
-        }
-        finished.clear();
-        driver.round(&mut evaluator, &mut finished);
-        for g in &finished {
-            if writer.is_none() {
-                writer = Some(
-                    data::ShardWriter::create(shard_path(shard_index))
-                        .map_err(|e| CliError::failed(e.to_string()))?,
-                );
-            }
-            let w = writer.as_mut().expect("shard just opened");
-            for r in &g.records {
-                w.push(r).map_err(|e| CliError::failed(e.to_string()))?;
-            }
-            in_shard += 1;
-            if in_shard == args.shard_games {
-                let done = writer.take().expect("open shard").finish();
-                shards.push(done.map_err(|e| CliError::failed(e.to_string()))?);
-                shard_index += 1;
-                in_shard = 0;
-            }
-        }
-        bar.set_position(driver.totals.games);
-        bar.set_message(progress_message(
-            &driver.totals,
-            started.elapsed().as_secs_f64(),
-        ));
-    }
-    if let Some(w) = writer.take() {
-        shards.push(w.finish().map_err(|e| CliError::failed(e.to_string()))?);
-    }
+    let job = Job {
+        out: args.out.clone(),
+        games: args.games,
+        seed: args.seed,
+        shard_games: args.shard_games,
+        model_id: model_id.clone(),
+    };
+    let report =
+        play_to_shards(game, config, &mut evaluator, &job, &stop, &bar).map_err(pipeline_error)?;
     bar.finish_and_clear();
-    let secs = started.elapsed().as_secs_f64();
-    let t = driver.totals;
+    let (shards, interrupted) = (&report.shards, report.interrupted);
+    let secs = report.seconds;
+    let t = report.totals;
     let per_hour = |x: u64| x as f64 * 3600.0 / secs.max(1e-9);
     // Searched positions include those of games dropped by an interrupt.
     let written: u64 = shards.iter().map(|s| s.rows).sum();
@@ -220,7 +136,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
             t.resignations,
             false_rate_text(&t)
         );
-        for s in &shards {
+        for s in shards {
             println!(
                 "wrote {} ({} rows, {} bytes)",
                 s.path.display(),
@@ -247,16 +163,10 @@ fn false_rate_text(t: &Totals) -> String {
     }
 }
 
-fn progress_message(t: &Totals, secs: f64) -> String {
-    let secs = secs.max(1e-9);
-    format!(
-        "{:.0} pos/s  {:.0} evals/s  batch {:.1}  false-resign {}",
-        t.positions as f64 / secs,
-        t.evaluations as f64 / secs,
-        t.mean_batch(),
-        match t.false_resignation_rate() {
-            Some(r) => format!("{:.1}%", r * 100.0),
-            None => "-".into(),
-        }
-    )
+/// A pipeline error as the command's exit status and message.
+pub fn pipeline_error(e: pipeline::Error) -> CliError {
+    CliError {
+        code: e.exit_code(),
+        message: e.to_string(),
+    }
 }

@@ -56,4 +56,3 @@ fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
     }
     Ok(())
 }
-

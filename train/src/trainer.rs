@@ -337,8 +337,8 @@ pub fn train<G: Game>(
     let mut metrics =
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
 
-    let window =
-        ReplayWindow::load_for(&opts.data, cfg.window, &tag).map_err(|e| TrainError::Input(e.to_string()))?;
+    let window = ReplayWindow::load_for(&opts.data, cfg.window, &tag)
+        .map_err(|e| TrainError::Input(e.to_string()))?;
     if window.is_empty() {
         return Err(TrainError::Input(format!(
             "no positions in the shards under {}",

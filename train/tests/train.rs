@@ -3,8 +3,8 @@
 use data::synthetic::random_game;
 use data::{PositionRecord, ShardWriter};
 use game::Game as _;
-use piratechnics::Piratechnics;
 use model::ModelConfig;
+use piratechnics::Piratechnics;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tch::Tensor;
@@ -163,7 +163,14 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
             stop_after: Some(5),
             ..options(split.clone(), &shards)
         };
-        let s = train(&Piratechnics::standard(), &tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
+        let s = train(
+            &Piratechnics::standard(),
+            &tiny_model(),
+            &cfg,
+            &first,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(s.final_step, 5);
         // Without --resume an existing run is refused.
         let again = train(
@@ -178,7 +185,14 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
             resume: true,
             ..options(split.clone(), &shards)
         };
-        let s = train(&Piratechnics::standard(), &tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
+        let s = train(
+            &Piratechnics::standard(),
+            &tiny_model(),
+            &cfg,
+            &second,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!((s.steps_run, s.final_step), (5, 10));
 
         let a = train::checkpoint_path(&whole, 10);
@@ -220,7 +234,13 @@ fn a_checkpoint_of_another_shape_is_refused() {
         steps: Some(4),
         ..options(run.clone(), &shards)
     };
-    match train(&Piratechnics::standard(), &bigger, &cfg, &resume, &mut |_| {}) {
+    match train(
+        &Piratechnics::standard(),
+        &bigger,
+        &cfg,
+        &resume,
+        &mut |_| {},
+    ) {
         Err(TrainError::Input(m)) => {
             assert!(m.contains("12 channels") && m.contains("8 channels"), "{m}")
         }
@@ -253,7 +273,10 @@ fn corrupt_rows_are_skipped_not_fatal() {
     assert_eq!(batch.skipped, 2);
     assert_eq!(batch.rows, rows.len() - 2);
     let policy_weight: Vec<f32> = Vec::try_from(&batch.policy_weight).unwrap();
-    assert_eq!(policy_weight[0], 0.0, "the unsearched row has no policy target");
+    assert_eq!(
+        policy_weight[0], 0.0,
+        "the unsearched row has no policy target"
+    );
     drop(tmp);
 }
 

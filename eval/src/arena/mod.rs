@@ -6,13 +6,16 @@
 //! game to a callback on the calling thread, which can stop the match (for
 //! SPRT). Results are tallied in a [`Table`] of per-pair records from which
 //! the Elo difference, its interval and a fitted ratings table follow.
+//!
+//! Everything here is generic over the game `G` (`game::Game`); the
+//! alpha-beta player needs the game's baseline (`game::AlphaBetaState`).
 
 pub mod openings;
 pub mod players;
 pub mod record;
 
 use crate::elo::{fit_ratings, Wdl};
-use piratechnics::{Color, Game, GameResult, Outcome, Position, Termination};
+use game::{AlphaBetaState, Color, Game, GameResult, GameState, History, Outcome, Termination};
 use players::{build_player, NetFactory, PlayerSpec};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -71,11 +74,11 @@ impl Schedule {
     }
 }
 
-/// A finished game.
+/// A finished game of `G`.
 #[derive(Clone, Debug)]
-pub struct PlayedGame {
+pub struct PlayedGame<G: Game> {
     pub pairing: Pairing,
-    pub game: Game,
+    pub game: History<G::State>,
     pub outcome: Outcome,
     pub seed: u64,
 }
@@ -100,20 +103,25 @@ impl Default for RunOptions {
     }
 }
 
-/// Plays one game between two fresh players.
-pub fn play_game(
+/// Plays one game of `g` (a game and variant; `opening` is one of its
+/// positions) between two fresh players.
+pub fn play_game<G: Game>(
+    g: &G,
     white: &PlayerSpec,
     black: &PlayerSpec,
-    opening: &Position,
+    opening: &G::State,
     max_plies: usize,
     seed: u64,
-    nets: Option<&dyn NetFactory>,
-) -> Result<(Game, Outcome), String> {
+    nets: Option<&dyn NetFactory<G>>,
+) -> Result<(History<G::State>, Outcome), String>
+where
+    G::State: AlphaBetaState,
+{
     let mut players = [
-        build_player(white, seed, nets)?,
-        build_player(black, seed.wrapping_add(0x9E37), nets)?,
+        build_player(g, white, seed, nets)?,
+        build_player(g, black, seed.wrapping_add(0x9E37), nets)?,
     ];
-    let mut game = Game::new(opening.clone());
+    let mut game = History::new(opening.clone());
     let outcome = loop {
         if let Some(o) = game.outcome() {
             break o;
@@ -136,18 +144,23 @@ pub fn play_game(
     Ok((game, outcome))
 }
 
-/// Plays the schedule on `opts.threads` threads. `on_game` sees each game as
-/// it finishes (in finishing order) and returns `false` to stop the match:
-/// no new games start; the at most one game per thread already running
-/// finishes and is reported.
-pub fn run(
+/// Plays the schedule on `opts.threads` threads, games of `game` from
+/// `openings` (positions of that game and variant). `on_game` sees each game
+/// as it finishes (in finishing order) and returns `false` to stop the
+/// match: no new games start; the at most one game per thread already
+/// running finishes and is reported.
+pub fn run<G: Game>(
+    game: &G,
     players: &[PlayerSpec],
     schedule: &Schedule,
-    openings: &[Position],
+    openings: &[G::State],
     opts: &RunOptions,
-    nets: Option<&dyn NetFactory>,
-    mut on_game: impl FnMut(&PlayedGame) -> bool,
-) -> Result<Vec<PlayedGame>, String> {
+    nets: Option<&dyn NetFactory<G>>,
+    mut on_game: impl FnMut(&PlayedGame<G>) -> bool,
+) -> Result<Vec<PlayedGame<G>>, String>
+where
+    G::State: AlphaBetaState,
+{
     if openings.is_empty() {
         return Err("no openings to play from".into());
     }
@@ -155,7 +168,7 @@ pub fn run(
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a worker hands over its game before it starts the
     // next one, so after a stop at most one game per thread is still played.
-    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame, String>>(0);
+    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
     let mut done = Vec::with_capacity(schedule.games.len());
     let mut first_error = None;
     std::thread::scope(|scope| {
@@ -175,6 +188,7 @@ pub fn run(
                     .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                     .wrapping_add((p.index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
                 let r = play_game(
+                    game,
                     &players[p.white],
                     &players[p.black],
                     &openings[p.opening % openings.len()],
@@ -182,9 +196,9 @@ pub fn run(
                     seed,
                     nets,
                 )
-                .map(|(game, outcome)| PlayedGame {
+                .map(|(history, outcome)| PlayedGame {
                     pairing: p,
-                    game,
+                    game: history,
                     outcome,
                     seed,
                 });
@@ -231,7 +245,7 @@ impl Table {
         }
     }
 
-    pub fn add(&mut self, g: &PlayedGame) {
+    pub fn add<G: Game>(&mut self, g: &PlayedGame<G>) {
         let (w, b) = (g.pairing.white, g.pairing.black);
         match g.outcome.result {
             GameResult::WhiteWin => {
@@ -283,53 +297,6 @@ mod tests {
         }
         let rr = Schedule::round_robin(4, 1, 1);
         assert_eq!(rr.games.len(), 6 * 2);
-    }
-
-    #[test]
-    fn alpha_beta_beats_random_and_results_add_up() {
-        let players: Vec<PlayerSpec> = vec!["ab:depth=1".parse().unwrap(), PlayerSpec::Random];
-        let openings = openings::random_openings(2, 2, 3);
-        let schedule = Schedule::gauntlet(2, 2, openings.len());
-        let opts = RunOptions {
-            threads: 2,
-            max_plies: 200,
-            seed: 9,
-        };
-        let mut seen = 0;
-        let games = run(&players, &schedule, &openings, &opts, None, |_| {
-            seen += 1;
-            true
-        })
-        .unwrap();
-        assert_eq!(games.len(), 4);
-        assert_eq!(seen, 4);
-        let mut t = Table::new(2);
-        for g in &games {
-            t.add(g);
-            // Every game replays legally from its opening.
-            let mut check = Game::new(g.game.start().clone());
-            for &m in g.game.moves() {
-                check.try_play(m).unwrap();
-            }
-        }
-        assert_eq!(t.total(0).games(), 4);
-        assert_eq!(t.total(0), t.total(1).flipped());
-        assert!(t.total(0).score() > 0.5, "{:?}", t.total(0));
-    }
-
-    #[test]
-    fn stopping_early_keeps_finished_games() {
-        let players = vec![PlayerSpec::Random, PlayerSpec::Random];
-        let openings = vec![Position::start()];
-        let schedule = Schedule::gauntlet(2, 10, 1);
-        let opts = RunOptions {
-            threads: 1,
-            max_plies: 40,
-            seed: 1,
-        };
-        let games = run(&players, &schedule, &openings, &opts, None, |_| false).unwrap();
-        // The stopping game, plus at most the one its thread had started.
-        assert!((1..=2).contains(&games.len()), "{}", games.len());
     }
 
     #[test]

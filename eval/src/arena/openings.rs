@@ -1,12 +1,13 @@
-//! Match openings: from a file of TFENs, or made by a few random plies.
+//! Match openings: from a file of position texts, or made by a few random
+//! plies.
 
-use piratechnics::SplitMix;
-use piratechnics::{outcome_of, Position};
+use game::{Game, GameState, SplitMix};
 use std::path::Path;
 
-/// Reads one TFEN per line (blank lines and `#` comments skipped; a line
-/// may carry `; ...` after the TFEN, as in the spec's vector files).
-pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
+/// Reads one position of `game` per line, in the game's position text
+/// (TFEN for PiRaTeKnIcS); blank lines and `#` comments are skipped, and a
+/// line may carry `; ...` after the position, as in the spec's vector files.
+pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
     let mut out = Vec::new();
@@ -15,9 +16,10 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos =
-            Position::from_tfen(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-        if outcome_of(&pos, 1).is_some() {
+        let pos = game
+            .parse_state(line)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        if pos.outcome(1).is_some() {
             return Err(format!(
                 "{}:{}: the game is already over there",
                 path.display(),
@@ -32,14 +34,15 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
     Ok(out)
 }
 
-/// `count` openings, each `plies` random legal plies from the start (a
-/// line that ends the game is drawn again).
-pub fn random_openings(count: usize, plies: u32, seed: u64) -> Vec<Position> {
+/// `count` openings of `game`, each `plies` random legal plies from its
+/// start (a line that ends the game is drawn again).
+pub fn random_openings<G: Game>(game: &G, count: usize, plies: u32, seed: u64) -> Vec<G::State> {
     let mut rng = SplitMix::new(seed ^ 0x0BE1_1175);
     let mut out = Vec::with_capacity(count);
     let mut buf = Vec::new();
+    let start = game.start();
     while out.len() < count {
-        let mut pos = Position::start();
+        let mut pos = start.clone();
         let mut ok = true;
         for _ in 0..plies {
             pos.legal_moves(&mut buf);
@@ -49,7 +52,7 @@ pub fn random_openings(count: usize, plies: u32, seed: u64) -> Vec<Position> {
             }
             pos = pos.play(buf[rng.below(buf.len() as u64) as usize]);
         }
-        if ok && outcome_of(&pos, 1).is_none() {
+        if ok && pos.outcome(1).is_none() {
             out.push(pos);
         }
     }

@@ -1,18 +1,18 @@
 //! Players a match can seat: a uniform random mover, the alpha-beta
-//! baseline at a named strength, and (from the `selfplay` crate) a network
-//! with search. Each game gets fresh player instances built from a
-//! [`PlayerSpec`], so games can run on several threads.
+//! baseline at a named strength, and (from the binary, which has torch) a
+//! network with search. Each game gets fresh player instances built from a
+//! [`PlayerSpec`], so games can run on several threads. Players are generic
+//! over the game `G`.
 
 use crate::search::{EngineSpec, Searcher};
-use piratechnics::SplitMix;
-use piratechnics::{Game, Move};
+use game::{AlphaBetaState, Game, GameState, History, SplitMix};
 use std::fmt;
 use std::str::FromStr;
 
-/// Something that picks moves.
-pub trait Player: Send {
+/// Something that picks moves in games of `G`.
+pub trait Player<G: Game>: Send {
     /// Picks a legal move for the side to move of `game`, which is not over.
-    fn choose(&mut self, game: &Game) -> Move;
+    fn choose(&mut self, game: &History<G::State>) -> G::Move;
 }
 
 /// A player described by text: `random`, `ab:depth=3`, `net:PATH,sims=64`.
@@ -99,37 +99,42 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// Builds network players (the `selfplay` crate provides one; `eval` does
-/// not depend on torch).
-pub trait NetFactory: Sync {
-    /// A new player for `spec`, seeded with `seed`.
-    fn build(&self, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player>, String>;
+/// Builds network players of `G` (the binary provides one; `eval` does not
+/// depend on torch).
+pub trait NetFactory<G: Game>: Sync {
+    /// A new player for `spec` in games of `game` (its variant), seeded with
+    /// `seed`. A checkpoint of another game or variant is an error.
+    fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String>;
 }
 
-/// Builds a fresh player for one game.
-pub fn build_player(
+/// Builds a fresh player for one game of `game`.
+pub fn build_player<G: Game>(
+    game: &G,
     spec: &PlayerSpec,
     seed: u64,
-    nets: Option<&dyn NetFactory>,
-) -> Result<Box<dyn Player>, String> {
+    nets: Option<&dyn NetFactory<G>>,
+) -> Result<Box<dyn Player<G>>, String>
+where
+    G::State: AlphaBetaState,
+{
     Ok(match spec {
-        PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
-        PlayerSpec::AlphaBeta(s) => Box::new(AlphaBetaPlayer::new(s, seed)),
+        PlayerSpec::Random => Box::new(RandomPlayer::<G::Move>::new(seed)),
+        PlayerSpec::AlphaBeta(s) => Box::new(AlphaBetaPlayer::<G::State>::new(s, seed)),
         PlayerSpec::Net(n) => match nets {
-            Some(f) => f.build(n, seed)?,
+            Some(f) => f.build(game, n, seed)?,
             None => return Err(format!("network player `{spec}` is not available here")),
         },
     })
 }
 
-/// Plays a uniformly random legal move.
-pub struct RandomPlayer {
+/// Plays a uniformly random legal move (`M`: the game's move).
+pub struct RandomPlayer<M> {
     rng: SplitMix,
-    buf: Vec<Move>,
+    buf: Vec<M>,
 }
 
-impl RandomPlayer {
-    pub fn new(seed: u64) -> RandomPlayer {
+impl<M> RandomPlayer<M> {
+    pub fn new(seed: u64) -> RandomPlayer<M> {
         RandomPlayer {
             rng: SplitMix::new(seed),
             buf: Vec::new(),
@@ -137,22 +142,22 @@ impl RandomPlayer {
     }
 }
 
-impl Player for RandomPlayer {
-    fn choose(&mut self, game: &Game) -> Move {
+impl<G: Game> Player<G> for RandomPlayer<G::Move> {
+    fn choose(&mut self, game: &History<G::State>) -> G::Move {
         game.position().legal_moves(&mut self.buf);
         self.buf[self.rng.below(self.buf.len() as u64) as usize]
     }
 }
 
-/// The alpha-beta baseline at a fixed strength.
-pub struct AlphaBetaPlayer {
-    searcher: Searcher,
+/// The alpha-beta baseline at a fixed strength, for positions `S`.
+pub struct AlphaBetaPlayer<S: AlphaBetaState> {
+    searcher: Searcher<S>,
     spec: EngineSpec,
 }
 
-impl AlphaBetaPlayer {
+impl<S: AlphaBetaState> AlphaBetaPlayer<S> {
     /// `seed` varies the engine's optional randomness between games.
-    pub fn new(spec: &EngineSpec, seed: u64) -> AlphaBetaPlayer {
+    pub fn new(spec: &EngineSpec, seed: u64) -> AlphaBetaPlayer<S> {
         let mut searcher = Searcher::from_spec(spec);
         if spec.random > 0 {
             searcher.set_random(spec.random, spec.seed ^ seed);
@@ -164,16 +169,19 @@ impl AlphaBetaPlayer {
     }
 }
 
-impl Player for AlphaBetaPlayer {
-    fn choose(&mut self, game: &Game) -> Move {
-        let hashes = game.hashes();
-        let history = &hashes[..hashes.len() - 1];
-        let r = self
-            .searcher
-            .search(game.position(), history, self.spec.limits, |_| {});
+impl<G: Game> Player<G> for AlphaBetaPlayer<G::State>
+where
+    G::State: AlphaBetaState,
+{
+    fn choose(&mut self, game: &History<G::State>) -> G::Move {
+        let r = self.searcher.search_game(game, self.spec.limits, |_| {});
         match r.best {
             Some(m) => m,
-            None => game.position().legal_move_vec()[0],
+            None => {
+                let mut moves = Vec::new();
+                game.position().legal_moves(&mut moves);
+                moves[0]
+            }
         }
     }
 }

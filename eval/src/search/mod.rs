@@ -1,26 +1,31 @@
-//! The alpha-beta baseline engine.
+//! The alpha-beta baseline engine, for any game that implements
+//! [`game::AlphaBetaState`] (its evaluation and move facts).
 //!
 //! Iterative-deepening negamax with principal variation search, a
 //! transposition table ([`tt`]), quiescence over captures and promotions,
 //! move ordering ([`ordering`]: hash move, captures by victim/attacker,
 //! killers, history), check extension, late-move reductions and reverse
 //! futility pruning at shallow depths, mate scores with exact distance to
-//! mate, and repetition and 100-ply draws inside the tree.
+//! mate, and repetition inside the tree. Every other end of a game (mate,
+//! stalemate, move-clock draws) is the game's own rule
+//! ([`GameState::terminal`]), and how far back a position can repeat is
+//! [`GameState::reversible_plies`].
+//!
+//! The engine is generic over the position type and monomorphised: each
+//! game's searcher calls its evaluation and move facts directly.
 //!
 //! Determinism: with only depth and/or node limits the clock is never read
 //! for decisions, so a search from the same state (TT included) gives the
 //! same result; `movetime` is the one non-deterministic limit.
 
-pub mod evaluate;
 pub mod limits;
 pub mod ordering;
 pub mod tt;
 
-pub use evaluate::{evaluate, EvalParams, Geometry};
 pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
 
-use piratechnics::{Move, Position};
-use ordering::{captures_enemy, history_index, score_move, select_next, HISTORY_MAX};
+use game::{AlphaBetaState, GameResult, GameState, History, Outcome};
+use ordering::{score_move, select_next, HISTORY_MAX};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
 
@@ -35,6 +40,12 @@ const QS_RECAPTURES_FROM: usize = 4;
 const QS_MAX: usize = 10;
 /// Deepest ply the search reaches (extensions and quiescence included).
 pub const MAX_PLY: usize = 128;
+/// Reverse futility pruning: a quiet node this far (centipawns per ply of
+/// depth) above beta is cut.
+const RFP_MARGIN: i32 = 120;
+/// Delta pruning: a capture is skipped when even winning its material and
+/// this margin (centipawns) leaves the score below alpha.
+const DELTA_MARGIN: i32 = 200;
 
 /// A search score as people read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,9 +78,9 @@ impl std::fmt::Display for Score {
     }
 }
 
-/// What one completed iteration found.
+/// What one completed iteration found (`M`: the game's move).
 #[derive(Clone, Debug)]
-pub struct SearchInfo {
+pub struct SearchInfo<M> {
     pub depth: u32,
     /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
@@ -79,10 +90,10 @@ pub struct SearchInfo {
     /// Nodes searched so far in this search (all iterations).
     pub nodes: u64,
     pub time: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
-impl SearchInfo {
+impl<M> SearchInfo<M> {
     pub fn nps(&self) -> u64 {
         let s = self.time.as_secs_f64();
         if s > 0.0 {
@@ -95,32 +106,37 @@ impl SearchInfo {
 
 /// The outcome of a search.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M> {
     /// `None` only when the position has no legal move.
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The last completed iteration (`None` without legal moves).
-    pub info: Option<SearchInfo>,
+    pub info: Option<SearchInfo<M>>,
     /// All nodes searched, the unfinished iteration included.
     pub nodes: u64,
 }
 
-/// An alpha-beta engine with its tables. Keep one per player for a whole
-/// game: the transposition table and history carry over between moves.
-pub struct Searcher {
-    pub params: EvalParams,
-    geometry: Box<Geometry>,
-    tt: Table,
+/// An alpha-beta engine with its tables, for positions of type `S`. Keep
+/// one per player for a whole game: the transposition table and history
+/// carry over between moves.
+pub struct Searcher<S: AlphaBetaState> {
+    /// The game's evaluation weights (its documented defaults at first).
+    pub params: S::EvalParams,
+    /// The evaluation's tables for the variant last searched (built by the
+    /// first search or evaluation).
+    tables: Option<Box<S::EvalTables>>,
+    tt: Table<S::Move>,
     use_tt: bool,
     selective: bool,
     random: u32,
     seed: u64,
-    killers: Vec<[Option<Move>; 2]>,
+    killers: Vec<[Option<S::Move>; 2]>,
+    /// Per side, [`AlphaBetaState::HISTORY_SLOTS`] entries.
     history: Vec<i32>,
     /// Game history then the search path: repetition detection.
     hashes: Vec<u64>,
-    moves: Vec<Vec<Move>>,
+    moves: Vec<Vec<S::Move>>,
     scores: Vec<Vec<i32>>,
-    pv: Vec<Option<Move>>,
+    pv: Vec<Option<S::Move>>,
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
     seldepth: usize,
@@ -133,19 +149,19 @@ pub struct Searcher {
     qs_max: usize,
 }
 
-impl Searcher {
+impl<S: AlphaBetaState> Searcher<S> {
     /// An engine with a `hash_mb` MiB transposition table and no randomness.
-    pub fn new(hash_mb: usize) -> Searcher {
+    pub fn new(hash_mb: usize) -> Searcher<S> {
         Searcher {
-            params: EvalParams::default(),
-            geometry: Box::new(Geometry::new(piratechnics::Variant::standard())),
+            params: S::EvalParams::default(),
+            tables: None,
             tt: Table::new(hash_mb),
             use_tt: true,
             selective: true,
             random: 0,
             seed: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 8192],
+            history: vec![0; 2 * S::HISTORY_SLOTS],
             hashes: Vec::with_capacity(1024),
             moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -163,7 +179,7 @@ impl Searcher {
     }
 
     /// An engine configured by a spec (hash size and randomness).
-    pub fn from_spec(spec: &EngineSpec) -> Searcher {
+    pub fn from_spec(spec: &EngineSpec) -> Searcher<S> {
         let mut s = Searcher::new(spec.hash_mb);
         s.random = spec.random;
         s.seed = spec.seed;
@@ -200,16 +216,27 @@ impl Searcher {
     }
 
     /// Static evaluation with this engine's parameters (and noise).
-    pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        if !self.geometry.is_for(pos.variant()) {
-            *self.geometry = Geometry::new(pos.variant());
-        }
+    pub fn evaluate(&mut self, pos: &S) -> i32 {
+        self.fit_tables(pos);
         self.eval(pos)
     }
 
+    /// Builds the evaluation tables for `pos`'s variant unless they are.
+    fn fit_tables(&mut self, pos: &S) {
+        if !self
+            .tables
+            .as_deref()
+            .is_some_and(|t| pos.eval_tables_fit(t))
+        {
+            self.tables = Some(Box::new(pos.eval_tables()));
+        }
+    }
+
+    /// The static evaluation; [`Searcher::fit_tables`] has run.
     #[inline]
-    fn eval(&self, pos: &Position) -> i32 {
-        let mut v = evaluate(pos, &self.geometry, &self.params);
+    fn eval(&self, pos: &S) -> i32 {
+        let tables = self.tables.as_deref().expect("evaluation tables built");
+        let mut v = pos.evaluate(tables, &self.params);
         if self.random > 0 {
             // A fixed function of position and seed, so TT entries stay valid.
             let r = splitmix(pos.hash() ^ self.seed);
@@ -224,14 +251,12 @@ impl Searcher {
     /// repetition draws. `on_iteration` is called after each completed depth.
     pub fn search(
         &mut self,
-        pos: &Position,
+        pos: &S,
         history: &[u64],
         limits: Limits,
-        mut on_iteration: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
-        if !self.geometry.is_for(pos.variant()) {
-            *self.geometry = Geometry::new(pos.variant());
-        }
+        mut on_iteration: impl FnMut(&SearchInfo<S::Move>),
+    ) -> SearchResult<S::Move> {
+        self.fit_tables(pos);
         self.limits = limits;
         self.start = Instant::now();
         self.nodes = 0;
@@ -245,7 +270,8 @@ impl Searcher {
         self.hashes.extend_from_slice(history);
         self.hashes.push(pos.hash());
 
-        let root_moves = pos.legal_move_vec();
+        let mut root_moves = Vec::new();
+        pos.legal_moves(&mut root_moves);
         if root_moves.is_empty() {
             return SearchResult {
                 best: None,
@@ -254,7 +280,7 @@ impl Searcher {
             };
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut best: Option<SearchInfo> = None;
+        let mut best: Option<SearchInfo<S::Move>> = None;
         for depth in 1..=max_depth {
             self.allow_stop = depth > 1;
             self.root_depth = depth as usize;
@@ -263,7 +289,7 @@ impl Searcher {
             if self.stopped {
                 break;
             }
-            let pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[i]).collect();
+            let pv: Vec<S::Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[i]).collect();
             let info = SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
@@ -308,10 +334,10 @@ impl Searcher {
     /// repetition draws.
     pub fn search_game(
         &mut self,
-        game: &piratechnics::Game,
+        game: &History<S>,
         limits: Limits,
-        on_iteration: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_iteration: impl FnMut(&SearchInfo<S::Move>),
+    ) -> SearchResult<S::Move> {
         let h = game.hashes();
         self.search(game.position(), &h[..h.len() - 1], limits, on_iteration)
     }
@@ -340,13 +366,14 @@ impl Searcher {
     }
 
     /// Whether the position on top of the path repeats an earlier one (the
-    /// same side to move, no capture in between). One repetition scores as a
-    /// draw: if repeating was good once, it is good again.
+    /// same side to move, within the game's `reversible` plies). One
+    /// repetition scores as a draw: if repeating was good once, it is good
+    /// again.
     #[inline]
-    fn is_repetition(&self, clock: u16) -> bool {
+    fn is_repetition(&self, reversible: u32) -> bool {
         let n = self.hashes.len();
         let h = self.hashes[n - 1];
-        let back = (clock as usize).min(n - 1);
+        let back = (reversible as usize).min(n - 1);
         let mut i = 2;
         while i <= back {
             if self.hashes[n - 1 - i] == h {
@@ -358,7 +385,7 @@ impl Searcher {
     }
 
     #[inline]
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    fn update_pv(&mut self, ply: usize, m: S::Move) {
         let row = ply * (MAX_PLY + 1);
         let next = (ply + 1) * (MAX_PLY + 1);
         self.pv[row + ply] = Some(m);
@@ -371,7 +398,7 @@ impl Searcher {
 
     fn negamax(
         &mut self,
-        pos: &Position,
+        pos: &S,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -383,7 +410,7 @@ impl Searcher {
             if self.check_stop() {
                 return 0;
             }
-            if self.is_repetition(pos.clock()) {
+            if self.is_repetition(pos.reversible_plies()) {
                 return 0;
             }
             // Mate distance pruning: no line from here beats a mate found nearer the root.
@@ -434,7 +461,7 @@ impl Searcher {
             && ply > 0
         {
             let static_eval = self.eval(pos);
-            if static_eval - 120 * depth >= beta {
+            if static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
             }
         }
@@ -442,24 +469,26 @@ impl Searcher {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            self.scores[ply] = scores;
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        if pos.clock() >= 100 && ply > 0 {
-            self.moves[ply] = moves;
-            self.scores[ply] = scores;
-            return 0;
+        // The game's end by its rules: mate or stalemate without a move; at
+        // inner nodes also the draws by move clock (repetition is the
+        // tree's own test above). The root is searched whatever its clock.
+        let has_move = !moves.is_empty();
+        if !has_move || ply > 0 {
+            if let Some(o) = pos.terminal(has_move, 1) {
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return terminal_value(pos, o, ply);
+            }
         }
         let us = pos.side();
-        let hist = &self.history[us.index() * 8192..(us.index() + 1) * 8192];
+        let slots = S::HISTORY_SLOTS;
+        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
         let killers = self.killers[ply];
         scores.clear();
         scores.extend(
             moves
                 .iter()
-                .map(|&m| score_move(m, us, hash_move, &killers, hist)),
+                .map(|&m| score_move(pos, m, hash_move, &killers, hist)),
         );
 
         let orig_alpha = alpha;
@@ -467,7 +496,7 @@ impl Searcher {
         let mut best_move = None;
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
-            let quiet = !m.is_capture() && m.promotions().is_empty();
+            let quiet = pos.is_quiet(m);
 
             let child = pos.play(m);
             self.hashes.push(child.hash());
@@ -515,11 +544,11 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            let base = us.index() * 8192;
-                            let h = &mut self.history[base + history_index(m)];
+                            let base = us.index() * slots;
+                            let h = &mut self.history[base + S::history_index(m)];
                             *h += depth * depth;
                             if *h > HISTORY_MAX {
-                                for x in &mut self.history[base..base + 8192] {
+                                for x in &mut self.history[base..base + slots] {
                                     *x /= 2;
                                 }
                             }
@@ -546,22 +575,23 @@ impl Searcher {
         best
     }
 
-    /// Quiescence: stand pat on the static evaluation, then try captures of
-    /// enemy crew and promotions (to queens only: under-promotion is
-    /// left to the full-width search). In check, every evasion is tried.
+    /// Quiescence: stand pat on the static evaluation, then try the moves
+    /// the game names for it ([`AlphaBetaState::is_quiescence_move`]:
+    /// captures and promotions), skipping captures that plainly lose
+    /// material or cannot reach alpha. In check, every evasion is tried.
     ///
-    /// Captures are everywhere in this game (every ship is next to others
-    /// and 60 crew can trade), so the capture tree is bounded: after
+    /// Captures can be everywhere (in PiRaTeKnIcS every ship is next to
+    /// others and 60 crew can trade), so the capture tree is bounded: after
     /// [`QS_RECAPTURES_FROM`] plies only recaptures on the cell of the last
     /// capture are tried, and after [`QS_MAX`] plies the evaluation stands.
     fn quiescence(
         &mut self,
-        pos: &Position,
+        pos: &S,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qply: usize,
-        last_target: Option<piratechnics::Square>,
+        last_target: Option<u32>,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if self.check_stop() {
@@ -571,10 +601,11 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if qply >= self.qs_max {
-            // Quiescence limited by the spec: a static judgement, but mate
-            // and stalemate are still told apart from it.
+            // Quiescence limited by the spec: a static judgement, but a
+            // position without a move still ends by the rules (mate and
+            // stalemate are told apart from it).
             if !pos.has_legal_move() {
-                return if in_check { -MATE + ply as i32 } else { 0 };
+                return self.no_move_value(pos, ply);
             }
             return self.eval(pos);
         }
@@ -596,56 +627,42 @@ impl Searcher {
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return self.no_move_value(pos, ply);
         }
         let us = pos.side();
         if !in_check {
-            // Single-crewman captures only (companions rarely change a
-            // capture's outcome and multiply the moves), queen promotions
-            // only, and no capture that loses the capturer for less.
+            // The game's quiescence moves; deep in the tree only recaptures
+            // on the cell of the last capture.
             moves.retain(|&m| {
-                let p = m.promotions();
-                if !p.is_empty() && p.get(piratechnics::Kind::Queen) != p.total() {
-                    return false;
-                }
-                if captures_enemy(m, us) {
-                    return m.moving().total() == 1
-                        && (qply < QS_RECAPTURES_FROM || Some(m.to()) == last_target);
-                }
-                qply < QS_RECAPTURES_FROM && !p.is_empty() && !m.is_capture()
+                pos.is_quiescence_move(m)
+                    && (qply < QS_RECAPTURES_FROM
+                        || matches!((pos.capture_cell(m), last_target),
+                            (Some(a), Some(b)) if a == b))
             });
         }
-        let hist = &self.history[us.index() * 8192..(us.index() + 1) * 8192];
+        let slots = S::HISTORY_SLOTS;
+        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
         scores.clear();
         let killers = [None; 2];
         scores.extend(
             moves
                 .iter()
-                .map(|&m| score_move(m, us, None, &killers, hist)),
+                .map(|&m| score_move(pos, m, None, &killers, hist)),
         );
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
             let child = pos.play(m);
-            if !in_check && m.is_capture() {
-                // Losing capture: the capturer is worth more than the victim
-                // and the opponent can take it back.
-                let victim = m
-                    .captured()
-                    .map_or(0, |p| ordering::ORDER_VALUE[p.kind.index()]);
-                if ordering::cheapest_moving(m) > victim && child.is_attacked(m.to(), child.side())
-                {
+            let captured_on = pos.capture_cell(m);
+            if !in_check && captured_on.is_some() {
+                if pos.is_losing_capture(m, &child) {
                     continue;
                 }
-                // Delta pruning: even winning the victim cannot reach alpha.
-                if self.selective && best + victim + 200 + ordering::promotion_gain(m) < alpha {
+                // Delta pruning: even winning the material cannot reach alpha.
+                if self.selective && best + pos.material_gain(m) + DELTA_MARGIN < alpha {
                     continue;
                 }
             }
-            let target = if m.is_capture() {
-                Some(m.to())
-            } else {
-                last_target
-            };
+            let target = captured_on.or(last_target);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1, target);
             if self.stopped {
                 break;
@@ -667,6 +684,33 @@ impl Searcher {
             return 0;
         }
         best
+    }
+
+    /// The value of `pos`, which has no legal move, by the game's rules
+    /// (mate or stalemate in chess-like games).
+    #[inline]
+    fn no_move_value(&self, pos: &S, ply: usize) -> i32 {
+        match pos.terminal(false, 1) {
+            Some(o) => terminal_value(pos, o, ply),
+            None => {
+                debug_assert!(false, "a position without a legal move must be over");
+                0
+            }
+        }
+    }
+}
+
+/// The search value of a game's end `o` at `pos`, `ply` plies from the
+/// root: a win or loss of the side to move at the distance that gives the
+/// shortest win and the longest loss, or a draw.
+#[inline]
+fn terminal_value<S: GameState>(pos: &S, o: Outcome, ply: usize) -> i32 {
+    if o.result == GameResult::Draw {
+        0
+    } else if o.result == GameResult::win_for(pos.side()) {
+        MATE - ply as i32
+    } else {
+        -MATE + ply as i32
     }
 }
 

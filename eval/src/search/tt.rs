@@ -1,14 +1,16 @@
 //! The transposition table: a fixed-size array of two-entry buckets keyed by
-//! `Position::hash()`.
+//! the position's hash (`GameState::hash`).
 //!
 //! Each bucket has a depth-preferred slot (kept unless the new result is at
 //! least as deep or the old one is from an earlier search) and an
 //! always-replace slot, the usual scheme that keeps expensive deep results
 //! while still caching the many shallow ones. An entry is two `u64`s: the full
 //! key and a packed record (best move code, score, depth, bound, age), so the
-//! table never allocates after creation.
+//! table never allocates after creation. Move codes (`GameMove::code`) must
+//! fit in 30 bits.
 
-use piratechnics::Move;
+use game::GameMove;
+use std::marker::PhantomData;
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +25,8 @@ pub enum Bound {
 
 /// One decoded entry.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub mv: Option<Move>,
+pub struct Entry<M> {
+    pub mv: Option<M>,
     /// Score as stored: mate scores are relative to this node (see
     /// [`super::score_to_tt`]).
     pub score: i32,
@@ -38,17 +40,19 @@ struct Slot {
     data: u64,
 }
 
-pub struct Table {
+/// The table of one game's positions (`M` is its move type).
+pub struct Table<M> {
     buckets: Vec<[Slot; 2]>,
     mask: usize,
     age: u64,
+    moves: PhantomData<fn() -> M>,
 }
 
 const MOVE_BITS: u64 = (1 << 30) - 1;
 
-impl Table {
+impl<M: GameMove> Table<M> {
     /// A table of about `mb` MiB (rounded down to a power of two buckets).
-    pub fn new(mb: usize) -> Table {
+    pub fn new(mb: usize) -> Table<M> {
         let bytes = mb.max(1) << 20;
         let n = (bytes / std::mem::size_of::<[Slot; 2]>()).next_power_of_two() / 2;
         let n = n.max(1024);
@@ -56,6 +60,7 @@ impl Table {
             buckets: vec![[Slot::default(); 2]; n],
             mask: n - 1,
             age: 0,
+            moves: PhantomData,
         }
     }
 
@@ -77,12 +82,12 @@ impl Table {
     }
 
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         let b = &self.buckets[self.bucket(key)];
         b.iter().find(|s| s.key == key && s.data != 0).map(|s| {
             let d = s.data;
             let mv = if d >> 30 & 1 != 0 {
-                Move::from_code((d & MOVE_BITS) as u32)
+                M::from_code((d & MOVE_BITS) as u32)
             } else {
                 None
             };
@@ -100,13 +105,16 @@ impl Table {
     }
 
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i32, bound: Bound) {
         let age = self.age;
         let idx = self.bucket(key);
         let b = &mut self.buckets[idx];
         let old_mv = |s: &Slot| s.data & ((1 << 31) - 1);
         let (code, has) = match mv {
-            Some(m) => (m.code() as u64, 1u64),
+            Some(m) => {
+                debug_assert!(m.code() as u64 <= MOVE_BITS, "move code over 30 bits");
+                (m.code() as u64, 1u64)
+            }
             None => (0, 0),
         };
         let bound_bits = match bound {
@@ -165,24 +173,39 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use piratechnics::Position;
+
+    /// A move type of no game: a bare code.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    struct TestMove(u32);
+
+    impl GameMove for TestMove {
+        fn code(self) -> u32 {
+            self.0
+        }
+        fn from_code(code: u32) -> Option<TestMove> {
+            Some(TestMove(code))
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
         let mut t = Table::new(1);
-        let p = Position::start();
-        let m = p.legal_move_vec()[7];
-        t.store(p.hash(), Some(m), -31990, 5, Bound::Lower);
-        let e = t.probe(p.hash()).unwrap();
+        let key = 0x0123_4567_89AB_CDEF_u64;
+        let m = TestMove((1 << 30) - 2);
+        t.store(key, Some(m), -31990, 5, Bound::Lower);
+        let e = t.probe(key).unwrap();
         assert_eq!(e.mv, Some(m));
         assert_eq!((e.score, e.depth, e.bound), (-31990, 5, Bound::Lower));
         // An update without a move keeps the move.
-        t.store(p.hash(), None, 12, 6, Bound::Exact);
-        let e = t.probe(p.hash()).unwrap();
+        t.store(key, None, 12, 6, Bound::Exact);
+        let e = t.probe(key).unwrap();
         assert_eq!(
             (e.mv, e.score, e.depth, e.bound),
             (Some(m), 12, 6, Bound::Exact)
         );
-        assert!(t.probe(p.hash() ^ 1).is_none());
+        assert!(t.probe(key ^ 1).is_none());
+        // Code 0 is a move like any other.
+        t.store(key ^ 2, Some(TestMove(0)), 0, 1, Bound::Upper);
+        assert_eq!(t.probe(key ^ 2).unwrap().mv, Some(TestMove(0)));
     }
 }

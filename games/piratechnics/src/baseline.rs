@@ -384,7 +384,10 @@ mod tests {
         // Symmetric position: only the tempo bonus remains.
         assert_eq!(evaluate(&pos, &g, &p), p.tempo);
         assert!(pos.eval_tables_fit(&g));
-        assert_eq!(AlphaBetaState::evaluate(&pos, &pos.eval_tables(), &p), p.tempo);
+        assert_eq!(
+            AlphaBetaState::evaluate(&pos, &pos.eval_tables(), &p),
+            p.tempo
+        );
     }
 
     #[test]

@@ -18,10 +18,22 @@ pub struct Piratechnics {
 
 /// The named variants: `(name, what it is)`.
 pub const VARIANTS: [(&str, &str); 4] = [
-    ("standard", "6x8 board without its corners, ships of capacity 3 (RULES.md)"),
-    ("8x8", "the inventor's 8x8 board: all 64 cells, capacity 3, the standard army centred"),
-    ("capacity2", "the standard board with ships of capacity 2 (two crew per start ship)"),
-    ("capacity4", "the standard board and start with ships of capacity 4"),
+    (
+        "standard",
+        "6x8 board without its corners, ships of capacity 3 (RULES.md)",
+    ),
+    (
+        "8x8",
+        "the inventor's 8x8 board: all 64 cells, capacity 3, the standard army centred",
+    ),
+    (
+        "capacity2",
+        "the standard board with ships of capacity 2 (two crew per start ship)",
+    ),
+    (
+        "capacity4",
+        "the standard board and start with ships of capacity 4",
+    ),
 ];
 
 /// The 8x8 start: the standard army centred on a full 8x8 board.
@@ -49,8 +61,9 @@ impl Piratechnics {
     pub fn named(name: &str, capacity: Option<u8>) -> Result<Piratechnics, VariantError> {
         use std::collections::HashMap;
         use std::sync::Mutex;
-        static BUILT: Mutex<Option<HashMap<(String, Option<u8>), &'static Variant>>> =
-            Mutex::new(None);
+        /// Variants built so far, by name and capacity.
+        type Built = HashMap<(String, Option<u8>), &'static Variant>;
+        static BUILT: Mutex<Option<Built>> = Mutex::new(None);
         if name == "standard" && capacity.is_none() {
             return Ok(Piratechnics::standard());
         }
@@ -96,6 +109,18 @@ impl Piratechnics {
     }
 }
 
+/// Middle-game positions from the inventor's first sample game and from
+/// random play (`shared/spec/vectors/perft.txt`), fixed so that figures
+/// of different builds compare (`triad bench search`).
+pub const BENCH_POSITIONS: [&str; 6] = [
+    "[rbn][qrb][kbn][rbn]/[ppp]3[ppp][ppp]/6/1[pp][ppp][PP]2/2[pp][PPP][PP]1/6/[PPP][PPP]3[PPP]/[RBN][QRB][KBN][RBN] w c5c7 1 6",
+    "[rbn][qrb][kbn][rbn]/4[ppp][ppp]/[ppp]1[P]3/1[p]1[PP]2/[PPP]1[pp]1[P]1/3[p]2/1[PPP]3[PPP]/[RBN][QRB][KBN][RBN] w a6a7 2 11",
+    "[rbn][qrb][kbn][rbn]/4[ppp]1/[]1[P]3/1[p]1[PP]1[p]/[KBN][PPP][pp]1[pp][PPP]/3[p]2/6/[RBN][QRB][][RBN] w - 0 16",
+    "[][q][kbn]1/[Nrb]3[ppp][n]/[]1[P]3/5[rbp]/1[PPP][pp][Prb][pp][PPP]/[RB]1[KB][p]2/6/1[QRB][][RBN] w d4d5 2 21",
+    "[kqr][bpp][n]1/1[npp][ppp][][ppp][ppp]/6/2[bpp]3/[PPb]5/3[KNP]2/[P][RPP][PP][P][PPP][BP]/[BN][QR]1[N] b - 2 11",
+    "[rbn][p][][knp]/[][ppp][p]2[ppp]/6/3[npp][Pp]1/3[Pp]2/2[PPP]3/[RPP][P]2[KPP][PPP]/[QBN][R][BN][] w d5d7 1 14",
+];
+
 impl game::Game for Piratechnics {
     type State = Position;
     type Move = Move;
@@ -131,6 +156,18 @@ impl game::Game for Piratechnics {
             outcome: r.outcome,
             warnings: r.warnings,
         })
+    }
+
+    /// The six middle-game positions of [`BENCH_POSITIONS`] on the
+    /// standard board (random playouts on other variants).
+    fn bench_positions(&self) -> Vec<Position> {
+        if !std::ptr::eq(self.variant, Variant::standard()) {
+            return game::random_positions(&self.start(), 6, 1, 40);
+        }
+        BENCH_POSITIONS
+            .iter()
+            .map(|t| Position::from_tfen(t).expect("the benchmark positions parse"))
+            .collect()
     }
 
     /// The identity and, where the board allows it, the file mirror.

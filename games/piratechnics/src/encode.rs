@@ -130,4 +130,3 @@ pub fn encode_move_features(variant: &Variant, side: Color, m: Move, out: &mut [
     out[23] = df / (variant.width as f32 - 1.0).max(1.0);
     out[24] = dr / (variant.height as f32 - 1.0).max(1.0);
 }
-

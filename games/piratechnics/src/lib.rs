@@ -29,23 +29,24 @@ mod zobrist;
 
 pub use baseline::{evaluate, EvalParams, Geometry};
 pub use boundary::{Piratechnics, START_8X8, START_CAPACITY2, VARIANTS};
-pub use diagram::diagram;
 pub use crew::{Crew, KindCounts, PromoCounts};
-pub use movegen::MoveList;
+pub use diagram::diagram;
 pub use encode::{
     cell_index, encode_move_features, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES,
 };
+pub use game::SplitMix;
+pub use game::{divide, perft, perft_parallel};
+pub use movegen::MoveList;
 pub use moves::{Move, MoveFeatures, MoveKind};
 pub use notation::{Marks, MoveParseError};
 pub use outcome::{
-    outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination, NO_CAPTURE_LIMIT,
+    outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination,
+    NO_CAPTURE_LIMIT,
 };
-pub use game::{divide, perft, perft_parallel};
 pub use position::Position;
 pub use record::{
     parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,
 };
-pub use game::SplitMix;
 pub use tfen::TfenError;
 pub use types::{Bitboard, Color, Kind, Piece, Square};
 pub use variant::{Variant, VariantError, STANDARD_START};

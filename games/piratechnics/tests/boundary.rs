@@ -20,7 +20,10 @@ fn every_named_variant_plays_and_round_trips_through_the_traits() {
         let start = g.start();
         assert_eq!(g.parse_state(&start.to_text()).unwrap(), start, "{tag}");
         let e = g.encoding();
-        assert_eq!((e.height, e.width), if g.variant() == "8x8" { (8, 8) } else { (8, 6) });
+        assert_eq!(
+            (e.height, e.width),
+            if g.variant() == "8x8" { (8, 8) } else { (8, 6) }
+        );
         assert!(perft(&start, 2) > perft(&start, 1), "{tag}");
         // Random games: texts, codes and hashes agree with the traits.
         let mut rng = SplitMix::new(7);
@@ -32,7 +35,10 @@ fn every_named_variant_plays_and_round_trips_through_the_traits() {
                 pos.legal_moves(&mut moves);
                 let m = moves[rng.below(moves.len() as u64) as usize];
                 assert_eq!(pos.parse_move(&pos.move_text(m)).unwrap(), m, "{tag}");
-                assert_eq!(<piratechnics::Move as GameMove>::from_code(m.code()), Some(m));
+                assert_eq!(
+                    <piratechnics::Move as GameMove>::from_code(m.code()),
+                    Some(m)
+                );
                 h.play(m);
                 let after = h.position();
                 assert_eq!(g.parse_state(&after.to_text()).unwrap(), *after, "{tag}");
@@ -57,7 +63,9 @@ fn capacity_is_a_key_of_the_variant_and_is_recorded() {
     let again = Piratechnics::named("standard", Some(5)).unwrap();
     assert!(std::ptr::eq(c5.variant_tables(), again.variant_tables()));
     // A start that does not fit the capacity is refused, naming the variant.
-    let err = Piratechnics::named("standard", Some(2)).unwrap_err().to_string();
+    let err = Piratechnics::named("standard", Some(2))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("standard,capacity=2"), "{err}");
     let err = Piratechnics::named("9x9", None).unwrap_err().to_string();
     assert!(err.contains("unknown piratechnics variant"), "{err}");

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::super::{print_json, CliError};
+use crate::games::{self, with_game};
 use data::openings::{read_opening_games, OpeningTree};
 use data::synthetic::{random_game, DEFAULT_MAX_PLIES};
 use data::{list_shards, ShardReader, ShardWriter};
-use crate::games::{self, with_game};
 use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;

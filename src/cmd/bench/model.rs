@@ -59,7 +59,8 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         Some(path) => ModelConfig::from_file(path).map_err(|e| CliError::input(e.to_string()))?,
         None => ModelConfig::default(),
     };
-    let net = Network::new(&config, game.encoding(), 0).map_err(|e| CliError::input(e.to_string()))?;
+    let net =
+        Network::new(&config, game.encoding(), 0).map_err(|e| CliError::input(e.to_string()))?;
     let on_cpu = net.device() == tch::Device::Cpu;
     let cap = args
         .max_batch

@@ -1,22 +1,11 @@
 //! `triad bench search`: alpha-beta speed on fixed positions.
 
 use crate::cmd::CliError;
+use crate::games::{self, with_game};
 use eval::search::{Limits, Searcher};
-use piratechnics::Position;
+use game::{AlphaBetaState, Game, GameState};
 use serde_json::json;
 use std::time::Instant;
-
-/// Middle-game positions from the inventor's first sample game and from
-/// random play (`shared/spec/vectors/perft.txt`), fixed here so figures from
-/// different builds compare.
-const POSITIONS: [&str; 6] = [
-    "[rbn][qrb][kbn][rbn]/[ppp]3[ppp][ppp]/6/1[pp][ppp][PP]2/2[pp][PPP][PP]1/6/[PPP][PPP]3[PPP]/[RBN][QRB][KBN][RBN] w c5c7 1 6",
-    "[rbn][qrb][kbn][rbn]/4[ppp][ppp]/[ppp]1[P]3/1[p]1[PP]2/[PPP]1[pp]1[P]1/3[p]2/1[PPP]3[PPP]/[RBN][QRB][KBN][RBN] w a6a7 2 11",
-    "[rbn][qrb][kbn][rbn]/4[ppp]1/[]1[P]3/1[p]1[PP]1[p]/[KBN][PPP][pp]1[pp][PPP]/3[p]2/6/[RBN][QRB][][RBN] w - 0 16",
-    "[][q][kbn]1/[Nrb]3[ppp][n]/[]1[P]3/5[rbp]/1[PPP][pp][Prb][pp][PPP]/[RB]1[KB][p]2/6/1[QRB][][RBN] w d4d5 2 21",
-    "[kqr][bpp][n]1/1[npp][ppp][][ppp][ppp]/6/2[bpp]3/[PPb]5/3[KNP]2/[P][RPP][PP][P][PPP][BP]/[BN][QR]1[N] b - 2 11",
-    "[rbn][p][][knp]/[][ppp][p]2[ppp]/6/3[npp][Pp]1/3[Pp]2/2[PPP]3/[RPP][P]2[KPP][PPP]/[QBN][R][BN][] w d5d7 1 14",
-];
 
 /// Alpha-beta search speed.
 ///
@@ -31,16 +20,29 @@ pub struct Args {
     /// Milliseconds for the start-position depth test.
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
+    /// The game, `NAME[/VARIANT]` (its fixed benchmark positions,
+    /// `Game::bench_positions`).
+    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    game: String,
     /// Print one JSON object instead.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| bench(&g, &args))
+}
+
+fn bench<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
+where
+    G::State: AlphaBetaState,
+{
+    let positions = game.bench_positions();
     if args.nodes == 0 || args.movetime == 0 {
         return Err(CliError::input("--nodes and --movetime must be positive"));
     }
-    let bar = indicatif::ProgressBar::new(POSITIONS.len() as u64 + 1);
+    let bar = indicatif::ProgressBar::new(positions.len() as u64 + 1);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len}")
             .expect("valid template"),
@@ -49,16 +51,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut total_nodes = 0u64;
     let mut total_secs = 0.0f64;
     let mut per_position = Vec::new();
-    for tfen in POSITIONS {
-        let pos = Position::from_tfen(tfen).map_err(|e| CliError::failed(e.to_string()))?;
-        let mut s = Searcher::new(64);
+    for pos in &positions {
+        let mut s = Searcher::<G::State>::new(64);
         let t = Instant::now();
-        let r = s.search(&pos, &[], Limits::nodes(args.nodes), |_| {});
+        let r = s.search(pos, &[], Limits::nodes(args.nodes), |_| {});
         let secs = t.elapsed().as_secs_f64();
         total_nodes += r.nodes;
         total_secs += secs;
         per_position.push(json!({
-            "tfen": tfen,
+            "position": pos.to_text(),
             "nodes": r.nodes,
             "seconds": secs,
             "nps": (r.nodes as f64 / secs) as u64,
@@ -68,8 +69,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let nps = (total_nodes as f64 / total_secs) as u64;
 
-    let start = Position::start();
-    let mut s = Searcher::new(64);
+    let start = game.start();
+    let mut s = Searcher::<G::State>::new(64);
     let r = s.search(&start, &[], Limits::movetime(args.movetime), |_| {});
     bar.finish_and_clear();
     let depth = r.info.as_ref().map_or(0, |i| i.depth);
@@ -91,7 +92,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 p["nodes"],
                 p["nps"],
                 p["depth"],
-                p["tfen"].as_str().unwrap_or("")
+                p["position"].as_str().unwrap_or("")
             );
         }
         println!("middle-game: {total_nodes} nodes in {total_secs:.2} s = {nps} nodes/s");

@@ -2,12 +2,13 @@
 //! the raw batched forward of the same network at the same batch size. The
 //! ratio is the figure of merit of the batching design (ARCHITECTURE.md).
 
-use crate::cmd::selfplay::load_network;
+use crate::cmd::selfplay::pipeline_error;
 use crate::cmd::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::Encoder;
+use pipeline::selfplay::load_network;
 use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};
 use serde_json::json;
 use std::path::PathBuf;
@@ -42,7 +43,12 @@ struct Recorder<'a, S: GameState> {
 }
 
 impl<S: GameState> Evaluator<S> for Recorder<'_, S> {
-    fn evaluate(&mut self, batch: &[Request<'_, S>], policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
         for r in batch {
             if self.kept.len() < self.keep {
                 self.kept
@@ -64,7 +70,9 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     }
     let config =
         SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
-    let (net, _, _) = load_network(game, &args.config, None, 0)?;
+    let model =
+        model::ModelConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    let (net, _) = load_network(game, &model, None, 0).map_err(pipeline_error)?;
     // The driver evaluates the two halves of its games in turn.
     let batch = config.games_in_flight.div_ceil(2);
     let mut evaluator = NetworkEvaluator::new(net);

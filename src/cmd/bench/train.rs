@@ -3,9 +3,9 @@
 //! their ratio (how much the data path costs the trainer).
 
 use crate::cmd::{print_json, CliError};
+use crate::games::{self, with_game};
 use data::synthetic::random_game;
 use data::{ReplayWindow, ShardWriter, WindowOptions};
-use crate::games::{self, with_game};
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{ModelConfig, Network, Shape};
