@@ -70,17 +70,17 @@ impl ModelConfig {
             ("value_hidden", self.value_hidden),
         ] {
             if v == 0 {
-                return Err(ConfigError(format!("[model] {key}: must be at least 1")));
+                return Err(ConfigError(format!("model.{key}: must be at least 1")));
             }
         }
         parse_device(&self.device)
             .map(|_| ())
-            .map_err(|e| ConfigError(format!("[model] device: {e}")))
+            .map_err(|e| ConfigError(format!("model.device: {e}")))
     }
 
     /// The libtorch device this configuration asks for.
     pub fn tch_device(&self) -> Result<tch::Device, ConfigError> {
-        parse_device(&self.device).map_err(|e| ConfigError(format!("[model] device: {e}")))
+        parse_device(&self.device).map_err(|e| ConfigError(format!("model.device: {e}")))
     }
 }
 

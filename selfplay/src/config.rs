@@ -125,7 +125,7 @@ impl SelfplayConfig {
 
     /// Checks values serde cannot; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |key: &str, why: &str| Err(ConfigError(format!("[selfplay] {key}: {why}")));
+        let bad = |key: &str, why: &str| Err(ConfigError(format!("selfplay.{key}: {why}")));
         if self.simulations == 0 {
             return bad("simulations", "must be at least 1");
         }

@@ -141,7 +141,7 @@ where
         ..Default::default()
     }
     .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("[model] device", "--device", 1)))?;
+    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
     let nets = pipeline::players::factory::<G>(device);
     let opts = RunOptions {
         threads: args.threads.max(1),

@@ -144,7 +144,7 @@ impl TrainConfig {
 
     /// Checks the values serde cannot.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |key: &str, what: &str| Err(ConfigError(format!("[train] {key}: {what}")));
+        let bad = |key: &str, what: &str| Err(ConfigError(format!("train.{key}: {what}")));
         for (key, v) in [
             ("batch_size", self.batch_size as u64),
             ("window", self.window as u64),
@@ -264,7 +264,7 @@ mod tests {
         let e = TrainConfig::from_toml_str("[train]\noptimizer = \"adam\"\n").unwrap_err();
         assert!(e.0.contains("adam"), "{}", e.0);
         let e = TrainConfig::from_toml_str("[train]\nlr = -1.0\n").unwrap_err();
-        assert!(e.0.contains("[train] lr"), "{}", e.0);
+        assert!(e.0.contains("train.lr"), "{}", e.0);
         let e = TrainConfig::from_toml_str("[train]\nbatch_size = 0\n").unwrap_err();
         assert!(e.0.contains("batch_size"), "{}", e.0);
         let e = TrainConfig::from_toml_str("[train]\nmomentum = 1.5\n").unwrap_err();

@@ -5,7 +5,7 @@ use game::{Game, GameState, SplitMix};
 use std::path::Path;
 
 /// Reads one position of `game` per line, in the game's position text
-/// (TFEN for PiRaTeKnIcS); blank lines and `#` comments are skipped, and a
+/// (`Game::parse_state`); blank lines and `#` comments are skipped, and a
 /// line may carry `; ...` after the position, as in the spec's vector files.
 pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, String> {
     let text = std::fs::read_to_string(path)

@@ -580,8 +580,8 @@ impl<S: AlphaBetaState> Searcher<S> {
     /// captures and promotions), skipping captures that plainly lose
     /// material or cannot reach alpha. In check, every evasion is tried.
     ///
-    /// Captures can be everywhere (in PiRaTeKnIcS every ship is next to
-    /// others and 60 crew can trade), so the capture tree is bounded: after
+    /// Captures can be everywhere (pieces that all touch, long chains of
+    /// trades), so the capture tree is bounded: after
     /// [`QS_RECAPTURES_FROM`] plies only recaptures on the cell of the last
     /// capture are tried, and after [`QS_MAX`] plies the evaluation stands.
     fn quiescence(

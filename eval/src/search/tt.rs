@@ -28,7 +28,7 @@ pub enum Bound {
 pub struct Entry<M> {
     pub mv: Option<M>,
     /// Score as stored: mate scores are relative to this node (see
-    /// [`super::score_to_tt`]).
+    /// `score_to_tt` in the search module).
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
