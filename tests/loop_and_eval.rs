@@ -165,3 +165,85 @@ fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
     assert!(Path::new(&dir.join("p.svg")).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The loop runs on other variants: every network and shard of the run
+/// records its game and variant, and the other commands refuse them where
+/// another variant is expected, naming both.
+#[test]
+fn tiny_loops_on_other_variants_record_and_refuse_their_variant() {
+    let dir = std::env::temp_dir().join(format!("triad-variant-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for variant in ["8x8", "capacity2"] {
+        let cfg = dir.join(format!("{variant}.toml"));
+        let text = format!("{TINY}[game]\nname = \"piratechnics\"\nvariant = \"{variant}\"\n");
+        std::fs::write(&cfg, text).unwrap();
+        let run = dir.join(variant);
+        let (c, r) = (cfg.to_str().unwrap(), run.to_str().unwrap());
+        let v = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+        assert_eq!(v["generations"], 1, "{variant}");
+        let sidecar = std::fs::read_to_string(run.join("networks/gen-0001.json")).unwrap();
+        let sidecar: serde_json::Value = serde_json::from_str(&sidecar).unwrap();
+        assert_eq!(sidecar["game"], "piratechnics");
+        assert_eq!(sidecar["variant"], variant);
+        let info = json(&triad(&[
+            "data",
+            "info",
+            run.join("games/gen-0001").to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(info["games"], 4, "{info}");
+        assert!(
+            info.to_string()
+                .contains(&format!("piratechnics/{variant}")),
+            "{info}"
+        );
+
+        // A network of this variant in a run of the standard game: exit 2,
+        // both named.
+        let net = run.join("networks/gen-0001.safetensors");
+        let std_cfg = dir.join("standard.toml");
+        std::fs::write(&std_cfg, TINY).unwrap();
+        let refused = triad(&[
+            "selfplay",
+            "--config",
+            std_cfg.to_str().unwrap(),
+            "--model",
+            net.to_str().unwrap(),
+            "--games",
+            "1",
+            "--out",
+            dir.join("refused").to_str().unwrap(),
+        ]);
+        assert_eq!(refused.status.code(), Some(2));
+        let msg = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            msg.contains(&format!("piratechnics/{variant}"))
+                && msg.contains("piratechnics/standard"),
+            "{msg}"
+        );
+        // Its shards to a trainer of the standard game: exit 2, both named.
+        let refused = triad(&[
+            "train",
+            "--config",
+            std_cfg.to_str().unwrap(),
+            "--data",
+            run.join("games/gen-0001").to_str().unwrap(),
+            "--out",
+            dir.join("refused-train").to_str().unwrap(),
+        ]);
+        assert_eq!(refused.status.code(), Some(2));
+        let msg = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            msg.contains(&format!("piratechnics/{variant}"))
+                && msg.contains("piratechnics/standard"),
+            "{msg}"
+        );
+    }
+    // --game on a command without a run file.
+    let show = json(&triad(&["show", "--game", "piratechnics/8x8", "--json"]));
+    assert_eq!(show["variant"], "8x8");
+    let bad = triad(&["perft", "--game", "piratechnics/9x9", "--depth", "1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,7 +16,7 @@ use serde_json::json;
 #[derive(clap::Args)]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// The position in the game's text (TFEN, RULES.md §9.1, for
     /// PiRaTeKnIcS); the start position if omitted.

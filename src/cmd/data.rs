@@ -104,6 +104,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     if args.json {
         print_json(&json!({
             "shards": s.shards,
+            "game": s.games_played.iter().collect::<Vec<_>>(),
             "games": s.games,
             "positions": s.positions,
             "results": {
@@ -127,6 +128,8 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         }
     };
     let _ = writeln!(out, "shards            {}", s.shards);
+    let played: Vec<&str> = s.games_played.iter().map(String::as_str).collect();
+    let _ = writeln!(out, "game              {}", played.join(", "));
     let _ = writeln!(out, "games             {}", s.games);
     let _ = writeln!(out, "positions         {}", s.positions);
     let _ = writeln!(

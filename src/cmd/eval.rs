@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<String>,
     /// The game, `NAME[/VARIANT]` (net: players must be networks of it).
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Openings: a file of positions in the game's text (TFEN for
     /// PiRaTeKnIcS), one per line.

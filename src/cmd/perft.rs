@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long, short)]
     depth: Option<u32>,
     /// The game, `NAME[/VARIANT]` (e.g. piratechnics/8x8).
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Position to start from, in the game's position text (TFEN for
     /// PiRaTeKnIcS; default: the start position).

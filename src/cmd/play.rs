@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, default_value = "white", value_parser = ["white", "black"])]
     color: String,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Start from this position (the game's text; TFEN for PiRaTeKnIcS)
     /// instead of the start position.

@@ -15,7 +15,7 @@ pub struct Args {
     /// The record file.
     file: PathBuf,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Start position in the game's text (default: the variant's start).
     #[arg(long, alias = "tfen", value_name = "TEXT")]

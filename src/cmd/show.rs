@@ -11,7 +11,7 @@ use serde_json::json;
 )]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// The position in the game's text (TFEN for PiRaTeKnIcS); default the
     /// start position.

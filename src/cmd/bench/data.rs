@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Keep the shards in this directory (default: a temporary directory, removed afterwards).
     #[arg(long)]

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let game = match (&args.config, &args.game) {
         (Some(path), _) => games::load(path)?,
         (None, Some(flag)) => games::from_flag(flag)?,
-        (None, None) => games::from_flag("piratechnics")?,
+        (None, None) => games::from_flag(games::DEFAULT_GAME)?,
     };
     with_game!(game, |g| run_game(&g, args))
 }

@@ -22,7 +22,7 @@ pub struct Args {
     movetime: u64,
     /// The game, `NAME[/VARIANT]` (its fixed benchmark positions,
     /// `Game::bench_positions`).
-    #[arg(long, default_value = "piratechnics", value_name = "GAME")]
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
     game: String,
     /// Print one JSON object instead.
     #[arg(long)]

@@ -44,7 +44,7 @@ fn input(e: impl std::fmt::Display) -> CliError {
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = match &args.config {
         Some(path) => games::load(path)?,
-        None => games::from_flag("piratechnics")?,
+        None => games::from_flag(games::DEFAULT_GAME)?,
     };
     with_game!(game, |g| run_game(&g, args))
 }
