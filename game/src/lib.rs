@@ -21,7 +21,7 @@ pub use alphabeta::{AlphaBetaState, MoveOrder};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_parallel};
-pub use record::{replay_numbered, RecordReplay};
+pub use record::{replay_numbered, write_numbered, RecordReplay};
 pub use rng::SplitMix;
 pub use sample::random_positions;
 pub use traits::{Encoding, Game, GameMove, GameState, GameTag};

@@ -1,7 +1,7 @@
 //! Game records read back (`triad replay`): a game's moves in its own
 //! notation, checked move by move against the rules.
 
-use crate::{GameResult, GameState, History, Outcome, Termination};
+use crate::{Color, GameResult, GameState, History, Outcome, Termination};
 
 /// A replayed record.
 #[derive(Debug, Clone)]
@@ -82,4 +82,53 @@ pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordRepla
         outcome,
         warnings: Vec::new(),
     })
+}
+
+/// Writes a game as numbered move pairs, the layout of the inventor's
+/// PiRaTeKnIcS records that every game's default record uses: a
+/// `White`/`Black` column line, then `N)\tWHITE,\t\tBLACK;` lines numbered
+/// from `first_number` (a lone `,` for a missing White move), and
+/// `N)\tresigns.` for the side to move after the last move when
+/// `resigned`. `text(before, m, after)` writes each move; `moves` must be
+/// legal from `start`.
+pub fn write_numbered<S: GameState>(
+    start: &S,
+    moves: &[S::Move],
+    first_number: usize,
+    resigned: bool,
+    mut text: impl FnMut(&S, S::Move, &S) -> String,
+) -> String {
+    let mut out = String::from("\tWhite\t\tBlack\n");
+    let mut pos = start.clone();
+    let mut number = first_number;
+    let mut line = String::new();
+    if start.side() == Color::Black {
+        line = format!("{number})\t,\t");
+    }
+    for &m in moves {
+        let after = pos.play(m);
+        let t = text(&pos, m, &after);
+        if pos.side() == Color::White {
+            line = format!("{number})\t{t},\t");
+        } else {
+            line.push_str(&format!("\t{t};\n"));
+            out.push_str(&line);
+            line.clear();
+            number += 1;
+        }
+        pos = after;
+    }
+    if !line.is_empty() {
+        out.push_str(line.trim_end_matches([',', '\t']));
+        out.push_str(";\n");
+    }
+    if resigned {
+        let side = if pos.side() == Color::White {
+            ""
+        } else {
+            "\t,"
+        };
+        out.push_str(&format!("{number}){side}\tresigns.\n"));
+    }
+    out
 }

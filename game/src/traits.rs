@@ -82,39 +82,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// writes `N) white, black;` lines of [`GameState::move_text`]; games
     /// with a traditional notation override it.
     fn record_text(&self, history: &crate::History<Self::State>, resigned: bool) -> String {
-        let mut pos = history.start().clone();
-        let mut out = String::from("\tWhite\t\tBlack\n");
-        let mut number = 1;
-        let mut line = String::new();
-        if pos.side() == crate::Color::Black {
-            line = format!("{number})\t,\t");
-        }
-        for &m in history.moves() {
-            let text = pos.move_text(m);
-            let white = pos.side() == crate::Color::White;
-            pos.apply(m);
-            if white {
-                line = format!("{number})\t{text},\t");
-            } else {
-                line.push_str(&format!("\t{text};\n"));
-                out.push_str(&line);
-                line.clear();
-                number += 1;
-            }
-        }
-        if !line.is_empty() {
-            out.push_str(line.trim_end_matches([',', '\t']));
-            out.push_str(";\n");
-        }
-        if resigned {
-            let side = if pos.side() == crate::Color::White {
-                ""
-            } else {
-                "\t,"
-            };
-            out.push_str(&format!("{number}){side}\tresigns.\n"));
-        }
-        out
+        crate::write_numbered(history.start(), history.moves(), 1, resigned, |p, m, _| {
+            p.move_text(m)
+        })
     }
 
     /// Reads a game record in the game's own notation (the format

@@ -212,40 +212,12 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
 /// [`replay`] reads it back; a header of non-numbered lines (such as
 /// `data::GameRecord::header`) may precede it. `moves` must be legal.
 pub fn write_record(start: &Position, moves: &[Move], resigned: bool) -> String {
-    let mut out = String::from("\tWhite\t\tBlack\n");
-    let mut pos = start.clone();
-    let mut number = start.fullmove().max(1) as usize;
-    let mut line = String::new();
-    if start.side() == Color::Black {
-        line = format!("{number})\t,\t");
-    }
-    for &m in moves {
-        let mut text = pos.move_to_inventor(m);
-        let white = pos.side() == Color::White;
-        pos.apply(m);
-        if pos.in_check() {
-            text.push_str(if !pos.has_legal_move() { " **" } else { " *" });
+    let first = start.fullmove().max(1) as usize;
+    game::write_numbered(start, moves, first, resigned, |before, m, after| {
+        let mut text = before.move_to_inventor(m);
+        if after.in_check() {
+            text.push_str(if !after.has_legal_move() { " **" } else { " *" });
         }
-        if white {
-            line = format!("{number})\t{text},\t");
-        } else {
-            line.push_str(&format!("\t{text};\n"));
-            out.push_str(&line);
-            line.clear();
-            number += 1;
-        }
-    }
-    if !line.is_empty() {
-        out.push_str(line.trim_end_matches([',', '\t']));
-        out.push_str(";\n");
-    }
-    if resigned {
-        let side = if pos.side() == Color::White {
-            ""
-        } else {
-            "\t,"
-        };
-        out.push_str(&format!("{number}){side}\tresigns.\n"));
-    }
-    out
+        text
+    })
 }

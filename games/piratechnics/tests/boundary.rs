@@ -82,3 +82,27 @@ fn symmetries_follow_the_board() {
         assert_eq!(m.transform(1), start);
     }
 }
+
+/// Records round-trip: the inventor's notation (`Game::record_text` of
+/// PiRaTeKnIcS) through `Game::replay_record`, and the default numbered
+/// format of canonical move text through `game::replay_numbered`.
+#[test]
+fn records_round_trip_in_both_notations() {
+    let g = Piratechnics::standard();
+    let mut rng = SplitMix::new(11);
+    let mut moves = Vec::new();
+    for _ in 0..6 {
+        let mut h = History::new(g.start());
+        while h.outcome().is_none() && h.ply() < 80 {
+            h.position().legal_moves(&mut moves);
+            h.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        let inventor = g.record_text(&h, false);
+        let back = g.replay_record(g.start(), &inventor).unwrap();
+        assert_eq!(back.history.moves(), h.moves(), "{inventor}");
+        let plain = game::write_numbered(h.start(), h.moves(), 1, true, |p, m, _| p.move_text(m));
+        let back = game::replay_numbered(g.start(), &plain).unwrap();
+        assert_eq!(back.history.moves(), h.moves(), "{plain}");
+        assert_eq!(back.termination(), game::Termination::Resignation);
+    }
+}
