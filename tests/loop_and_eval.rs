@@ -247,3 +247,81 @@ fn tiny_loops_on_other_variants_record_and_refuse_their_variant() {
     assert_eq!(bad.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A finished run is extended by raising its generations; a second loop on
+/// a running run is refused naming the first; after `kill -9` of the first,
+/// running again resumes.
+#[test]
+fn a_run_is_extended_locked_and_resumed_after_kill() {
+    let dir = std::env::temp_dir().join(format!("triad-extend-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    let run = dir.join("run");
+    let (c, r) = (cfg.to_str().unwrap(), run.to_str().unwrap());
+    json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+    let two = json(&triad(&[
+        "loop",
+        "--config",
+        c,
+        "--run",
+        r,
+        "--generations",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(two["generations"], 2);
+    assert!(run.join("networks/gen-0002.safetensors").exists());
+    // Game ids are unique within the run: generation 2's start at 2·2³².
+    let rows = data::read_shard(
+        std::fs::read_dir(run.join("games/gen-0002"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "parquet"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        rows.iter().all(|r| r.game_id >> 32 == 2),
+        "ids of generation 2"
+    );
+    // The same in the run file: raising [loop] generations extends too.
+    std::fs::write(&cfg, TINY.replace("generations = 1", "generations = 3")).unwrap();
+    let three = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));
+    assert_eq!(three["generations"], 3);
+
+    // A loop holding the run: a second one is refused, naming it.
+    let mut first = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(["loop", "--config", c, "--run", r, "--generations", "6"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = run.join("triad.lock");
+    let t = std::time::Instant::now();
+    while !lock.exists() && t.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(lock.exists(), "the first loop holds the lock");
+    let second = triad(&["loop", "--config", c, "--run", r, "--generations", "6"]);
+    assert_eq!(second.status.code(), Some(2));
+    let msg = String::from_utf8_lossy(&second.stderr);
+    assert!(msg.contains(&format!("pid {}", first.id())), "{msg}");
+    // kill -9 of the first: its lock is stale, and the run resumes.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let resumed = json(&triad(&[
+        "loop",
+        "--config",
+        c,
+        "--run",
+        r,
+        "--generations",
+        "6",
+        "--json",
+    ]));
+    assert_eq!(resumed["generations"], 6);
+    assert!(!lock.exists(), "released at the end");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@
 
 pub mod config;
 mod error;
+pub mod lock;
 pub mod players;
 pub mod ratings;
 pub mod run;
@@ -17,4 +18,7 @@ pub mod selfplay;
 
 pub use config::{GameSection, RunConfig};
 pub use error::Error;
-pub use run::{gen_name, network_path, Loop, LoopConfig, Stage, State, Summary};
+pub use run::{
+    gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage, State,
+    Summary,
+};

@@ -18,6 +18,7 @@
 //! from its last checkpoint).
 
 use crate::config::RunConfig;
+use crate::lock::RunLock;
 use crate::players;
 use crate::ratings::{self, Matches};
 use crate::selfplay::{load_network, play_to_shards, Job};
@@ -112,6 +113,19 @@ pub fn gen_name(g: u32) -> String {
     format!("gen-{g:04}")
 }
 
+/// The game id of generation `g`'s `i`th self-play game: ids are unique
+/// within a run (`g · 2³²` + i), so readers that group a run's rows by
+/// game id never merge two games.
+pub fn selfplay_game_id(g: u32, i: u64) -> u64 {
+    ((g as u64) << 32) | i
+}
+
+/// The game id of generation `g`'s `i`th match game: `g · 2³² + 2³¹ + i`,
+/// apart from every self-play id of the run.
+pub fn match_game_id(g: u32, i: u64) -> u64 {
+    ((g as u64) << 32) | (1 << 31) | i
+}
+
 /// The path of a generation's network in a run directory.
 pub fn network_path(run: &Path, g: u32) -> PathBuf {
     run.join("networks")
@@ -136,6 +150,18 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Err
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::failed(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// Whether the run's saved config `old` differs from `cfg` at most in
+/// `[loop] generations` (a run may be extended).
+fn only_generations_differ(old: &str, cfg: &RunConfig) -> bool {
+    match RunConfig::parse(old) {
+        Ok(mut o) => {
+            o.r#loop.generations = cfg.r#loop.generations;
+            o == *cfg
+        }
+        Err(_) => false,
     }
 }
 
@@ -178,14 +204,18 @@ pub struct Loop<'a, G: Game> {
     run: PathBuf,
     ladder: Vec<PlayerSpec>,
     stop: &'a AtomicBool,
+    /// Held while the loop runs: a second process on the run is refused.
+    _lock: RunLock,
 }
 
 impl<'a, G: Game> Loop<'a, G>
 where
     G::State: AlphaBetaState,
 {
-    /// Prepares the run directory `run` for `cfg` (whose text is `text`):
-    /// a run directory of another config is refused.
+    /// Prepares the run directory `run` for `cfg` (whose text is `text`)
+    /// and locks it: a run directory of another config is refused, and so
+    /// is one another process is running. A config that differs from the
+    /// run's only in `[loop] generations` extends the run.
     pub fn open(
         game: &'a G,
         cfg: &'a RunConfig,
@@ -202,6 +232,7 @@ where
                     .map_err(|e| Error::input(format!("eval.ladder: {e}")))
             })
             .collect::<Result<_, _>>()?;
+        let lock = RunLock::acquire(run, "triad loop")?;
         for d in ["networks", "games", "eval"] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
                 Error::input(format!("{}: cannot create: {e}", run.join(d).display()))
@@ -210,10 +241,13 @@ where
         let config_copy = run.join("config.toml");
         match std::fs::read_to_string(&config_copy) {
             Ok(old) if old != text => {
-                return Err(Error::input(format!(
-                    "{} holds a run of another config (its config.toml differs); use the same file or a new run directory",
-                    run.display(),
-                )))
+                if !only_generations_differ(&old, cfg) {
+                    return Err(Error::input(format!(
+                        "{} holds a run of another config (its config.toml differs in more than [loop] generations); use the same file or a new run directory",
+                        run.display(),
+                    )));
+                }
+                write_atomic(&config_copy, text)?;
             }
             Ok(_) => {}
             Err(_) => write_atomic(&config_copy, text)?,
@@ -225,6 +259,7 @@ where
             run: run.to_path_buf(),
             ladder,
             stop,
+            _lock: lock,
         })
     }
 
@@ -239,6 +274,15 @@ where
         let matches_path = self.run.join("matches.json");
         let mut state: State = read_json(&state_path)?.unwrap_or_default();
         let mut matches: Matches = read_json(&matches_path)?.unwrap_or_default();
+        let generations = self.cfg.r#loop.generations;
+        if state.stage == Stage::Done && state.generation < generations {
+            eprintln!(
+                "extending the run from {} to {generations} generations",
+                state.generation
+            );
+            state.generation += 1;
+            state.stage = Stage::Selfplay;
+        }
         while state.stage != Stage::Done {
             let g = state.generation;
             state.stage = match state.stage {
@@ -294,6 +338,7 @@ where
         let job = Job {
             out: dir,
             games: self.cfg.r#loop.games_per_generation,
+            first_game_id: selfplay_game_id(g, 0),
             seed,
             shard_games: 1000,
             model_id,
@@ -451,7 +496,7 @@ where
                 self.game,
                 gm,
                 &players,
-                ((g as u64) << 32) | i as u64,
+                match_game_id(g, i as u64),
             ))
             .map_err(failed)?;
         }

@@ -50,8 +50,12 @@ pub fn load_network<G: Game>(
 pub struct Job {
     /// Folder of the shards (created if missing).
     pub out: PathBuf,
-    /// Games to play (ids `0..games`).
+    /// Games to play.
     pub games: u64,
+    /// The first game id (ids `first_game_id..first_game_id + games`): the
+    /// loop gives each generation its own range so ids are unique within
+    /// a run.
+    pub first_game_id: u64,
     /// Seed of the games.
     pub seed: u64,
     /// Games per shard.
@@ -108,7 +112,8 @@ pub fn play_to_shards<G: Game>(
             job.shard_path(0).display()
         )));
     }
-    let mut driver = SelfPlay::new(game, config, job.seed, job.games, &job.model_id);
+    let mut driver = SelfPlay::new(game, config, job.seed, job.games, &job.model_id)
+        .with_first_game_id(job.first_game_id);
     let started = Instant::now();
     let mut finished = Vec::new();
     let (mut shard_index, mut in_shard) = (0, 0);

@@ -132,6 +132,8 @@ pub struct SelfPlay<G: Game> {
     slots: Vec<Slot<G::State>>,
     cache: EvalCache,
     next_game: u64,
+    /// Added to every game's index to make its recorded `game_id`.
+    first_id: u64,
     max_games: u64,
     stopping: bool,
     pool: rayon::ThreadPool,
@@ -184,6 +186,7 @@ impl<G: Game> SelfPlay<G> {
             slots,
             cache: EvalCache::new(config.cache_size),
             next_game: 0,
+            first_id: 0,
             max_games,
             stopping: false,
             pool,
@@ -192,6 +195,15 @@ impl<G: Game> SelfPlay<G> {
             start,
             totals: Totals::default(),
         }
+    }
+
+    /// Records game ids from `first` on (`first..first + max_games`)
+    /// instead of from 0, so that the games of several self-play jobs of
+    /// one run (the loop's generations, distributed workers) have ids
+    /// unique within the run. The games themselves do not change.
+    pub fn with_first_game_id(mut self, first: u64) -> SelfPlay<G> {
+        self.first_id = first;
+        self
     }
 
     /// Start no more games (Ctrl-C); games in progress go on unless abandoned.
@@ -229,9 +241,12 @@ impl<G: Game> SelfPlay<G> {
         // (1) New games, in slot order: ids and seeds do not depend on timing.
         for slot in &mut self.slots {
             if slot.active.is_none() && !self.stopping && self.next_game < self.max_games {
-                let id = self.next_game;
+                let index = self.next_game;
                 self.next_game += 1;
-                let seed = Rng::derive(self.seed, id);
+                // The game's stream depends on its index only, so the
+                // same seed gives the same games whatever the id base.
+                let seed = Rng::derive(self.seed, index);
+                let id = self.first_id + index;
                 slot.rng = Rng::new(seed);
                 let no_resign = slot.rng.uniform() < self.config.no_resign_share;
                 slot.search.reset();

@@ -24,13 +24,23 @@ pub struct Args {
     /// The run directory (created if missing; resumed if it holds a run).
     #[arg(long, value_name = "RUN_DIR")]
     run: PathBuf,
+    /// Run to this many generations (replaces [loop] generations): raising
+    /// it, here or in the run file, extends a finished run.
+    #[arg(long, value_name = "N")]
+    generations: Option<u32>,
     /// Print the final ratings as one JSON object.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let run = load_run(&args.config)?;
+    let mut run = load_run(&args.config)?;
+    if let Some(n) = args.generations {
+        if n == 0 {
+            return Err(CliError::input("--generations must be at least 1"));
+        }
+        run.config.r#loop.generations = n;
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();

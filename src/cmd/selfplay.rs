@@ -40,6 +40,10 @@ pub struct Args {
     /// Seed of the games (and of the random network); same seed, same games.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
+    /// The first game id (ids N..N+games): give each job of a run its own
+    /// range so that game ids stay unique within the run.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    first_game_id: u64,
     /// Games per shard.
     #[arg(long, default_value_t = 1000, value_name = "N")]
     shard_games: u64,
@@ -81,6 +85,7 @@ fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliErr
     let job = Job {
         out: args.out.clone(),
         games: args.games,
+        first_game_id: args.first_game_id,
         seed: args.seed,
         shard_games: args.shard_games,
         model_id: model_id.clone(),
