@@ -49,6 +49,13 @@ impl EvalConfig {
         if self.max_plies == 0 {
             return Err("eval.max_plies: must be at least 1".into());
         }
+        if self.threads > 1024 {
+            return Err("eval.threads: at most 1024".into());
+        }
+        let most = crate::arena::openings::MAX_RANDOM_PLIES;
+        if self.random_plies > most {
+            return Err(format!("eval.random_plies: at most {most}"));
+        }
         for p in &self.ladder {
             p.parse::<crate::arena::players::PlayerSpec>()
                 .map_err(|e| format!("eval.ladder: {e}"))?;

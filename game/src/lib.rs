@@ -15,6 +15,7 @@ mod perft;
 mod record;
 mod rng;
 mod sample;
+mod text;
 mod traits;
 
 pub use alphabeta::{AlphaBetaState, MoveOrder};
@@ -24,4 +25,5 @@ pub use perft::{divide, perft, perft_parallel};
 pub use record::{replay_numbered, write_numbered, RecordReplay};
 pub use rng::SplitMix;
 pub use sample::random_positions;
+pub use text::clip;
 pub use traits::{Encoding, Game, GameMove, GameState, GameTag};

@@ -192,6 +192,12 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
 /// Reads and checks a sidecar's format (the game is checked by
 /// [`CheckpointInfo::check_game`]).
 pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
+    if !weights.exists() {
+        return Err(CheckpointError::Io {
+            path: weights.to_path_buf(),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such checkpoint"),
+        });
+    }
     let path = sidecar_path(weights);
     let text = std::fs::read_to_string(&path).map_err(io(&path))?;
     let info: CheckpointInfo =
@@ -205,6 +211,14 @@ pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
             message: format!("format is {:?}, expected {FORMAT:?}", info.format),
         });
     }
+    // A sidecar with absurd sizes (0 or 10^12 channels) would abort in
+    // libtorch when the network is built: refuse it here, by name.
+    info.shape
+        .validate()
+        .map_err(|message| CheckpointError::BadSidecar {
+            path: path.clone(),
+            message,
+        })?;
     Ok(info)
 }
 

@@ -69,18 +69,47 @@ impl ModelConfig {
             ("policy_hidden", self.policy_hidden),
             ("value_hidden", self.value_hidden),
         ] {
-            if v == 0 {
-                return Err(ConfigError(format!("model.{key}: must be at least 1")));
+            if !(1..=crate::net::MAX_WIDTH).contains(&v) {
+                return Err(ConfigError(format!(
+                    "model.{key}: must be 1..={}",
+                    crate::net::MAX_WIDTH
+                )));
             }
+        }
+        if self.blocks > crate::net::MAX_BLOCKS {
+            return Err(ConfigError(format!(
+                "model.blocks: at most {}",
+                crate::net::MAX_BLOCKS
+            )));
+        }
+        if self.threads > 1024 {
+            return Err(ConfigError("model.threads: at most 1024".into()));
         }
         parse_device(&self.device)
             .map(|_| ())
             .map_err(|e| ConfigError(format!("model.device: {e}")))
     }
 
-    /// The libtorch device this configuration asks for.
+    /// The libtorch device this configuration asks for, which must exist
+    /// on this machine (a config naming CUDA is valid anywhere; using it
+    /// where there is no such GPU is this error, not a panic in libtorch).
     pub fn tch_device(&self) -> Result<tch::Device, ConfigError> {
-        parse_device(&self.device).map_err(|e| ConfigError(format!("model.device: {e}")))
+        let device =
+            parse_device(&self.device).map_err(|e| ConfigError(format!("model.device: {e}")))?;
+        if let tch::Device::Cuda(n) = device {
+            let count = if tch::Cuda::is_available() {
+                tch::Cuda::device_count() as usize
+            } else {
+                0
+            };
+            if n >= count {
+                return Err(ConfigError(format!(
+                    "model.device: \"{}\" but this machine has {count} CUDA device(s); use \"cpu\" or \"auto\"",
+                    self.device
+                )));
+            }
+        }
+        Ok(device)
     }
 }
 

@@ -47,6 +47,38 @@ impl Shape {
     }
 }
 
+/// The largest sizes a network may have (far above anything trainable on
+/// one machine): a config or sidecar beyond them is refused by name
+/// instead of aborting in an allocation.
+pub const MAX_BLOCKS: usize = 256;
+pub const MAX_WIDTH: usize = 8192;
+
+impl Shape {
+    /// Checks every size is within `1..=MAX_WIDTH` (blocks `0..=MAX_BLOCKS`);
+    /// the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.blocks > MAX_BLOCKS {
+            return Err(format!(
+                "shape.blocks: {} (at most {MAX_BLOCKS})",
+                self.blocks
+            ));
+        }
+        for (key, v) in [
+            ("channels", self.channels),
+            ("move_embed", self.move_embed),
+            ("policy_hidden", self.policy_hidden),
+            ("value_hidden", self.value_hidden),
+            ("planes", self.planes),
+            ("move_features", self.move_features),
+        ] {
+            if !(1..=MAX_WIDTH).contains(&v) {
+                return Err(format!("shape.{key}: {v} (must be 1..={MAX_WIDTH})"));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

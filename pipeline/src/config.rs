@@ -85,7 +85,6 @@ impl RunConfig {
     /// Checks the values of every section; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
         self.model.validate().map_err(|e| e.0)?;
-        self.model.tch_device().map_err(|e| e.0)?;
         self.selfplay.validate().map_err(|e| e.0)?;
         self.train.validate().map_err(|e| e.0)?;
         self.eval.validate()?;

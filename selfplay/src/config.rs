@@ -169,8 +169,18 @@ impl SelfplayConfig {
         if self.max_plies == 0 {
             return bad("max_plies", "must be at least 1");
         }
-        if self.games_in_flight == 0 {
-            return bad("games_in_flight", "must be at least 1");
+        if !(1..=65_536).contains(&self.games_in_flight) {
+            return bad("games_in_flight", "must be 1..=65536");
+        }
+        // Each entry keeps a policy vector: 2^26 entries is already tens of GB.
+        if self.cache_size > 1 << 26 {
+            return bad("cache_size", "at most 67108864 entries");
+        }
+        if self.threads > 1024 {
+            return bad("threads", "at most 1024");
+        }
+        if self.simulations > 1 << 20 || self.cheap_simulations > 1 << 20 {
+            return bad("simulations", "at most 1048576");
         }
         Ok(())
     }

@@ -126,6 +126,43 @@ where
     if sprt.is_some() && players.len() != 2 {
         return Err(CliError::input("--sprt needs exactly two players"));
     }
+    // The flags obey the rules of the [eval] section they mirror.
+    eval::EvalConfig {
+        games: args.games,
+        simulations: 1,
+        ladder: Vec::new(),
+        threads: args.threads,
+        max_plies: args.max_plies,
+        random_plies: args.random_plies,
+    }
+    .validate()
+    .map_err(|e| {
+        let flag = e
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .replace("eval.", "--")
+            .replace('_', "-");
+        CliError::input(format!("{flag}:{}", e.split_once(':').map_or("", |x| x.1)))
+    })?;
+    // Every network player's checkpoint is checked before any game: a
+    // missing file, a bad sidecar or a network of another game is bad
+    // input (exit 2), named here, not a failure in the middle of a match.
+    let tag = game::GameTag::of(game);
+    for p in &players {
+        if let PlayerSpec::Net(n) = p {
+            let path = std::path::Path::new(&n.path);
+            model::checkpoint::read_info(path)
+                .and_then(|info| info.check_game(path, &tag))
+                .map_err(|e| CliError::input(format!("player net:{}: {e}", n.path)))?;
+            if !path.exists() {
+                return Err(CliError::input(format!(
+                    "player net:{}: no such checkpoint",
+                    n.path
+                )));
+            }
+        }
+    }
     let pairs = args.games.div_ceil(2).max(1);
     let openings = match &args.openings {
         Some(p) => read_openings(game, p).map_err(CliError::input)?,
@@ -144,7 +181,7 @@ where
     .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
     let nets = pipeline::players::factory::<G>(device);
     let opts = RunOptions {
-        threads: args.threads.max(1),
+        threads: args.threads,
         max_plies: args.max_plies,
         seed: args.seed,
     };

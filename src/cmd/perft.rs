@@ -40,12 +40,18 @@ pub struct Args {
     json: bool,
 }
 
+/// The deepest perft accepted.
+const MAX_DEPTH: u32 = 30;
+
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = games::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
 }
 
 fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
+    if !(1..=1024).contains(&args.threads) {
+        return Err(CliError::input("--threads must be 1..=1024"));
+    }
     if let Some(path) = &args.suite {
         return suite(
             game,
@@ -62,7 +68,14 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         Some(t) => game.parse_state(t).map_err(CliError::input)?,
         None => game.start(),
     };
-    let threads = args.threads.max(1);
+    // Deeper than this is years of work (and the walk's buffers are per
+    // ply); more threads than this are a typo, not a machine.
+    if depth > MAX_DEPTH {
+        return Err(CliError::input(format!(
+            "--depth must be at most {MAX_DEPTH}"
+        )));
+    }
+    let threads = args.threads;
     let t0 = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;

@@ -156,6 +156,15 @@ impl TrainConfig {
                 return bad(key, "must be at least 1");
             }
         }
+        if self.threads > 1024 {
+            return bad("threads", "at most 1024");
+        }
+        if self.prefetch > 1024 {
+            return bad("prefetch", "at most 1024 batches");
+        }
+        if self.batch_size > 1 << 20 {
+            return bad("batch_size", "at most 1048576");
+        }
         if !(self.lr.is_finite() && self.lr > 0.0) {
             return bad("lr", "must be a positive number");
         }

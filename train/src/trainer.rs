@@ -403,7 +403,14 @@ pub fn train<G: Game>(
             .to_device(device);
         let lr = cfg.lr_at(step);
         let log = (step + 1) % cfg.metrics_every == 0 || step + 1 == end;
-        let stats = trainer.step(&batch, lr, log);
+        // A batch whose rows were all undecodable has nothing to learn
+        // from: the step passes without an update (docs/train.md: such
+        // rows are skipped and counted), keeping batch k = step k.
+        let stats = if batch.rows > 0 {
+            trainer.step(&batch, lr, log)
+        } else {
+            None
+        };
         step += 1;
         summary.samples += batch.rows as u64;
         summary.skipped_rows += batch.skipped as u64;

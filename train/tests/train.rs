@@ -329,3 +329,33 @@ fn plot_renders_metrics_and_extra_panels() {
         Err(e) => assert!(e.contains("TRIAD_FONT"), "{e}"),
     }
 }
+
+/// A window whose rows are all undecodable trains without panicking: every
+/// row is skipped and counted (before, libtorch failed on an empty batch).
+#[test]
+fn a_window_of_undecodable_rows_is_skipped_not_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pc = Piratechnics::standard();
+    let shards = tmp.path().join("shards");
+    std::fs::create_dir_all(&shards).unwrap();
+    let mut w = ShardWriter::create(shards.join("bad.parquet")).unwrap();
+    for g in 0..4 {
+        let mut game = random_game(&pc, g, &pc.start(), 3, 12);
+        for r in &mut game.positions {
+            r.legal_moves.iter_mut().for_each(|m| *m = u32::MAX);
+        }
+        for r in &game.positions {
+            w.push(r).unwrap();
+        }
+    }
+    w.finish().unwrap();
+    let opts = RunOptions {
+        run_dir: tmp.path().join("run"),
+        data: vec![shards],
+        steps: Some(3),
+        ..Default::default()
+    };
+    let s = train(&pc, &tiny_model(), &tiny_train(), &opts, &mut |_| {}).unwrap();
+    assert_eq!(s.samples, 0);
+    assert!(s.skipped_rows > 0);
+}

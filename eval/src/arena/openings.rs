@@ -34,15 +34,24 @@ pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, St
     Ok(out)
 }
 
+/// Random plies an opening may have at most (`--random-plies`,
+/// `[eval] random_plies`).
+pub const MAX_RANDOM_PLIES: u32 = 200;
+
 /// `count` openings of `game`, each `plies` random legal plies from its
-/// start (a line that ends the game is drawn again).
+/// start (a line that ends the game is drawn again). A line is drawn at
+/// most `64 · count + 1024` times in all: when the game ends that early so
+/// often, the openings are shortened to the last ply that left the game
+/// open, so the call always ends.
 pub fn random_openings<G: Game>(game: &G, count: usize, plies: u32, seed: u64) -> Vec<G::State> {
     let mut rng = SplitMix::new(seed ^ 0x0BE1_1175);
     let mut out = Vec::with_capacity(count);
     let mut buf = Vec::new();
     let start = game.start();
+    let mut tries_left = 64 * count + 1024;
     while out.len() < count {
         let mut pos = start.clone();
+        let mut open = start.clone();
         let mut ok = true;
         for _ in 0..plies {
             pos.legal_moves(&mut buf);
@@ -51,9 +60,16 @@ pub fn random_openings<G: Game>(game: &G, count: usize, plies: u32, seed: u64) -
                 break;
             }
             pos = pos.play(buf[rng.below(buf.len() as u64) as usize]);
+            if pos.outcome(1).is_none() {
+                open = pos.clone();
+            }
         }
         if ok && pos.outcome(1).is_none() {
             out.push(pos);
+        } else if tries_left == 0 {
+            out.push(open);
+        } else {
+            tries_left -= 1;
         }
     }
     out

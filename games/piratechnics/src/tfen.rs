@@ -19,7 +19,12 @@ pub struct TfenError {
 
 impl fmt::Display for TfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid TFEN \"{}\": {}", self.tfen, self.reason)
+        write!(
+            f,
+            "invalid TFEN \"{}\": {}",
+            game::clip(&self.tfen, 200),
+            game::clip(&self.reason, 200)
+        )
     }
 }
 impl std::error::Error for TfenError {}
@@ -84,10 +89,22 @@ impl Position {
                     }
                 } else if c == '[' {
                     let mut crew = Crew::EMPTY;
+                    let mut letters = 0u32;
                     loop {
                         match chars.next() {
                             Some(']') => break,
                             Some(l) => {
+                                // Counted before adding: a ship's per-piece
+                                // counters are 4 bits, so a 16th letter of
+                                // one kind would wrap around.
+                                letters += 1;
+                                if letters > variant.capacity as u32 {
+                                    return Err(err(format!(
+                                        "rank {}: a ship holds more than {} crew",
+                                        rank + 1,
+                                        variant.capacity
+                                    )));
+                                }
                                 let p = Piece::from_letter(l).ok_or_else(|| {
                                     err(format!(
                                         "rank {}: '{}' is not a crew letter (KQRBNP or kqrbnp)",

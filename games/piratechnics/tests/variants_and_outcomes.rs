@@ -83,3 +83,20 @@ fn hundred_plies_without_capture_draw() {
     g.play(m);
     assert_eq!(g.outcome().unwrap().termination, Termination::NoCapture);
 }
+
+/// Hostile TFENs: a ship with 16 or 31 identical crew letters was misread
+/// (the per-kind counter wrapped: 16 P read as one knight) or panicked move
+/// generation; now it is refused, and the message does not echo a huge
+/// input whole.
+#[test]
+fn overfull_ships_are_refused_and_long_input_is_clipped() {
+    for n in [4, 16, 31, 200] {
+        let ship = "P".repeat(n);
+        let tfen = format!("[rbn][qrb][kbn][rbn]/6/6/6/6/6/[{ship}]5/[RBN][QRB][KBN][RBN] w - 0 1");
+        let err = Position::from_tfen(&tfen).unwrap_err().to_string();
+        assert!(err.contains("more than 3 crew"), "{n}: {err}");
+    }
+    let huge = "x".repeat(100_000);
+    let err = Position::from_tfen(&huge).unwrap_err().to_string();
+    assert!(err.len() < 1000, "{} bytes", err.len());
+}

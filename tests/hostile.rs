@@ -1,0 +1,133 @@
+//! Hostile input through the binary: every case exits 2 with a one-line
+//! message (no panic, no hang, no abort). docs/reliability.md lists them.
+
+use std::process::Command;
+
+fn triad(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(args)
+        .output()
+        .expect("triad runs")
+}
+
+/// Exit 2, one line on stderr that contains `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let out = triad(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    refused(&["perft", "--depth", "100000"], "--depth");
+    refused(
+        &["perft", "--depth", "2", "--threads", "100000"],
+        "--threads",
+    );
+    refused(&["perft", "--depth", "2", "--threads", "0"], "--threads");
+    refused(
+        &["eval", "--players", "random,random", "--games", "0"],
+        "--games",
+    );
+    refused(
+        &["eval", "--players", "random,random", "--max-plies", "0"],
+        "--max-plies",
+    );
+    refused(
+        &["eval", "--players", "random,random", "--threads", "0"],
+        "--threads",
+    );
+    refused(
+        &[
+            "eval",
+            "--players",
+            "random,random",
+            "--random-plies",
+            "100000",
+        ],
+        "--random-plies",
+    );
+    refused(
+        &["eval", "--players", "random,random", "--device", "cuda:99"],
+        "--device",
+    );
+    refused(
+        &["eval", "--players", "net:/no/such/net.safetensors,random"],
+        "no such checkpoint",
+    );
+    refused(
+        &["show", "--position", &"[".repeat(100_000)],
+        "more characters",
+    );
+}
+
+#[test]
+fn bad_checkpoints_and_run_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A sidecar with absurd sizes next to some weights.
+    let weights = dir.path().join("net.safetensors");
+    std::fs::write(&weights, b"not weights").unwrap();
+    for channels in ["0", "1000000000000"] {
+        let sidecar = format!(
+            r#"{{"format":"triad-checkpoint","game":"piratechnics","variant":"standard","encoding_version":1,"shape":{{"blocks":1,"channels":{channels},"move_embed":8,"policy_hidden":8,"value_hidden":8,"planes":47,"move_features":25}},"step":0}}"#
+        );
+        std::fs::write(dir.path().join("net.json"), sidecar).unwrap();
+        let spec = format!("net:{},sims=2", weights.display());
+        refused(&["eval", "--players", &spec, "random"], "shape.channels");
+    }
+    // Huge sizes in a run file stop at once, naming the key.
+    for (text, key) in [
+        (
+            "[selfplay]\ncache_size = 100000000000\n",
+            "selfplay.cache_size",
+        ),
+        (
+            "[selfplay]\ngames_in_flight = 100000000\n",
+            "selfplay.games_in_flight",
+        ),
+        ("[selfplay]\nthreads = 100000\n", "selfplay.threads"),
+        ("[model]\nchannels = 100000000\n", "model.channels"),
+        ("[train]\nthreads = 100000\n", "train.threads"),
+        ("[eval]\nrandom_plies = 100000\n", "eval.random_plies"),
+    ] {
+        let file = dir.path().join("bad.toml");
+        std::fs::write(&file, text).unwrap();
+        refused(&["config", file.to_str().unwrap()], key);
+        refused(
+            &[
+                "loop",
+                "--config",
+                file.to_str().unwrap(),
+                "--run",
+                dir.path().join("run").to_str().unwrap(),
+            ],
+            key,
+        );
+    }
+    // A config asking for a GPU this machine lacks: a clean refusal when
+    // the network is built, not a panic inside libtorch.
+    if !tch_has_cuda() {
+        let file = dir.path().join("gpu.toml");
+        std::fs::write(&file, "[model]\ndevice = \"cuda\"\n").unwrap();
+        refused(
+            &[
+                "selfplay",
+                "--config",
+                file.to_str().unwrap(),
+                "--games",
+                "1",
+                "--out",
+                dir.path().join("sp").to_str().unwrap(),
+            ],
+            "CUDA",
+        );
+    }
+}
+
+fn tch_has_cuda() -> bool {
+    let out = triad(&["version", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    v["cuda"].as_bool().unwrap_or(false) || v["cuda_available"].as_bool().unwrap_or(false)
+}
