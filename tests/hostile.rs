@@ -131,3 +131,43 @@ fn tch_has_cuda() -> bool {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
     v["cuda"].as_bool().unwrap_or(false) || v["cuda_available"].as_bool().unwrap_or(false)
 }
+
+#[test]
+fn missing_init_and_binary_play_input_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards = dir.path().join("shards");
+    std::fs::create_dir_all(&shards).unwrap();
+    refused(
+        &[
+            "train",
+            "--data",
+            shards.to_str().unwrap(),
+            "--out",
+            dir.path().join("run").to_str().unwrap(),
+            "--init",
+            "/no/such/net.safetensors",
+        ],
+        "no such checkpoint",
+    );
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(["play", "--engine", "ab:depth=1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&[0xff, 0xfe, 0x00, 0x80, b'\n'])
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

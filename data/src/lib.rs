@@ -21,8 +21,8 @@ mod writer;
 
 pub use error::DataError;
 pub use reader::{
-    check_shards, common_game, decode_records, list_shards, read_shard, shard_game, Columns,
-    ShardFile, ShardReader,
+    check_shards, common_game, decode_records, generation_of_name, list_shards, list_shards_in,
+    read_shard, shard_game, Columns, Generations, ShardFile, ShardReader, RUN_GAMES_DIR,
 };
 pub use record::{
     group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,

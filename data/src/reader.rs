@@ -31,6 +31,38 @@ pub struct ShardFile {
     pub modified: SystemTime,
     /// The last run of digits in the file stem (`shard-000042.parquet` → 42).
     pub sequence: Option<u64>,
+    /// The run generation the shard belongs to: `N` of its folder
+    /// `gen-NNNN/` (a run's `games/gen-NNNN/*.parquet`), else of its own
+    /// name `gen-NNNN.parquet` (a run's `eval/gen-NNNN.parquet`); `None`
+    /// for any other shard.
+    pub generation: Option<u32>,
+}
+
+/// The folder of a run directory that holds its self-play shards, one
+/// `gen-NNNN/` folder per generation.
+pub const RUN_GAMES_DIR: &str = "games";
+
+/// `N` of a generation folder or file name `gen-NNNN` (any number of digits).
+pub fn generation_of_name(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("gen-")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn generation_of_path(path: &Path) -> Option<u32> {
+    let parent = path
+        .parent()
+        .and_then(|d| d.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(generation_of_name);
+    parent.or_else(|| {
+        path.file_name()?
+            .to_str()?
+            .strip_suffix(".parquet")
+            .and_then(generation_of_name)
+    })
 }
 
 fn sequence_number(path: &Path) -> Option<u64> {
@@ -49,29 +81,156 @@ fn shard_file(path: PathBuf) -> Result<ShardFile, DataError> {
     Ok(ShardFile {
         modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
         sequence: sequence_number(&path),
+        generation: generation_of_path(&path),
         path,
     })
 }
 
-/// Lists the shards under `paths` (files, or directories searched one level
-/// deep for `*.parquet`), oldest first: by modification time, then by the
-/// sequence number in the name, then by name. Files still being written
-/// (`*.tmp`) are skipped; naming one explicitly is an error.
+/// A range of generations of a run, both ends included; an open end is
+/// unbounded. Written `A..B`, `A..`, `..B` or `N` (just generation N).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Generations {
+    pub first: Option<u32>,
+    pub last: Option<u32>,
+}
+
+impl Generations {
+    /// Every generation.
+    pub const ALL: Generations = Generations {
+        first: None,
+        last: None,
+    };
+
+    pub fn contains(&self, generation: u32) -> bool {
+        self.first.is_none_or(|f| generation >= f) && self.last.is_none_or(|l| generation <= l)
+    }
+}
+
+impl std::str::FromStr for Generations {
+    type Err = String;
+
+    /// Parses `A..B`, `A..`, `..B` or `N`; the error is one line ("5..2
+    /// is empty: 5 comes after 2").
+    fn from_str(text: &str) -> Result<Generations, String> {
+        let number = |s: &str| -> Result<u32, String> {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!(
+                    "{s:?} is not a generation number (give A..B, A.., ..B or N)"
+                ));
+            }
+            s.parse()
+                .map_err(|_| format!("generation {s} is too large"))
+        };
+        let text = text.trim();
+        let range = match text.split_once("..") {
+            None => {
+                let n = number(text)?;
+                Generations {
+                    first: Some(n),
+                    last: Some(n),
+                }
+            }
+            Some((a, b)) if a.trim().is_empty() && b.trim().is_empty() => {
+                return Err(format!(
+                    "{text:?} names no generation (give A..B, A.., ..B or N)"
+                ))
+            }
+            Some((a, b)) => Generations {
+                first: (!a.trim().is_empty()).then(|| number(a)).transpose()?,
+                last: (!b.trim().is_empty()).then(|| number(b)).transpose()?,
+            },
+        };
+        if let (Some(a), Some(b)) = (range.first, range.last) {
+            if a > b {
+                return Err(format!("{text} is empty: {a} comes after {b}"));
+            }
+        }
+        Ok(range)
+    }
+}
+
+impl std::fmt::Display for Generations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.first, self.last) {
+            (Some(a), Some(b)) if a == b => write!(f, "{a}"),
+            (a, b) => {
+                if let Some(a) = a {
+                    write!(f, "{a}")?;
+                }
+                write!(f, "..")?;
+                if let Some(b) = b {
+                    write!(f, "{b}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Adds the finished shards (`*.parquet`) directly in `dir`.
+fn push_dir_shards(dir: &Path, out: &mut Vec<ShardFile>) -> Result<(), DataError> {
+    for path in dir_entries(dir)? {
+        let is_shard = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".parquet"));
+        if is_shard && path.is_file() {
+            out.push(shard_file(path)?);
+        }
+    }
+    Ok(())
+}
+
+/// Adds the shards of a folder of shards: those directly in it and those
+/// of its generation folders `gen-NNNN/` (one level each).
+fn push_folder_shards(dir: &Path, out: &mut Vec<ShardFile>) -> Result<(), DataError> {
+    push_dir_shards(dir, out)?;
+    for path in dir_entries(dir)? {
+        let is_generation = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(generation_of_name)
+            .is_some();
+        if is_generation && path.is_dir() {
+            push_dir_shards(&path, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| DataError::new(dir, e.to_string()))?;
+    entries
+        .map(|e| {
+            e.map(|e| e.path())
+                .map_err(|e| DataError::new(dir, e.to_string()))
+        })
+        .collect()
+}
+
+/// Lists the shards under `paths`, oldest first. Each path is a shard file;
+/// or a directory, whose shards are the `*.parquet` in it and in its
+/// generation folders `gen-NNNN/`, and, when it has a `games/` folder (a
+/// run directory of `triad loop`), those of `games/` and its generation
+/// folders: a run directory gives its self-play shards, never its
+/// evaluation games (`eval/`, which can be named explicitly).
+///
+/// Order: by generation (shards outside a generation first, see
+/// [`ShardFile::generation`]), then by modification time, then by the
+/// sequence number in the name, then by name. A shard listed twice is kept
+/// once. Files still being written (`*.tmp`) are skipped; naming one
+/// explicitly is an error.
 pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataError> {
     let mut out = Vec::new();
     for p in paths {
         let p = p.as_ref();
         let meta = std::fs::metadata(p).map_err(|e| DataError::new(p, e.to_string()))?;
         if meta.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| DataError::new(p, e.to_string()))?;
-            for entry in entries {
-                let entry = entry.map_err(|e| DataError::new(p, e.to_string()))?;
-                let path = entry.path();
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if name.ends_with(".parquet") && path.is_file() {
-                    out.push(shard_file(path)?);
-                }
+            push_folder_shards(p, &mut out)?;
+            let games = p.join(RUN_GAMES_DIR);
+            if games.is_dir() {
+                push_folder_shards(&games, &mut out)?;
             }
         } else if p.to_string_lossy().ends_with(TMP_SUFFIX) {
             return Err(DataError::new(
@@ -82,9 +241,39 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
             out.push(shard_file(p.to_path_buf())?);
         }
     }
-    out.sort_by(|a, b| (a.modified, a.sequence, &a.path).cmp(&(b.modified, b.sequence, &b.path)));
+    out.sort_by(|a, b| {
+        (a.generation, a.modified, a.sequence, &a.path).cmp(&(
+            b.generation,
+            b.modified,
+            b.sequence,
+            &b.path,
+        ))
+    });
     out.dedup_by(|a, b| a.path == b.path);
     Ok(out)
+}
+
+/// As [`list_shards`], keeping the shards of the generations in `range`
+/// (in the same order). A shard of no generation (not in a `gen-NNNN/`
+/// folder nor named `gen-NNNN.parquet`) is an error: a range selects among
+/// a run's generations.
+pub fn list_shards_in<P: AsRef<Path>>(
+    paths: &[P],
+    range: &Generations,
+) -> Result<Vec<ShardFile>, DataError> {
+    let shards = list_shards(paths)?;
+    if let Some(s) = shards.iter().find(|s| s.generation.is_none()) {
+        return Err(DataError::new(
+            &s.path,
+            format!(
+                "is in no generation folder (gen-NNNN/), so generations {range} cannot select it"
+            ),
+        ));
+    }
+    Ok(shards
+        .into_iter()
+        .filter(|s| s.generation.is_some_and(|g| range.contains(g)))
+        .collect())
 }
 
 /// An open shard: the footer has been read and the schema version checked.

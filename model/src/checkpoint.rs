@@ -243,14 +243,23 @@ impl Network {
             v.sort_by(|a, b| a.0.cmp(&b.0));
             v
         };
-        Tensor::write_safetensors(&named, &tmp_w).map_err(|e| CheckpointError::BadWeights {
-            path: weights.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        let json = serde_json::to_string_pretty(&info).expect("sidecar serialises");
-        std::fs::write(&tmp_s, json + "\n").map_err(io(&sidecar))?;
-        std::fs::rename(&tmp_w, weights).map_err(io(weights))?;
-        std::fs::rename(&tmp_s, &sidecar).map_err(io(&sidecar))?;
+        let written = (|| {
+            // A failed write is an I/O error (a full disk), not bad weights.
+            Tensor::write_safetensors(&named, &tmp_w).map_err(|e| CheckpointError::Io {
+                path: weights.to_path_buf(),
+                error: std::io::Error::other(e.to_string()),
+            })?;
+            let json = serde_json::to_string_pretty(&info).expect("sidecar serialises");
+            std::fs::write(&tmp_s, json + "\n").map_err(io(&sidecar))?;
+            std::fs::rename(&tmp_w, weights).map_err(io(weights))?;
+            std::fs::rename(&tmp_s, &sidecar).map_err(io(&sidecar))
+        })();
+        if written.is_err() {
+            // Nothing half-written is left behind.
+            let _ = std::fs::remove_file(&tmp_w);
+            let _ = std::fs::remove_file(&tmp_s);
+        }
+        written?;
         Ok(())
     }
 

@@ -137,7 +137,10 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| Error::failed(format!("{}: cannot write: {e}", path.display())))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::failed(format!("{}: cannot write: {e}", path.display()))
+        })
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Error> {
@@ -304,6 +307,12 @@ where
                 &state_path,
                 &serde_json::to_string_pretty(&state).unwrap_or_default(),
             )?;
+            if self.stop.load(std::sync::atomic::Ordering::SeqCst) && state.stage != Stage::Done {
+                return Err(Error::failed(format!(
+                    "interrupted: the run stopped before generation {}'s {:?} stage; run the same command to resume",
+                    state.generation, state.stage
+                )));
+            }
         }
         Ok(Summary { state, matches })
     }

@@ -92,6 +92,10 @@ where
         std::io::stdout().flush().ok();
         let line = match lines.next() {
             Some(Ok(l)) => l,
+            // Input that is not text (binary data piped in) is bad input.
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(CliError::input(format!("reading input: {e}")))
+            }
             Some(Err(e)) => return Err(CliError::failed(format!("reading input: {e}"))),
             None => {
                 println!();

@@ -38,9 +38,21 @@ fn failed(e: impl std::fmt::Display) -> TrainError {
 }
 
 /// Checkpoint errors that mean "wrong file given" are bad input.
+/// A checkpoint given to load that is missing or unreadable is bad input
+/// too (`train --init /missing` exits 2); only other I/O failures (a disk
+/// error while reading) are failures.
 fn checkpoint_error(e: CheckpointError) -> TrainError {
-    match e {
-        CheckpointError::Io { .. } => TrainError::Failed(e.to_string()),
+    match &e {
+        CheckpointError::Io { error, .. }
+            if !matches!(
+                error.kind(),
+                std::io::ErrorKind::NotFound
+                    | std::io::ErrorKind::PermissionDenied
+                    | std::io::ErrorKind::InvalidData
+            ) =>
+        {
+            TrainError::Failed(e.to_string())
+        }
         _ => TrainError::Input(e.to_string()),
     }
 }
