@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
-use data::{list_shards, ShardFile, ShardReader};
+use data::{list_shards, list_shards_in, Generations, ShardFile, ShardReader};
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -20,7 +20,7 @@ pub struct Args {
 enum Verb {
     /// Summarise shards: games, positions, results, mean game length, schema version.
     #[command(
-        after_help = "Examples:\n  triad data info runs/demo/shards\n  triad data info a.parquet b.parquet --json"
+        after_help = "A run directory of `triad loop` (or its games/ folder) gives its self-play\nshards, games/gen-NNNN/*.parquet, in generation order; its evaluation games\n(eval/gen-NNNN.parquet) are read only when named (`RUN/eval`).\n\nExamples:\n  triad data info runs/quickstart\n  triad data info runs/quickstart --generations 8..\n  triad data info runs/demo/shards\n  triad data info a.parquet b.parquet --json"
     )]
     Info(InfoArgs),
     /// Write one game in the inventor's notation (readable by `triad replay`).
@@ -32,17 +32,44 @@ enum Verb {
 
 #[derive(clap::Args)]
 struct InfoArgs {
-    /// Shard files or directories of shards (`*.parquet`; `*.tmp` is ignored).
+    /// Shard files, directories of shards (`*.parquet`; `*.tmp` is ignored),
+    /// or run directories (their self-play shards games/gen-NNNN/*.parquet,
+    /// not their evaluation games in eval/).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    generations: GenerationsArg,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// `--generations A..B`: the generations of a run to read.
+#[derive(clap::Args)]
+pub struct GenerationsArg {
+    /// Only the shards of these generations (a run's games/gen-NNNN/
+    /// folders): `A..B` (both included), `A..`, `..B`, or `N` alone.
+    #[arg(long, value_name = "A..B")]
+    generations: Option<String>,
+}
+
+impl GenerationsArg {
+    /// The range given, or a bad-input error naming the flag.
+    pub fn parse(&self) -> Result<Option<Generations>, CliError> {
+        self.generations
+            .as_deref()
+            .map(|text| {
+                text.parse::<Generations>()
+                    .map_err(|e| CliError::input(format!("--generations {text}: {e}")))
+            })
+            .transpose()
+    }
+}
+
 #[derive(clap::Args)]
 struct ExportArgs {
-    /// Shard files or directories of shards.
+    /// Shard files, directories of shards, or run directories (their
+    /// self-play shards, not eval/).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The game id (the `game_id` column).
@@ -60,18 +87,40 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
-/// Lists the shards, as a bad-input error when a path is missing or none is found.
-pub fn shards_of(paths: &[PathBuf]) -> Result<Vec<ShardFile>, CliError> {
-    let shards = list_shards(paths).map_err(|e| CliError::input(e.to_string()))?;
+/// Lists the shards (of the generations in `range`, if given), as a
+/// bad-input error when a path is missing or none is found.
+pub fn shards_of(
+    paths: &[PathBuf],
+    range: Option<&Generations>,
+) -> Result<Vec<ShardFile>, CliError> {
+    let input = |e: data::DataError| CliError::input(e.to_string());
+    let shards = match range {
+        None => list_shards(paths).map_err(input)?,
+        Some(r) => list_shards_in(paths, r)
+            .map_err(|e| CliError::input(format!("--generations {r}: {e}")))?,
+    };
     if shards.is_empty() {
-        return Err(CliError::input(format!(
-            "no shards (*.parquet) found in {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        let places = paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(CliError::input(match range {
+            None => format!("no shards (*.parquet) found in {places}"),
+            Some(r) => {
+                let held: Vec<u32> = list_shards(paths)
+                    .map_err(input)?
+                    .iter()
+                    .filter_map(|s| s.generation)
+                    .collect();
+                match (held.iter().min(), held.iter().max()) {
+                    (Some(a), Some(b)) => format!(
+                        "--generations {r}: no shards of those generations in {places} (it has generations {a}..{b})"
+                    ),
+                    _ => format!("--generations {r}: no shards (*.parquet) found in {places}"),
+                }
+            }
+        }));
     }
     Ok(shards)
 }
@@ -95,7 +144,8 @@ pub fn row_progress(shards: &[ShardFile], what: &str) -> ProgressBar {
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
-    let shards = shards_of(&args.paths)?;
+    let range = args.generations.parse()?;
+    let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "reading");
     let s = data::summary::summarize_with(&shards, |n| bar.inc(n))
         .map_err(|e| CliError::input(e.to_string()))?;
@@ -193,7 +243,7 @@ fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, C
 }
 
 fn export(args: ExportArgs) -> Result<(), CliError> {
-    let shards = shards_of(&args.paths)?;
+    let shards = shards_of(&args.paths, None)?;
     let mut rows = Vec::new();
     for shard in &shards {
         let reader = ShardReader::open(&shard.path).map_err(|e| CliError::input(e.to_string()))?;

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::data::{emit, row_progress, shards_of, write_atomically};
+use super::data::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
 use super::CliError;
 use crate::games::{self, with_game};
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
@@ -13,12 +13,16 @@ use serde_json::json;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Each line is a sequence of moves in canonical text from the start position.\n`games` counts games that began with the line, `share` is their fraction of\nall games, `of_parent` the fraction of the games reaching the line's last\nposition that chose its last move; W/D/B are White wins, draws, Black wins\n(percent of finished games); `length` is the mean game length in plies.\nOnly five columns are read and the rules run once per tree node.\n\nExamples:\n  triad openings runs/demo/shards --plies 4 --min-games 20\n  triad openings runs/demo/shards --format markdown --chart first-moves.svg"
+    after_help = "Each line is a sequence of moves in canonical text from the start position.\n`games` counts games that began with the line, `share` is their fraction of\nall games, `of_parent` the fraction of the games reaching the line's last\nposition that chose its last move; W/D/B are White wins, draws, Black wins\n(percent of finished games); `length` is the mean game length in plies.\nOnly five columns are read and the rules run once per tree node.\n\nA run directory of `triad loop` (or its games/ folder) gives its self-play\nshards, games/gen-NNNN/*.parquet; its evaluation games (eval/) are read\nonly when named (`RUN/eval`).\n\nExamples:\n  triad openings runs/quickstart --plies 2\n  triad openings runs/quickstart --generations 5..8\n  triad openings runs/demo/shards --plies 4 --min-games 20\n  triad openings runs/demo/shards --format markdown --chart first-moves.svg"
 )]
 pub struct Args {
-    /// Shard files or directories of shards.
+    /// Shard files, directories of shards, or run directories (their
+    /// self-play shards games/gen-NNNN/*.parquet, not their evaluation games
+    /// in eval/).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    generations: GenerationsArg,
     /// Depth of the tree in plies.
     #[arg(long, default_value_t = 2)]
     plies: usize,
@@ -76,7 +80,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
     }
-    let shards = shards_of(&args.paths)?;
+    let range = args.generations.parse()?;
+    let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "reading");
     let games = read_opening_games(&shards, args.plies, |n| bar.inc(n))
         .map_err(|e| CliError::input(e.to_string()))?;

@@ -17,15 +17,19 @@ use train::{RunOptions, TrainConfig, TrainError};
 /// with the same command plus --resume, exactly as if it had not stopped.
 #[derive(clap::Args)]
 #[command(
-    after_help = "RUN_DIR receives config.toml (a copy of the run file), metrics.csv and\ncheckpoints/step-NNNNNNNN.{safetensors,json,optim.safetensors}.\n\nExamples:\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train --resume --steps 2000\n  triad plot runs/demo/train"
+    after_help = "RUN_DIR receives config.toml (a copy of the run file), metrics.csv and\ncheckpoints/step-NNNNNNNN.{safetensors,json,optim.safetensors}.\n\n--data takes a run directory of `triad loop` (or its games/ folder) too: its\nself-play shards games/gen-NNNN/*.parquet, oldest generation first, never its\nevaluation games (eval/); --generations picks a range of them.\n\nExamples:\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train --resume --steps 2000\n  triad train --config configs/quickstart.toml --data runs/quickstart --generations 6.. --out runs/late\n  triad plot runs/demo/train"
 )]
 pub struct Args {
     /// Run file: its [model] and [train] sections are used (default: all defaults).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Shard files or directories of shards (the newest `window` positions are used).
+    /// Shard files, directories of shards, or run directories (their
+    /// self-play shards games/gen-NNNN/*.parquet, not eval/); the newest
+    /// `window` positions are used.
     #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
     data: Vec<PathBuf>,
+    #[command(flatten)]
+    generations: super::data::GenerationsArg,
     /// The run directory (created if missing).
     #[arg(long, value_name = "RUN_DIR")]
     out: PathBuf,
@@ -48,7 +52,15 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
+pub fn run(mut args: Args) -> Result<(), CliError> {
+    if let Some(range) = args.generations.parse()? {
+        // The trainer reads what it is given: the chosen generations' shard
+        // files, in the order of the whole listing.
+        args.data = super::data::shards_of(&args.data, Some(&range))?
+            .into_iter()
+            .map(|s| s.path)
+            .collect();
+    }
     let game = match (&args.config, &args.game) {
         (Some(path), _) => games::load(path)?,
         (None, Some(flag)) => games::from_flag(flag)?,

@@ -26,13 +26,17 @@ impl fmt::Display for MoveParseError {
 }
 impl std::error::Error for MoveParseError {}
 
-/// Check and mate marks written after a move in a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a record writes after a move (RULES.md §9.2): check and mate
+/// marks, and any other words, which are a comment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Marks {
     /// `*`, `{*}`, `double*` or `+`.
     pub check: bool,
     /// `**` or `#`.
     pub mate: bool,
+    /// Words after the move that are not suffixes (`forced`, `n.b. ...`,
+    /// `illegal ...`), as written.
+    pub comment: Option<String>,
 }
 
 /// How to read a captured crewman's letter.
@@ -194,22 +198,34 @@ impl Position {
         } else {
             Style::Inventor
         };
-        self.parse_with(text, style).map(|(m, _)| m)
+        self.parse_with(text, style, false).map(|(m, _)| m)
     }
 
     /// Parses a move in the inventor's notation (as in his game records),
-    /// returning the check and mate marks written after it.
+    /// returning what is written after it: check and mate marks, and any
+    /// other words as a comment (`d1K-c1 forced`), which is not an error.
     pub fn parse_inventor(&self, text: &str) -> Result<(Move, Marks), MoveParseError> {
-        self.parse_with(text, Style::Inventor)
+        self.parse_with(text, Style::Inventor, true)
     }
 
-    fn parse_with(&self, text: &str, style: Style) -> Result<(Move, Marks), MoveParseError> {
+    /// With `comments`, words after the move that are not suffixes are a
+    /// comment; without, they are an error (a lone move such as typed input).
+    fn parse_with(
+        &self,
+        text: &str,
+        style: Style,
+        comments: bool,
+    ) -> Result<(Move, Marks), MoveParseError> {
         let err = |reason: String| MoveParseError {
             text: text.trim().to_string(),
             reason,
         };
         let p = parse_text(text).map_err(err)?;
-        self.resolve(&p, style).map(|m| (m, p.marks)).map_err(err)
+        if let (false, Some(c)) = (comments, &p.marks.comment) {
+            return Err(err(format!("unexpected \"{c}\" after the move")));
+        }
+        let m = self.resolve(&p, style).map_err(err)?;
+        Ok((m, p.marks))
     }
 
     fn resolve(&self, p: &Parsed, style: Style) -> Result<Move, String> {
@@ -468,48 +484,115 @@ fn is_canonical_syntax(t: &str) -> bool {
     i == b.len()
 }
 
+/// The suffixes written after a move (RULES.md §9.2, and `+`/`#` of the
+/// canonical form), longest first, with the check and mate they mark.
+const SUFFIXES: [(&str, bool, bool); 13] = [
+    ("[**]", false, false),
+    ("double*", true, false),
+    ("{*}", true, false),
+    ("**", false, true),
+    ("*", true, false),
+    ("#", false, true),
+    ("+", true, false),
+    ("!!", false, false),
+    ("??", false, false),
+    ("!?", false, false),
+    ("?!", false, false),
+    ("!", false, false),
+    ("?", false, false),
+];
+
+/// The suffix at the start of `s`: its length, check and mate.
+fn suffix_at(s: &str) -> Option<(usize, bool, bool)> {
+    SUFFIXES
+        .iter()
+        .find(|(mark, _, _)| s.starts_with(mark))
+        .map(|&(mark, check, mate)| (mark.len(), check, mate))
+}
+
+/// Adds the marks of `word` when it consists of suffixes only (`*`, `**?`).
+fn suffix_word(word: &str, marks: &mut Marks) -> bool {
+    let (mut rest, mut check, mut mate) = (word, false, false);
+    while let Some((n, c, m)) = suffix_at(rest) {
+        rest = &rest[n..];
+        check |= c;
+        mate |= m;
+    }
+    if !rest.is_empty() || word.is_empty() {
+        return false;
+    }
+    marks.check |= check;
+    marks.mate |= mate;
+    true
+}
+
+/// Reads what follows a move: suffixes, attached (`d4R-c4*`) or not, then
+/// any other words, which are a comment (`d1K-c1 forced`, `n.b. ...`);
+/// suffixes ending the comment (`d1K-c1 forced *`) still mark the move.
+/// `glued`: the text starts right after the move with no space between,
+/// where anything but a suffix or a separator is a malformed move.
+fn read_after_move(after: &str, glued: bool, marks: &mut Marks) -> Result<(), String> {
+    let mut s = after;
+    let mut separated = !glued;
+    loop {
+        let trimmed = s.trim_start();
+        separated |= trimmed.len() != s.len();
+        s = trimmed;
+        let Some((n, check, mate)) = suffix_at(s) else {
+            break;
+        };
+        marks.check |= check;
+        marks.mate |= mate;
+        s = &s[n..];
+        separated = true;
+    }
+    let rest = s
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.'))
+        .trim_end();
+    if rest.is_empty() {
+        return Ok(());
+    }
+    if !separated && !s.starts_with([',', ';', '.']) {
+        return Err(format!("unexpected \"{}\" after the move", s.trim_end()));
+    }
+    let mut comment = rest;
+    while let Some((head, last)) = comment.rsplit_once(char::is_whitespace) {
+        if !suffix_word(last, marks) {
+            break;
+        }
+        comment = head.trim_end();
+    }
+    marks.comment = Some(comment.to_string());
+    Ok(())
+}
+
 /// Splits move text into its parts. Accepts both notations and the slips
 /// found in the inventor's records (spaces around `x`, `(...)` for `<...>`,
-/// a captured kind after `-`).
+/// a captured kind after `-`). What follows the move is read by
+/// [`read_after_move`]: suffixes, and any other words as a comment.
 fn parse_text(text: &str) -> Result<Parsed, String> {
     let mut p = Parsed::default();
-    let mut t = text.trim().to_string();
-    // Annotations and marks, longest first.
-    for (mark, check, mate) in [
-        ("[**]", false, false),
-        ("double*", true, false),
-        ("{*}", true, false),
-        ("**", false, true),
-        ("*", true, false),
-        ("#", false, true),
-        ("+", true, false),
-        ("!!", false, false),
-        ("??", false, false),
-        ("!?", false, false),
-        ("?!", false, false),
-        ("!", false, false),
-        ("?", false, false),
-    ] {
-        if t.contains(mark) {
-            t = t.replace(mark, " ");
-            p.marks.check |= check;
-            p.marks.mate |= mate;
-        }
-    }
-    let t = t
-        .trim()
-        .trim_end_matches(|c: char| c == ',' || c == ';' || c == '.' || c.is_whitespace());
-    if t.is_empty() {
+    let t = text.trim();
+    if t.trim_end_matches([',', ';', '.']).is_empty() {
         return Err("empty move text".into());
     }
-    // `own` before the captured kind.
-    let mut words: Vec<&str> = t.split_whitespace().collect();
-    if let Some(i) = words.iter().position(|w| w.eq_ignore_ascii_case("own")) {
-        p.own = true;
-        words.remove(i);
+    // Spaces inside a move are optional: the move is read from its
+    // characters without whitespace, each with its byte offset in `t` and
+    // whether whitespace came before it (where a comment may begin).
+    let mut chars: Vec<char> = Vec::new();
+    let mut offsets: Vec<usize> = Vec::new();
+    let mut gap: Vec<bool> = Vec::new();
+    let mut space = false;
+    for (o, c) in t.char_indices() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        chars.push(c);
+        offsets.push(o);
+        gap.push(space);
+        space = false;
     }
-    let compact: String = words.concat();
-    let chars: Vec<char> = compact.chars().collect();
     let mut i = 0;
     let square_at = |i: usize| -> Option<Square> {
         let s: String = chars.get(i..i + 2)?.iter().collect();
@@ -583,8 +666,30 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         )
     })?);
     i += 2;
-    if let Some(&c) = chars.get(i) {
-        if Kind::from_letter(c).is_some() {
+    // The captured kind: attached (`d5P`, `a5p`), or a letter standing as a
+    // word of its own (`d5 P`), or after the word `own` (`a5 own P`); a
+    // word such as `Paris` or `n.b.` after a space begins a comment.
+    let alone = |j: usize| match chars.get(j + 1) {
+        None => true,
+        Some(_) if gap[j + 1] => true,
+        Some('.') => chars.get(j + 2).is_none_or(|_| gap[j + 2]),
+        Some(c) => !c.is_alphanumeric(),
+    };
+    let own = i + 3 < chars.len()
+        && gap[i]
+        && gap[i + 3]
+        && chars[i..i + 3]
+            .iter()
+            .collect::<String>()
+            .eq_ignore_ascii_case("own")
+        && Kind::from_letter(chars[i + 3]).is_some()
+        && alone(i + 3);
+    if own {
+        p.own = true;
+        p.captured_letter = Some(chars[i + 3]);
+        i += 4;
+    } else if let Some(&c) = chars.get(i) {
+        if Kind::from_letter(c).is_some() && (!gap[i] || alone(i)) {
             p.captured_letter = Some(c);
             i += 1;
         }
@@ -612,11 +717,8 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         p.promos = promos;
         p.promos_given = true;
     }
-    if i != chars.len() {
-        return Err(format!(
-            "unexpected \"{}\" after the move",
-            chars[i..].iter().collect::<String>()
-        ));
+    if i < chars.len() {
+        read_after_move(&t[offsets[i]..], !gap[i], &mut p.marks)?;
     }
     Ok(p)
 }

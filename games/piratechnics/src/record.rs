@@ -1,13 +1,16 @@
 //! Game records in the inventor's format (like
-//! `shared/spec/games/sample-game-1.txt`): numbered lines `N) WHITE, BLACK;`,
-//! header lines without a number, and variation lines starting with `if`,
-//! `then`, `and` or `or`, which are skipped.
+//! `shared/spec/games/sample-game-1.txt`, RULES.md §9.2): numbered lines
+//! `N) WHITE, BLACK;` and header lines without a number. Analysis lines are
+//! skipped: a line whose first word is `if`, `then`, `and` or `or`, and a
+//! line that puts `if` after its move number (`30)  if  d7K x c7P;`). Words
+//! after a move that are not suffixes are a comment (`d1K-c1 forced`), kept
+//! with the move and reported as a warning by [`replay`].
 
 use crate::moves::Move;
 use crate::notation::Marks;
 use crate::outcome::{outcome_of, Game, GameResult, Outcome, Termination};
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Square};
 use std::fmt;
 
 /// One entry of a record: a move's text or a resignation.
@@ -23,37 +26,68 @@ pub enum RecordItem {
     },
 }
 
-/// Reads the move texts of a record, in order.
+/// The first word of `s`, in lower case (`If` in `If 33)`).
+fn first_word(s: &str) -> String {
+    s.trim_start()
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// Whether `part` begins with a cell, as every move does.
+fn starts_with_cell(part: &str) -> bool {
+    part.get(..2).and_then(Square::parse).is_some()
+}
+
+/// Reads the move texts of a record, in order. A move's text keeps what is
+/// written after it up to the next `,` or `;`, and further parts that do
+/// not begin with a cell (`d2<KN>-b1, illegal move because ...`): they are
+/// its comment, not moves.
 pub fn parse_record(text: &str) -> Vec<RecordItem> {
     let mut items = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        let first = line
-            .split(|c: char| c.is_whitespace() || c == ')')
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if matches!(first.as_str(), "if" | "then" | "and" | "or") {
-            continue;
+        if matches!(first_word(line).as_str(), "if" | "then" | "and" | "or") {
+            continue; // analysis: `if 33) d2K-d1, then ...`
         }
         let digits = line.chars().take_while(|c| c.is_ascii_digit()).count();
         if digits == 0 || !line[digits..].starts_with(')') {
             continue; // header or comment
         }
-        for part in line[digits + 1..].split([',', ';']) {
-            let part = part.trim();
+        let body = &line[digits + 1..];
+        if first_word(body) == "if" {
+            continue; // analysis after the move number: `30)  if  d7K x c7P;`
+        }
+        // The item index and start (in `body`) of the line's last move.
+        let mut last_move: Option<(usize, usize)> = None;
+        let mut start = 0;
+        let ends = body.match_indices([',', ';']).map(|(at, _)| at);
+        for end in ends.chain([body.len()]) {
+            let part_start = start;
+            let part = body[start..end].trim();
+            start = end + 1;
             if part.is_empty() {
                 continue;
             }
             let lower = part.trim_end_matches('.').to_ascii_lowercase();
             if lower == "resigns" || lower == "resign" || lower == "resigned" {
                 items.push(RecordItem::Resigns { line: i + 1 });
-            } else {
-                items.push(RecordItem::Move {
-                    line: i + 1,
-                    text: part.to_string(),
-                });
+                last_move = None;
+                continue;
             }
+            if let (false, Some((k, from))) = (starts_with_cell(part), last_move) {
+                // A comment after a `,`: part of the move before it.
+                if let RecordItem::Move { text, .. } = &mut items[k] {
+                    *text = body[from..end].trim().to_string();
+                }
+                continue;
+            }
+            last_move = Some((items.len(), part_start));
+            items.push(RecordItem::Move {
+                line: i + 1,
+                text: part.to_string(),
+            });
         }
     }
     items
@@ -150,6 +184,17 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
             text: text.clone(),
             reason: e.reason,
         })?;
+        let mover = if pos.side() == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
+        if let Some(comment) = &marks.comment {
+            warnings.push(format!(
+                "ply {ply} (line {line}) {mover} \"{}\": \"{comment}\" is not a move or a suffix: kept as a comment",
+                text.trim()
+            ));
+        }
         game.play(mv);
         let after = game.position();
         let check = after.in_check();
@@ -160,11 +205,6 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
         } else if check {
             canonical.push('+');
         }
-        let mover = if pos.side() == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
         let said = if marks.mate {
             "mate"
         } else if marks.check {
