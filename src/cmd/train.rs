@@ -101,6 +101,10 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message("loading the replay window");
+    // One writer per run directory: a second `triad train` into it is
+    // refused naming the first; a killed one's lock is taken over.
+    let _lock = pipeline::lock::RunLock::acquire(&args.out, "triad train")
+        .map_err(crate::cmd::selfplay::pipeline_error)?;
     let opts = RunOptions {
         run_dir: args.out.clone(),
         data: args.data.clone(),
