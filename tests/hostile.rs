@@ -1,14 +1,10 @@
 //! Hostile input through the binary: every case exits 2 with a one-line
 //! message (no panic, no hang, no abort). docs/reliability.md lists them.
 
-use std::process::Command;
+mod common;
 
-fn triad(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args(args)
-        .output()
-        .expect("triad runs")
-}
+use common::triad;
+use std::process::Command;
 
 /// Exit 2, one line on stderr that contains `needle`.
 fn refused(args: &[&str], needle: &str) {

@@ -1,23 +1,10 @@
 //! End-to-end: `triad eval` and a tiny `triad loop`, through the binary.
 
+mod common;
+
+use common::{json, refused_naming, triad, TINY};
 use std::path::Path;
 use std::process::Command;
-
-fn triad(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args(args)
-        .output()
-        .expect("triad runs")
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "triad failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
-}
 
 #[test]
 fn eval_reports_a_two_player_match_from_the_first_side() {
@@ -51,33 +38,6 @@ fn eval_reports_a_two_player_match_from_the_first_side() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--device"));
 }
-
-const TINY: &str = r#"seed = 5
-[model]
-blocks = 1
-channels = 8
-[selfplay]
-simulations = 8
-cheap_simulations = 4
-max_plies = 40
-games_in_flight = 4
-[train]
-batch_size = 16
-schedule = "constant"
-warmup_steps = 0
-checkpoint_every = 5
-metrics_every = 1
-[eval]
-games = 2
-simulations = 4
-ladder = ["random"]
-max_plies = 40
-threads = 1
-[loop]
-generations = 1
-games_per_generation = 4
-train_steps_per_generation = 10
-"#;
 
 #[test]
 fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
@@ -215,12 +175,10 @@ fn tiny_loops_on_other_variants_record_and_refuse_their_variant() {
             "--out",
             dir.join("refused").to_str().unwrap(),
         ]);
-        assert_eq!(refused.status.code(), Some(2));
-        let msg = String::from_utf8_lossy(&refused.stderr);
-        assert!(
-            msg.contains(&format!("piratechnics/{variant}"))
-                && msg.contains("piratechnics/standard"),
-            "{msg}"
+        refused_naming(
+            &refused,
+            &format!("piratechnics/{variant}"),
+            "piratechnics/standard",
         );
         // Its shards to a trainer of the standard game: exit 2, both named.
         let refused = triad(&[
@@ -232,12 +190,10 @@ fn tiny_loops_on_other_variants_record_and_refuse_their_variant() {
             "--out",
             dir.join("refused-train").to_str().unwrap(),
         ]);
-        assert_eq!(refused.status.code(), Some(2));
-        let msg = String::from_utf8_lossy(&refused.stderr);
-        assert!(
-            msg.contains(&format!("piratechnics/{variant}"))
-                && msg.contains("piratechnics/standard"),
-            "{msg}"
+        refused_naming(
+            &refused,
+            &format!("piratechnics/{variant}"),
+            "piratechnics/standard",
         );
     }
     // --game on a command without a run file.

@@ -2,53 +2,16 @@
 //! `triad openings` and `triad train --data` read a run's self-play shards
 //! (`games/gen-NNNN/*.parquet`, not `eval/`), all generations or a range.
 
+mod common;
+
+use common::{json, triad, TINY};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn triad(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args(args)
-        .output()
-        .expect("triad runs")
+/// The tiny run of tests/common, over two generations.
+fn tiny_two() -> String {
+    TINY.replace("generations = 1", "generations = 2")
 }
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "triad failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
-}
-
-/// The tiny run of tests/loop_and_eval.rs, over two generations.
-const TINY: &str = r#"seed = 5
-[model]
-blocks = 1
-channels = 8
-[selfplay]
-simulations = 8
-cheap_simulations = 4
-max_plies = 40
-games_in_flight = 4
-[train]
-batch_size = 16
-schedule = "constant"
-warmup_steps = 0
-checkpoint_every = 5
-metrics_every = 1
-[eval]
-games = 2
-simulations = 4
-ladder = ["random"]
-max_plies = 40
-threads = 1
-[loop]
-generations = 2
-games_per_generation = 4
-train_steps_per_generation = 10
-"#;
 
 /// The self-play shards of generations `gens` of `run`, read with the data
 /// crate directly.
@@ -91,7 +54,7 @@ fn assert_bad_input(out: &std::process::Output, flag: &str) {
 fn a_run_directory_is_one_argument() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("tiny.toml");
-    std::fs::write(&cfg, TINY).unwrap();
+    std::fs::write(&cfg, tiny_two()).unwrap();
     let run = dir.path().join("run");
     let (c, r) = (cfg.to_str().unwrap(), run.to_str().unwrap());
     let v = json(&triad(&["loop", "--config", c, "--run", r, "--json"]));

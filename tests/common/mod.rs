@@ -1,0 +1,58 @@
+//! Helpers shared by the end-to-end tests: running the binary and the
+//! tiny run file every loop test starts from.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+/// Runs `triad` with `args`.
+pub fn triad(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(args)
+        .output()
+        .expect("triad runs")
+}
+
+pub fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "triad failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
+}
+
+/// Exit 2 with one line on stderr naming both `a` and `b`.
+pub fn refused_naming(out: &std::process::Output, a: &str, b: &str) {
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{msg}");
+    assert!(msg.contains(a) && msg.contains(b), "{msg}");
+}
+
+/// A loop small enough for a test: one generation of 4 games on a 1-block
+/// network.
+pub const TINY: &str = r#"seed = 5
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 40
+games_in_flight = 4
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[eval]
+games = 2
+simulations = 4
+ladder = ["random"]
+max_plies = 40
+threads = 1
+[loop]
+generations = 1
+games_per_generation = 4
+train_steps_per_generation = 10
+"#;
