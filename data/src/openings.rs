@@ -41,11 +41,14 @@ pub fn read_opening_games(
         result: usize,
         length: u32,
     }
-    let mut games: HashMap<u64, Partial> = HashMap::new();
-    let mut order: Vec<u64> = Vec::new();
+    // Keyed by (shard, game id): every writer writes whole games into one
+    // shard, and ids of different shards (two runs, two workers) may
+    // collide, so a game is never merged with another shard's game.
+    let mut games: HashMap<(usize, u64), Partial> = HashMap::new();
+    let mut order: Vec<(usize, u64)> = Vec::new();
     let want = plies.max(1);
     let mut same_game = SameGame::default();
-    for shard in shards {
+    for (si, shard) in shards.iter().enumerate() {
         let reader = ShardReader::open(&shard.path)?;
         same_game.check(&reader)?;
         let rows = reader.num_rows();
@@ -74,8 +77,8 @@ pub fn read_opening_games(
                 if p >= want {
                     continue;
                 }
-                let g = games.entry(id.value(i)).or_insert_with(|| {
-                    order.push(id.value(i));
+                let g = games.entry((si, id.value(i))).or_insert_with(|| {
+                    order.push((si, id.value(i)));
                     Partial {
                         start: None,
                         moves: vec![None; want],
@@ -93,8 +96,9 @@ pub fn read_opening_games(
     }
     Ok(order
         .into_iter()
-        .filter_map(|id| {
-            let g = games.remove(&id)?;
+        .filter_map(|key| {
+            let g = games.remove(&key)?;
+            let id = key.1;
             let start = g.start?;
             let limit = (g.length as usize).min(plies);
             let moves = g.moves[..limit].iter().map_while(|m| *m).collect();

@@ -51,10 +51,11 @@ pub fn summarize_with(
         shards: shards.len(),
         ..Default::default()
     };
-    // game id → (result index, termination, length)
-    let mut games: HashMap<u64, (usize, String, u32)> = HashMap::new();
+    // (shard, game id) → (result index, termination, length): ids of two
+    // shards (two runs, two workers) may collide; a game is in one shard.
+    let mut games: HashMap<(usize, u64), (usize, String, u32)> = HashMap::new();
     let mut versions = BTreeSet::new();
-    for shard in shards {
+    for (si, shard) in shards.iter().enumerate() {
         let reader = ShardReader::open(&shard.path)?;
         versions.insert(reader.schema_version());
         if let Some(g) = reader.game() {
@@ -75,7 +76,7 @@ pub fn summarize_with(
             let term = c.str(col::TERMINATION).map_err(err)?;
             let length = c.u32(col::GAME_LENGTH).map_err(err)?;
             for i in 0..b.num_rows() {
-                games.entry(id.value(i)).or_insert_with(|| {
+                games.entry((si, id.value(i))).or_insert_with(|| {
                     (
                         result_index(result.value(i)),
                         term.value(i).to_string(),

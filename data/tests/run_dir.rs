@@ -219,3 +219,18 @@ fn generation_ranges_parse_and_print() {
     assert!(!r.contains(1) && r.contains(2) && r.contains(3) && !r.contains(4));
     assert!(Generations::ALL.contains(0) && Generations::ALL.contains(u32::MAX));
 }
+
+/// Two shards whose games reuse the same ids (two runs, or two workers
+/// before ids were unique): the summary and the opening tree count every
+/// game once, grouping by (shard, game id), never merging two games.
+#[test]
+fn colliding_game_ids_in_two_shards_are_two_games_each() {
+    let dir = tempfile::tempdir().unwrap();
+    write_shard(&dir.path().join("a.parquet"), 0, 5);
+    write_shard(&dir.path().join("b.parquet"), 0, 5);
+    let shards = list_shards(&[dir.path()]).unwrap();
+    let s = data::summary::summarize(&shards).unwrap();
+    assert_eq!(s.games, 10);
+    let games = data::openings::read_opening_games(&shards, 2, |_| {}).unwrap();
+    assert_eq!(games.len(), 10);
+}

@@ -245,12 +245,27 @@ fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, C
 fn export(args: ExportArgs) -> Result<(), CliError> {
     let shards = shards_of(&args.paths, None)?;
     let mut rows = Vec::new();
+    let mut found_in = Vec::new();
     for shard in &shards {
         let reader = ShardReader::open(&shard.path).map_err(|e| CliError::input(e.to_string()))?;
         let found = reader
             .read_records()
             .map_err(|e| CliError::input(e.to_string()))?;
+        let before = rows.len();
         rows.extend(found.into_iter().filter(|r| r.game_id == args.game));
+        if rows.len() > before {
+            found_in.push(shard.path.display().to_string());
+        }
+    }
+    // A game is written whole into one shard: the same id in two shards
+    // is two games (shards of two runs), never one to merge.
+    if found_in.len() > 1 {
+        return Err(CliError::input(format!(
+            "game {} is in {} shards ({}): the ids of these shards collide; give the one shard to export from",
+            args.game,
+            found_in.len(),
+            found_in.join(", ")
+        )));
     }
     if rows.is_empty() {
         return Err(CliError::input(format!(
