@@ -3,19 +3,9 @@
 
 use eval::search::{Limits, Score, Searcher, MATE};
 use piratechnics::Position;
-use std::path::PathBuf;
 
 fn vectors(name: &str) -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/spec/vectors")
-        .join(name);
-    match std::fs::read_to_string(&p) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            eprintln!("note: {} not found; test skipped", p.display());
-            None
-        }
-    }
+    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), &format!("vectors/{name}"))
 }
 
 /// (position, expected moves) from a `TFEN ; move move ...` file.
@@ -204,12 +194,7 @@ fn hundred_ply_rule_inside_the_search() {
 fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
     use eval::arena::players::PlayerSpec;
     use eval::arena::{openings::random_openings, run, RunOptions, Schedule, Table};
-    let Some(text) = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/spec/vectors/mate1.txt"),
-    )
-    .ok() else {
-        eprintln!("skipping: mate1.txt not found");
+    let Some(text) = vectors("mate1.txt") else {
         return;
     };
     let spec: eval::EngineSpec = "ab:depth=1,quiesce=0".parse().unwrap();

@@ -5,7 +5,6 @@ use piratechnics::{Game, Position};
 use selfplay::{
     gumbel_schedule, Algorithm, Rng, Search, SearchParams, SelfplayConfig, UniformEvaluator,
 };
-use std::path::PathBuf;
 
 /// No noise or FPU reduction, and no mate check: the search alone.
 fn quiet(algorithm: Algorithm) -> SelfplayConfig {
@@ -28,12 +27,7 @@ fn params(simulations: u32) -> SearchParams {
 /// `(position, mating moves)` of the spec's mate-in-one vectors, or None
 /// (with a note) when the shared spec is not checked out next to the repo.
 fn mate_vectors() -> Option<Vec<(Position, Vec<piratechnics::Move>)>> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/vectors/mate1.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("note: {} absent, mate test skipped", path.display());
-        return None;
-    };
+    let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "vectors/mate1.txt")?;
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {

@@ -3,25 +3,11 @@
 //! that are not suffixes are a comment, kept with a warning, never an error.
 
 use piratechnics::{parse_record, replay, Position, RecordItem, Replay, Termination};
-use std::path::PathBuf;
 
 /// A file of the shared specification. When it is missing: a panic if
 /// `TRIAD_REQUIRE_SHARED=1`, else `None` after "skipped: <reason>".
 fn shared_spec(rel: &str) -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/spec")
-        .join(rel);
-    match std::fs::read_to_string(&p) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            let reason = format!("cannot read {}: {e}", p.display());
-            if std::env::var("TRIAD_REQUIRE_SHARED").as_deref() == Ok("1") {
-                panic!("TRIAD_REQUIRE_SHARED=1 but the shared spec is missing: {reason}");
-            }
-            eprintln!("skipped: {reason}");
-            None
-        }
-    }
+    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), rel)
 }
 
 fn replays(text: &str) -> Replay {

@@ -3,19 +3,9 @@
 
 use piratechnics::{perft, replay, Position, Termination};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 fn spec(rel: &str) -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/spec")
-        .join(rel);
-    match std::fs::read_to_string(&p) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            eprintln!("skipping: {} not found", p.display());
-            None
-        }
-    }
+    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), rel)
 }
 
 fn data_lines(text: &str) -> impl Iterator<Item = &str> {
