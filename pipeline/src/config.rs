@@ -87,12 +87,8 @@ impl RunConfig {
         self.model.validate().map_err(|e| e.0)?;
         self.selfplay.validate().map_err(|e| e.0)?;
         self.train.validate().map_err(|e| e.0)?;
+        // (`EvalConfig::validate` also parses every ladder entry.)
         self.eval.validate()?;
-        for entry in &self.eval.ladder {
-            entry
-                .parse::<eval::arena::players::PlayerSpec>()
-                .map_err(|e| format!("eval.ladder: {e}"))?;
-        }
         self.r#loop.validate()
     }
 }
