@@ -1,0 +1,1 @@
+//! Connect Four (in progress).

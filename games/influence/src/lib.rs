@@ -1,0 +1,1 @@
+//! Influence Chess (in progress).

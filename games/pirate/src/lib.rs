@@ -1,0 +1,1 @@
+//! Pirate Chess (in progress).
