@@ -149,6 +149,37 @@ impl<S: GameState> Encoder<S> {
         self.scratch = scratch;
     }
 
+    /// Adds a position that was encoded elsewhere (by a self-play tree
+    /// worker, see [`EncodedLeaf`]), with the moves it was encoded with: a
+    /// plain copy of its arrays, so the thread that runs the network spends
+    /// no time on the game's encoding.
+    pub fn push_encoded(&mut self, leaf: &EncodedLeaf, moves: &[S::Move]) {
+        let e = leaf
+            .encoding
+            .expect("EncodedLeaf::encode ran before push_encoded");
+        debug_assert_eq!(leaf.cell_from.len(), moves.len(), "the leaf's moves");
+        if self.count == 0 {
+            if self.encoding != Some(e) {
+                self.encoding = Some(e);
+                self.height = e.height;
+                self.width = e.width;
+                self.planes_per = e.planes;
+                self.features_per = e.move_features;
+            }
+        } else {
+            debug_assert_eq!(Some(e), self.encoding, "one batch holds one encoding");
+        }
+        self.planes.extend_from_slice(&leaf.planes);
+        self.count += 1;
+        self.moves.extend_from_slice(moves);
+        self.cell_from.extend_from_slice(&leaf.cell_from);
+        self.cell_to.extend_from_slice(&leaf.cell_to);
+        self.features.extend_from_slice(&leaf.features);
+        self.offsets.push(self.moves.len());
+        self.max_moves = self.max_moves.max(moves.len());
+        self.finished = false;
+    }
+
     /// Adds a position with a given list of its moves (e.g. the legal moves
     /// stored with a training sample), scored in that order.
     pub fn push_with_moves(&mut self, pos: &S, repetitions: u8, moves: &[S::Move]) {
@@ -265,6 +296,56 @@ impl<S: GameState> Encoder<S> {
                 .view([b, m])
                 .to_device(device),
         }
+    }
+}
+
+/// One position's network input, encoded on the thread that reached it.
+///
+/// Self-play's tree workers fill one of these per game when its search
+/// stops at a leaf; the thread that owns the network then only copies it
+/// into the batch ([`Encoder::push_encoded`]). The game's encoding
+/// (`encode_planes`, `encode_move` per legal move) is a third of a GPU
+/// forward pass at batch 512 (docs/selfplay.md), so doing it in the
+/// workers, in parallel, keeps the network from waiting for it. The buffers
+/// keep their capacity: after warm-up encoding allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct EncodedLeaf {
+    encoding: Option<Encoding>,
+    planes: Vec<f32>,
+    cell_from: Vec<i64>,
+    cell_to: Vec<i64>,
+    features: Vec<f32>,
+}
+
+impl EncodedLeaf {
+    pub fn new() -> EncodedLeaf {
+        EncodedLeaf::default()
+    }
+
+    /// Encodes `pos` (seen `repetitions` times) and its `moves`, in that
+    /// order, replacing what was there: the same values
+    /// [`Encoder::push_with_moves`] would write.
+    pub fn encode<S: GameState>(&mut self, pos: &S, repetitions: u8, moves: &[S::Move]) {
+        let e = pos.encoding();
+        self.encoding = Some(e);
+        self.planes.clear();
+        self.planes.resize(e.planes * e.height * e.width, 0.0);
+        pos.encode_planes(repetitions, &mut self.planes);
+        self.cell_from.clear();
+        self.cell_to.clear();
+        self.features.clear();
+        self.features.resize(moves.len() * e.move_features, 0.0);
+        for (i, &m) in moves.iter().enumerate() {
+            let f = &mut self.features[i * e.move_features..(i + 1) * e.move_features];
+            let (from, to) = pos.encode_move(m, f);
+            self.cell_from.push(from as i64);
+            self.cell_to.push(to as i64);
+        }
+    }
+
+    /// Moves encoded (0 before the first [`encode`](EncodedLeaf::encode)).
+    pub fn moves(&self) -> usize {
+        self.cell_from.len()
     }
 }
 

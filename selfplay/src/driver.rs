@@ -19,6 +19,7 @@ use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::{PositionRecord, Source};
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
+use model::EncodedLeaf;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -120,6 +121,11 @@ struct Slot<S: GameState> {
     moves: u64,
     visits: Vec<u32>,
     policy: Vec<f32>,
+    /// The network input of the leaf the search waits on, encoded by the
+    /// tree worker that reached it (when the evaluator wants encodings).
+    leaf: EncodedLeaf,
+    /// Whether `leaf` holds the current request's encoding.
+    leaf_ready: bool,
 }
 
 /// The self-play driver: `games_in_flight` games, stepped in rounds.
@@ -167,6 +173,8 @@ impl<G: Game> SelfPlay<G> {
                 moves: 0,
                 visits: Vec::new(),
                 policy: Vec::new(),
+                leaf: EncodedLeaf::new(),
+                leaf_ready: false,
             })
             .collect();
         let pool = rayon::ThreadPoolBuilder::new()
@@ -271,6 +279,7 @@ impl<G: Game> SelfPlay<G> {
         // pool does the other half's tree work, so neither waits for the
         // other (libtorch and the tree work each get a core).
         let half = self.slots.len().div_ceil(2);
+        let encode = evaluator.wants_encoding();
         let mut n = 0;
         let mut calls = 0;
         for turn in 0..2 {
@@ -291,16 +300,32 @@ impl<G: Game> SelfPlay<G> {
                     pool.install(|| {
                         tree_group
                             .par_iter_mut()
-                            .for_each(|slot| advance(config, cache, model_id, names, slot));
+                            .for_each(|slot| advance(config, cache, encode, model_id, names, slot));
                     })
                 });
+                if encode {
+                    // Leaves reached before the evaluator wanted encodings.
+                    for s in eval_group.iter_mut().filter(|s| s.waiting && !s.leaf_ready) {
+                        encode_leaf(s);
+                    }
+                }
+                let eval_group = &*eval_group;
                 let batch: Vec<Request<'_, G::State>> = eval_group
                     .iter()
                     .filter(|s| s.waiting)
                     .map(|s| s.search.request())
                     .collect();
                 if !batch.is_empty() {
-                    evaluator.evaluate(&batch, policy, wdl);
+                    if encode {
+                        let leaves: Vec<&EncodedLeaf> = eval_group
+                            .iter()
+                            .filter(|s| s.waiting)
+                            .map(|s| &s.leaf)
+                            .collect();
+                        evaluator.evaluate_pre_encoded(&batch, &leaves, policy, wdl);
+                    } else {
+                        evaluator.evaluate(&batch, policy, wdl);
+                    }
                 }
                 let size = batch.len();
                 drop(batch);
@@ -327,6 +352,7 @@ impl<G: Game> SelfPlay<G> {
                 slot.answer_policy.extend_from_slice(policy);
                 slot.answer = Some(wdl);
                 slot.waiting = false;
+                slot.leaf_ready = false;
             }
             n += batch_size;
             calls += (batch_size > 0) as u64;
@@ -382,10 +408,19 @@ fn begin_move<S: GameState>(config: &SelfplayConfig, slot: &mut Slot<S>) {
     slot.search.begin(&active.game, params);
 }
 
-/// Runs one slot's game until its search needs the network or it ends.
+/// Encodes the leaf the slot's search waits on into its `leaf` buffer.
+fn encode_leaf<S: GameState>(slot: &mut Slot<S>) {
+    let r = slot.search.request();
+    slot.leaf.encode(r.position, r.repetitions, r.moves);
+    slot.leaf_ready = true;
+}
+
+/// Runs one slot's game until its search needs the network (encoding that
+/// leaf when `encode`) or the game ends.
 fn advance<S: GameState>(
     config: &SelfplayConfig,
     cache: Option<&EvalCache>,
+    encode: bool,
     model_id: &str,
     names: &(Arc<str>, Arc<str>),
     slot: &mut Slot<S>,
@@ -400,6 +435,10 @@ fn advance<S: GameState>(
     loop {
         if slot.search.step(cache, &mut slot.rng) {
             slot.waiting = true;
+            slot.leaf_ready = false;
+            if encode {
+                encode_leaf(slot);
+            }
             return;
         }
         if let Some(done) = finish_move(config, model_id, names, slot) {

@@ -6,7 +6,7 @@
 //! [`NetworkEvaluator`]. [`EvalCache`] remembers recent evaluations.
 
 use game::GameState;
-use model::{Encoder, Network};
+use model::{EncodedLeaf, Encoder, Network};
 
 /// One position to evaluate: the position, how often it has occurred in its
 /// game (the encoding has a repetition plane) and its legal moves, in the
@@ -29,6 +29,28 @@ pub trait Evaluator<S: GameState> {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     );
+
+    /// Whether this evaluator reads the network encoding of a request. When
+    /// it does, self-play has each game's tree worker encode its own leaf
+    /// (in parallel, while the network runs the other half of the games)
+    /// and calls [`evaluate_pre_encoded`](Evaluator::evaluate_pre_encoded).
+    fn wants_encoding(&self) -> bool {
+        false
+    }
+
+    /// [`evaluate`](Evaluator::evaluate) with `leaves[i]` holding request
+    /// i's encoding (its position, repetitions and moves, in that order).
+    /// The answers must be those `evaluate` gives.
+    fn evaluate_pre_encoded(
+        &mut self,
+        batch: &[Request<'_, S>],
+        leaves: &[&EncodedLeaf],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        let _ = leaves;
+        self.evaluate(batch, policy, wdl);
+    }
 }
 
 /// Equal priors and an even value ([1/3, 1/3, 1/3]): the search then is
@@ -80,6 +102,26 @@ impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
         for r in batch {
             self.encoder
                 .push_with_moves(r.position, r.repetitions, r.moves);
+        }
+        self.encoder.finish();
+        self.net.evaluate_encoded(&self.encoder, policy, wdl);
+    }
+
+    fn wants_encoding(&self) -> bool {
+        true
+    }
+
+    fn evaluate_pre_encoded(
+        &mut self,
+        batch: &[Request<'_, S>],
+        leaves: &[&EncodedLeaf],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        debug_assert_eq!(batch.len(), leaves.len());
+        self.encoder.clear();
+        for (r, leaf) in batch.iter().zip(leaves) {
+            self.encoder.push_encoded(leaf, r.moves);
         }
         self.encoder.finish();
         self.net.evaluate_encoded(&self.encoder, policy, wdl);

@@ -176,3 +176,143 @@ fn plays_with_a_tiny_network_in_batches() {
         }
     }
 }
+
+/// A deterministic evaluator that reads the network encoding (planes, move
+/// cells and move features) the way a network would, without torch: games
+/// played with it change if an encoding changes. `workers` says whether
+/// the driver's tree workers encode the leaves (`evaluate_pre_encoded`) or
+/// the evaluator encodes the batch itself (`evaluate`).
+struct Featured {
+    workers: bool,
+    enc: model::Encoder<Position>,
+}
+
+impl Featured {
+    fn score(&self, policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+        policy.clear();
+        wdl.clear();
+        let (planes, from, to, feats) = (
+            self.enc.planes(),
+            self.enc.move_from(),
+            self.enc.move_to(),
+            self.enc.move_features(),
+        );
+        for i in 0..self.enc.len() {
+            let n = self.enc.moves(i).len();
+            let logits: Vec<f32> = (0..n)
+                .map(|j| {
+                    let f: f32 = (0..feats.shape()[2])
+                        .map(|k| feats[[i, j, k]] * (k as f32 + 1.0) * 0.3)
+                        .sum();
+                    f + ((from[[i, j]] * 7 + to[[i, j]]) % 13) as f32 * 0.2
+                })
+                .collect();
+            let max = logits.iter().cloned().fold(f32::MIN, f32::max);
+            let z: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+            policy.extend(logits.iter().map(|l| (l - max).exp() / z));
+            let s: f32 = planes
+                .index_axis(ndarray::Axis(0), i)
+                .iter()
+                .enumerate()
+                .map(|(c, x)| x * ((c % 17) as f32 - 8.0))
+                .sum();
+            let w = 0.5 + 0.4 * (s * 0.01).tanh();
+            wdl.push([w * 0.9, 0.1, (1.0 - w) * 0.9]);
+        }
+    }
+}
+
+impl selfplay::Evaluator<Position> for Featured {
+    fn evaluate(
+        &mut self,
+        batch: &[selfplay::Request<'_, Position>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        self.enc.clear();
+        for r in batch {
+            self.enc.push_with_moves(r.position, r.repetitions, r.moves);
+        }
+        self.enc.finish();
+        self.score(policy, wdl);
+    }
+    fn wants_encoding(&self) -> bool {
+        self.workers
+    }
+    fn evaluate_pre_encoded(
+        &mut self,
+        batch: &[selfplay::Request<'_, Position>],
+        leaves: &[&model::EncodedLeaf],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        assert!(self.workers, "pre-encoded leaves only when asked for");
+        self.enc.clear();
+        for (r, leaf) in batch.iter().zip(leaves) {
+            self.enc.push_encoded(leaf, r.moves);
+        }
+        self.enc.finish();
+        self.score(policy, wdl);
+    }
+}
+
+/// Encoding the leaves in the tree workers changes no game: with the same
+/// seed and a deterministic evaluator that reads the encoding, the games
+/// are the same whether the workers or the evaluator encode, for one or
+/// two tree threads, and with the real (tiny, CPU) network as well.
+#[test]
+fn encoding_in_the_tree_workers_changes_no_game() {
+    let game = Piratechnics::standard();
+    let run = |eval: &mut dyn selfplay::Evaluator<Position>, threads: usize| {
+        let mut config = small(Algorithm::Puct, threads);
+        config.max_plies = 30;
+        config.games_in_flight = 6;
+        let mut sp = SelfPlay::new(&game, &config, 11, 6, "featured");
+        let mut out = Vec::new();
+        while !sp.is_done() {
+            sp.round(eval, &mut out);
+        }
+        assert_eq!(out.len(), 6);
+        out.iter()
+            .flat_map(|g| g.records.clone())
+            .collect::<Vec<_>>()
+    };
+    let featured = |workers| Featured {
+        workers,
+        enc: model::Encoder::new(),
+    };
+    let owner = run(&mut featured(false), 1);
+    assert_eq!(owner, run(&mut featured(true), 1));
+    assert_eq!(owner, run(&mut featured(true), 2));
+    assert_ne!(
+        owner,
+        run(&mut UniformEvaluator, 1),
+        "the evaluator's answers steer the games"
+    );
+
+    // The network: owner encoding through a wrapper that declines leaves.
+    struct Declines(NetworkEvaluator<Position>);
+    impl selfplay::Evaluator<Position> for Declines {
+        fn evaluate(
+            &mut self,
+            batch: &[selfplay::Request<'_, Position>],
+            policy: &mut Vec<f32>,
+            wdl: &mut Vec<[f32; 3]>,
+        ) {
+            self.0.evaluate(batch, policy, wdl);
+        }
+    }
+    let model = model::ModelConfig {
+        blocks: 1,
+        channels: 8,
+        move_embed: 8,
+        policy_hidden: 8,
+        value_hidden: 8,
+        device: "cpu".into(),
+        threads: 1,
+    };
+    let net = || model::Network::new(&model, game.encoding(), 3).unwrap();
+    let with_net_owner = run(&mut Declines(NetworkEvaluator::new(net())), 1);
+    let with_net_workers = run(&mut NetworkEvaluator::new(net()), 2);
+    assert_eq!(with_net_owner, with_net_workers);
+}

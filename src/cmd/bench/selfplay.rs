@@ -7,7 +7,7 @@ use crate::cmd::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::Encoder;
+use model::{EncodedLeaf, Encoder};
 use pipeline::selfplay::load_network;
 use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};
 use serde_json::json;
@@ -17,11 +17,15 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args)]
 #[command(
     after_help = "Steps: (1) self-play warm-up, keeping the positions the network was \
-asked about; (2) raw: those real positions, encoded and evaluated in batches of \
-games_in_flight / 2, the batch self-play sends (encoding included, as self-play must encode too; the figure without \
-encoding is printed as well); (3) self-play for --seconds, counting network evaluations. \
-ratio = selfplay / raw.\n\nExamples:\n  triad bench selfplay --config configs/quickstart.toml\n  \
-triad bench selfplay --config configs/quickstart.toml --seconds 20 --json"
+asked about; (2) in four alternating slices: the raw forward on those real positions \
+in batches of games_in_flight / 2 (the batch self-play sends) with the inputs ready \
+(the network's throughput), the same with the encoding done first on the same \
+thread, and self-play (its tree workers encode the leaves), counting network \
+evaluations and the time spent inside the network. ratio = self-play / raw \
+forward; network busy = time inside the network / self-play wall time. \
+--compare adds self-play with the encoding on the network's thread.\n\n\
+Examples:\n  triad bench selfplay --config configs/quickstart.toml\n  \
+triad bench selfplay --config configs/quickstart.toml --seconds 20 --compare --json"
 )]
 pub struct Args {
     /// Run file with the [selfplay] and [model] sections.
@@ -30,32 +34,44 @@ pub struct Args {
     /// Seconds of measurement for each of raw and self-play.
     #[arg(long, default_value_t = 10.0, value_name = "S")]
     seconds: f64,
+    /// Also measure self-play with the encoding done on the network's
+    /// thread (the old design), interleaved with the default, for a
+    /// before/after comparison in one run.
+    #[arg(long)]
+    compare: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
-/// Wraps the network evaluator and keeps copies of the first positions asked.
-struct Recorder<'a, S: GameState> {
-    inner: &'a mut NetworkEvaluator<S>,
-    kept: Vec<(S, u8, Vec<S::Move>)>,
-    keep: usize,
+/// A position the network was asked about, kept for the raw phases.
+type Kept<S> = (S, u8, Vec<<S as GameState>::Move>);
+
+/// The newest positions self-play sent to the network: the raw phases run
+/// on these, so both see positions of the same stage of the games (legal
+/// move counts, and with them the policy head's cost, grow after the
+/// opening).
+struct Pool<S: GameState> {
+    kept: Vec<Kept<S>>,
+    cap: usize,
+    /// Where the next kept position goes once the pool is full.
+    write: usize,
+    /// Positions still to keep from the requests to come.
+    to_keep: usize,
 }
 
-impl<S: GameState> Evaluator<S> for Recorder<'_, S> {
-    fn evaluate(
-        &mut self,
-        batch: &[Request<'_, S>],
-        policy: &mut Vec<f32>,
-        wdl: &mut Vec<[f32; 3]>,
-    ) {
-        for r in batch {
-            if self.kept.len() < self.keep {
-                self.kept
-                    .push((r.position.clone(), r.repetitions, r.moves.to_vec()));
+impl<S: GameState> Pool<S> {
+    fn keep(&mut self, batch: &[Request<'_, S>]) {
+        for r in batch.iter().take(self.to_keep) {
+            let item = (r.position.clone(), r.repetitions, r.moves.to_vec());
+            if self.kept.len() < self.cap {
+                self.kept.push(item);
+            } else {
+                self.kept[self.write] = item;
+                self.write = (self.write + 1) % self.cap;
             }
         }
-        self.inner.evaluate(batch, policy, wdl);
+        self.to_keep = self.to_keep.saturating_sub(batch.len());
     }
 }
 
@@ -84,18 +100,24 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     // (1) Warm-up, keeping real positions: enough for 8 different batches.
     bar.set_message("self-play warm-up");
     let mut finished = Vec::new();
-    let mut recorder = Recorder {
-        inner: &mut evaluator,
+    let mut pool = Pool {
         kept: Vec::new(),
-        keep: 8 * batch,
+        cap: 8 * batch,
+        write: 0,
+        to_keep: 8 * batch,
+    };
+    let mut warm_up = Timed {
+        inner: &mut evaluator,
+        workers_encode: true,
+        busy: Duration::ZERO,
+        pool: &mut pool,
     };
     let warm = Instant::now();
-    while recorder.kept.len() < recorder.keep && warm.elapsed() < Duration::from_secs(120) {
+    while warm_up.pool.to_keep > 0 && warm.elapsed() < Duration::from_secs(120) {
         finished.clear();
-        driver.round(&mut recorder, &mut finished);
+        driver.round(&mut warm_up, &mut finished);
     }
-    let pool = std::mem::take(&mut recorder.kept);
-    if pool.is_empty() {
+    if pool.kept.is_empty() {
         return Err(CliError::failed("self-play asked the network nothing"));
     }
 
@@ -104,55 +126,86 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let mut enc = Encoder::new();
     let (mut policy, mut wdl) = (Vec::new(), Vec::new());
     let mut next = 0;
-    let encode_batch = |enc: &mut Encoder<G::State>, next: &mut usize| {
+    let encode_batch = |enc: &mut Encoder<G::State>, pool: &Pool<G::State>, next: &mut usize| {
         enc.clear();
         for _ in 0..batch {
-            let (p, reps, moves) = &pool[*next % pool.len()];
+            let (p, reps, moves) = &pool.kept[*next % pool.kept.len()];
             enc.push_with_moves(p, *reps, moves);
             *next += 1;
         }
         enc.finish();
     };
-    // Raw and self-play alternate in slices, so a change in machine load
-    // (other processes on a shared box) hits both figures alike.
+    // The phases alternate in slices, so a change in machine load (other
+    // processes on a shared box) hits every figure alike: the raw forward
+    // with its inputs ready (the network's throughput), the raw forward
+    // with the encoding done on the same thread before it (what self-play
+    // did before its tree workers encoded), and self-play, each `--compare`
+    // mode too. Each self-play slice renews a batch of the pool.
     let budget = Duration::from_secs_f64(args.seconds);
     let slice = budget / SLICES;
-    let before = driver.totals;
-    let (mut raw_n, mut raw_s, mut sp_s) = (0usize, 0.0f64, 0.0f64);
+    let mut ready: Vec<Encoder<G::State>> = (0..8).map(|_| Encoder::new()).collect();
+    let mut modes = vec![Mode::Workers];
+    if args.compare {
+        modes.push(Mode::Owner);
+    }
+    let mut sp = vec![Phase::default(); modes.len()];
+    let (mut raw, mut raw_enc) = (Phase::default(), Phase::default());
     for k in 0..SLICES {
         bar.set_message(format!("raw forward, batch {batch} ({}/{SLICES})", k + 1));
+        for e in ready.iter_mut() {
+            encode_batch(e, &pool, &mut next);
+        }
+        let mut i = 0;
         let (n, secs) = measure(slice, || {
-            encode_batch(&mut enc, &mut next);
+            evaluator
+                .net
+                .evaluate_encoded(&ready[i % ready.len()], &mut policy, &mut wdl);
+            i += 1;
+        });
+        raw.add(n as u64 * batch as u64, secs, secs);
+        bar.set_message(format!(
+            "raw forward with encoding, batch {batch} ({}/{SLICES})",
+            k + 1
+        ));
+        let (n, secs) = measure(slice, || {
+            encode_batch(&mut enc, &pool, &mut next);
             evaluator.net.evaluate_encoded(&enc, &mut policy, &mut wdl);
         });
-        raw_n += n;
-        raw_s += secs;
-        bar.set_message(format!("self-play ({}/{SLICES})", k + 1));
-        let start = Instant::now();
-        while start.elapsed() < slice {
-            finished.clear();
-            driver.round(&mut evaluator, &mut finished);
+        raw_enc.add(n as u64 * batch as u64, secs, secs);
+        for (mode, phase) in modes.iter().zip(sp.iter_mut()) {
+            bar.set_message(format!("self-play, {} ({}/{SLICES})", mode.name(), k + 1));
+            let before = driver.totals;
+            pool.to_keep = batch;
+            let mut timed = Timed {
+                inner: &mut evaluator,
+                workers_encode: *mode == Mode::Workers,
+                busy: Duration::ZERO,
+                pool: &mut pool,
+            };
+            let start = Instant::now();
+            while start.elapsed() < slice {
+                finished.clear();
+                driver.round(&mut timed, &mut finished);
+            }
+            let wall = start.elapsed().as_secs_f64();
+            let busy = timed.busy.as_secs_f64();
+            let t = driver.totals;
+            phase.add(t.evaluations - before.evaluations, wall, busy);
+            phase.rounds += t.rounds - before.rounds;
+            phase.positions += t.positions - before.positions;
         }
-        sp_s += start.elapsed().as_secs_f64();
     }
-    let raw_evals_per_s = raw_n as f64 * batch as f64 / raw_s;
-    encode_batch(&mut enc, &mut next);
-    bar.set_message("raw forward without encoding");
-    let (n, secs) = measure(slice, || {
-        evaluator.net.evaluate_encoded(&enc, &mut policy, &mut wdl)
-    });
-    let raw_no_encode_per_s = n as f64 * batch as f64 / secs;
-    let secs = sp_s;
     bar.finish_and_clear();
     let t = driver.totals;
-    let evals = t.evaluations - before.evaluations;
-    let rounds = (t.rounds - before.rounds).max(1);
-    let positions = t.positions - before.positions;
-    let games = t.games - before.games;
-    let selfplay_evals_per_s = evals as f64 / secs;
-    let mean_batch = evals as f64 / rounds as f64;
+    let raw_evals_per_s = raw.per_s();
+    let raw_with_encoding_per_s = raw_enc.per_s();
+    let main = &sp[0];
+    let selfplay_evals_per_s = main.per_s();
     let ratio = selfplay_evals_per_s / raw_evals_per_s;
-    let positions_per_hour = positions as f64 * 3600.0 / secs;
+    let network_busy = main.busy / main.secs;
+    let mean_batch = main.evals as f64 / main.rounds.max(1) as f64;
+    let positions_per_hour = main.positions as f64 * 3600.0 / main.secs;
+    let games = t.games;
     // Games finish rarely in a short window; estimate from plies per game.
     let plies_per_game = if t.games > 0 {
         Some(t.finished_plies as f64 / t.games as f64)
@@ -160,30 +213,51 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         None
     };
     let games_per_hour = plies_per_game.map(|p| positions_per_hour / p);
+    let owner = sp.get(1).map(|p| {
+        json!({
+            "selfplay_evals_per_s": p.per_s(),
+            "ratio": p.per_s() / raw_evals_per_s,
+            "network_busy": p.busy / p.secs,
+        })
+    });
+    let device = format!("{:?}", evaluator.net.device());
     if args.json {
         print_json(&json!({
+            "device": device,
             "raw_evals_per_s": raw_evals_per_s,
+            "raw_with_encoding_evals_per_s": raw_with_encoding_per_s,
             "selfplay_evals_per_s": selfplay_evals_per_s,
             "ratio": ratio,
+            "ratio_to_raw_with_encoding": selfplay_evals_per_s / raw_with_encoding_per_s,
+            "network_busy": network_busy,
             "mean_batch": mean_batch,
             "batch": batch,
-            "raw_evals_per_s_no_encode": raw_no_encode_per_s,
             "positions_per_hour": positions_per_hour,
             "games_per_hour": games_per_hour,
             "games_finished": games,
             "cache_hits": t.cache_hits,
             "threads": tch::get_num_threads(),
+            "owner_encoding": owner,
         }));
     } else {
         println!(
-            "batch {batch} (half the games in flight), libtorch threads {}",
+            "batch {batch} (half the games in flight) on {device}, libtorch threads {}",
             tch::get_num_threads()
         );
-        println!("raw forward:      {raw_evals_per_s:>10.0} evals/s (encoding included; {raw_no_encode_per_s:.0} without)");
+        println!("raw forward:      {raw_evals_per_s:>10.0} evals/s (inputs ready; {raw_with_encoding_per_s:.0} encoding on the same thread)");
         println!(
-            "self-play:        {selfplay_evals_per_s:>10.0} evals/s, mean batch {mean_batch:.1}"
+            "self-play:        {selfplay_evals_per_s:>10.0} evals/s, mean batch {mean_batch:.1}, network busy {:.1}% of the time",
+            100.0 * network_busy
         );
-        println!("ratio:            {ratio:>10.3}");
+        println!("ratio:            {ratio:>10.3}  (self-play / raw forward)");
+        if let Some(p) = sp.get(1) {
+            println!(
+                "owner encoding:   {:>10.0} evals/s, ratio {:.3}, network busy {:.1}% (--compare: encoding on the network's thread)",
+                p.per_s(),
+                p.per_s() / raw_evals_per_s,
+                100.0 * p.busy / p.secs
+            );
+        }
         println!(
             "positions/hour:   {positions_per_hour:>10.0}; games/hour: {}",
             games_per_hour
@@ -199,6 +273,88 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
 
 /// Alternating measurement slices of raw and self-play.
 const SLICES: u32 = 4;
+
+/// Where self-play encodes the leaves it sends to the network.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Each game's tree worker encodes its own leaf (the default).
+    Workers,
+    /// The thread that runs the network encodes the batch before each
+    /// forward pass (the design before; `--compare`).
+    Owner,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Workers => "encoding in the tree workers",
+            Mode::Owner => "encoding on the network's thread",
+        }
+    }
+}
+
+/// One phase's sums over its slices.
+#[derive(Clone, Copy, Default)]
+struct Phase {
+    evals: u64,
+    secs: f64,
+    /// Seconds inside the network evaluator.
+    busy: f64,
+    rounds: u64,
+    positions: u64,
+}
+
+impl Phase {
+    fn add(&mut self, evals: u64, secs: f64, busy: f64) {
+        self.evals += evals;
+        self.secs += secs;
+        self.busy += busy;
+    }
+    fn per_s(&self) -> f64 {
+        self.evals as f64 / self.secs
+    }
+}
+
+/// The network evaluator, timed: `busy` sums the time spent in it (the
+/// batch copied into tensors, the forward pass, the answers copied back;
+/// with `workers_encode` off, the encoding as well). On CUDA the answers'
+/// copy back waits for the GPU, so this is the GPU's time plus the copies.
+struct Timed<'a, S: GameState> {
+    inner: &'a mut NetworkEvaluator<S>,
+    workers_encode: bool,
+    busy: Duration,
+    /// Keeps the positions asked (outside the timed part).
+    pool: &'a mut Pool<S>,
+}
+
+impl<S: GameState> Evaluator<S> for Timed<'_, S> {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        self.pool.keep(batch);
+        let t = Instant::now();
+        self.inner.evaluate(batch, policy, wdl);
+        self.busy += t.elapsed();
+    }
+    fn wants_encoding(&self) -> bool {
+        self.workers_encode
+    }
+    fn evaluate_pre_encoded(
+        &mut self,
+        batch: &[Request<'_, S>],
+        leaves: &[&EncodedLeaf],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        self.pool.keep(batch);
+        let t = Instant::now();
+        self.inner.evaluate_pre_encoded(batch, leaves, policy, wdl);
+        self.busy += t.elapsed();
+    }
+}
 
 /// Runs `f` once to warm up, then until `budget` has passed (at least 3
 /// times); returns (iterations, seconds).
