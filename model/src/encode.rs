@@ -180,6 +180,77 @@ impl<S: GameState> Encoder<S> {
         self.finished = false;
     }
 
+    /// Replaces the batch with `leaves` (each leaf with the moves it was
+    /// encoded with), finished: the same batch as
+    /// [`push_encoded`](Encoder::push_encoded) of each and
+    /// [`finish`](Encoder::finish), written straight into the padded arrays
+    /// in parallel on the current rayon pool. Self-play's tree thread calls
+    /// it while the network runs the other half's batch: at batch 512 on a
+    /// GPU a serial copy took about as long as the forward pass itself.
+    pub fn fill_from_leaves(&mut self, leaves: &[(&EncodedLeaf, &[S::Move])]) {
+        use rayon::prelude::*;
+        self.clear();
+        let Some(e) = leaves.first().map(|l| {
+            l.0.encoding
+                .expect("EncodedLeaf::encode ran before fill_from_leaves")
+        }) else {
+            self.finish();
+            return;
+        };
+        self.encoding = Some(e);
+        self.height = e.height;
+        self.width = e.width;
+        self.planes_per = e.planes;
+        self.features_per = e.move_features;
+        let (b, nf) = (leaves.len(), e.move_features);
+        let pp = e.planes * e.height * e.width;
+        let m = leaves.iter().map(|l| l.1.len()).max().unwrap_or(0).max(1);
+        self.count = b;
+        self.max_moves = m;
+        for (leaf, moves) in leaves {
+            debug_assert_eq!(leaf.encoding, Some(e), "one batch holds one encoding");
+            debug_assert_eq!(leaf.cell_from.len(), moves.len(), "the leaf's moves");
+            self.moves.extend_from_slice(moves);
+            self.offsets.push(self.moves.len());
+        }
+        // Every element is overwritten below: resizing only sets lengths
+        // (and zeroes memory the first time a buffer grows).
+        fn set_len<T: Clone>(v: &mut Vec<T>, n: usize, zero: T) {
+            if v.len() > n {
+                v.truncate(n);
+            } else {
+                v.resize(n, zero);
+            }
+        }
+        set_len(&mut self.planes, b * pp, 0.0);
+        set_len(&mut self.pad_from, b * m, 0);
+        set_len(&mut self.pad_to, b * m, 0);
+        set_len(&mut self.pad_mask, b * m, false);
+        set_len(&mut self.pad_features, b * m * nf, 0.0);
+        self.planes
+            .par_chunks_mut(pp)
+            .zip(leaves.par_iter())
+            .for_each(|(dst, (leaf, _))| dst.copy_from_slice(&leaf.planes));
+        self.pad_from
+            .par_chunks_mut(m)
+            .zip(self.pad_to.par_chunks_mut(m))
+            .zip(self.pad_mask.par_chunks_mut(m))
+            .zip(self.pad_features.par_chunks_mut(m * nf))
+            .zip(leaves.par_iter())
+            .for_each(|((((from, to), mask), feats), (leaf, _))| {
+                let k = leaf.cell_from.len();
+                from[..k].copy_from_slice(&leaf.cell_from);
+                from[k..].fill(0);
+                to[..k].copy_from_slice(&leaf.cell_to);
+                to[k..].fill(0);
+                mask[..k].fill(true);
+                mask[k..].fill(false);
+                feats[..k * nf].copy_from_slice(&leaf.features);
+                feats[k * nf..].fill(0.0);
+            });
+        self.finished = true;
+    }
+
     /// Adds a position with a given list of its moves (e.g. the legal moves
     /// stored with a training sample), scored in that order.
     pub fn push_with_moves(&mut self, pos: &S, repetitions: u8, moves: &[S::Move]) {
@@ -268,8 +339,8 @@ impl<S: GameState> Encoder<S> {
 
     /// Copies the finished batch into tensors on `device`. One `memcpy` per
     /// array: for the quickstart network at batch 256 the copy is well under
-    /// 1% of a forward pass (see `triad bench model`), so the zero-copy
-    /// `from_blob` route and its lifetime hazards are not worth it.
+    /// 1% of a forward pass on the CPU (see `triad bench model`). On CUDA
+    /// each array goes through page-locked memory instead (see `upload`).
     pub fn to_tensors(&self, device: Device) -> BatchTensors {
         assert!(self.finished, "Encoder::finish must run before to_tensors");
         let (b, m) = (self.count as i64, self.max_moves as i64);
@@ -280,23 +351,47 @@ impl<S: GameState> Encoder<S> {
             self.width as i64,
         ];
         BatchTensors {
-            planes: Tensor::from_slice(&self.planes)
-                .view(dims)
-                .to_device(device),
-            move_from: Tensor::from_slice(&self.pad_from)
-                .view([b, m])
-                .to_device(device),
-            move_to: Tensor::from_slice(&self.pad_to)
-                .view([b, m])
-                .to_device(device),
-            move_features: Tensor::from_slice(&self.pad_features)
-                .view([b, m, self.features_per as i64])
-                .to_device(device),
-            mask: Tensor::from_slice(&self.pad_mask)
-                .view([b, m])
-                .to_device(device),
+            planes: upload(&self.planes, &dims, device),
+            move_from: upload(&self.pad_from, &[b, m], device),
+            move_to: upload(&self.pad_to, &[b, m], device),
+            move_features: upload(
+                &self.pad_features,
+                &[b, m, self.features_per as i64],
+                device,
+            ),
+            mask: upload(&self.pad_mask, &[b, m], device),
         }
     }
+}
+
+/// `data` as a tensor of shape `dims` on `device`. On CUDA it is copied
+/// once, into page-locked memory from libtorch's caching host allocator,
+/// and from there to the GPU asynchronously (the thread goes on to queue
+/// the forward pass while the copy runs; the allocator keeps the block
+/// until the copy is done).
+fn upload<T: tch::kind::Element>(data: &[T], dims: &[i64], device: Device) -> Tensor {
+    debug_assert_eq!(data.len() as i64, dims.iter().product::<i64>());
+    if !device.is_cuda() {
+        return Tensor::from_slice(data).view(dims).to_device(device);
+    }
+    let mut strides = vec![1i64; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * dims[i + 1];
+    }
+    // SAFETY: the view reads `data`, which outlives it, and lives only
+    // until `pin_memory` has copied it (synchronously) into memory that the
+    // pinned tensor owns.
+    let view = unsafe {
+        Tensor::from_blob(
+            data.as_ptr() as *const u8,
+            dims,
+            &strides,
+            T::KIND,
+            Device::Cpu,
+        )
+    };
+    view.pin_memory(device)
+        .to_device_(device, T::KIND, true, false)
 }
 
 /// One position's network input, encoded on the thread that reached it.

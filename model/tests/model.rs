@@ -279,6 +279,31 @@ fn pre_encoded_leaves_give_the_same_batch() {
     }
     direct.finish();
     copied.finish();
+    // The same batch assembled at once from one leaf per position, into an
+    // encoder that held a bigger batch before (its buffers only shrink).
+    let mut all_moves = Vec::new();
+    let leaves: Vec<EncodedLeaf> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            let mut leaf = EncodedLeaf::new();
+            leaf.encode(p, (i % 3) as u8 + 1, &moves);
+            all_moves.push(moves);
+            leaf
+        })
+        .collect();
+    let pairs: Vec<(&EncodedLeaf, &[Move])> = leaves
+        .iter()
+        .zip(&all_moves)
+        .map(|(l, m)| (l, m.as_slice()))
+        .collect();
+    let mut filled = Encoder::<Position>::new();
+    let doubled: Vec<_> = pairs.iter().chain(pairs.iter()).copied().collect();
+    filled.fill_from_leaves(&doubled);
+    assert_eq!(filled.len(), 2 * positions.len());
+    filled.fill_from_leaves(&pairs);
     let bits = |a: ndarray::ArrayViewD<'_, f32>| a.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(
         bits(direct.planes().into_dyn()),
@@ -288,11 +313,22 @@ fn pre_encoded_leaves_give_the_same_batch() {
         bits(direct.move_features().into_dyn()),
         bits(copied.move_features().into_dyn())
     );
-    assert_eq!(direct.move_from(), copied.move_from());
-    assert_eq!(direct.move_to(), copied.move_to());
-    assert_eq!(direct.mask(), copied.mask());
-    assert_eq!(direct.offsets(), copied.offsets());
-    for i in 0..positions.len() {
-        assert_eq!(direct.moves(i), copied.moves(i));
+    for other in [&copied, &filled] {
+        assert_eq!(
+            bits(direct.planes().into_dyn()),
+            bits(other.planes().into_dyn())
+        );
+        assert_eq!(
+            bits(direct.move_features().into_dyn()),
+            bits(other.move_features().into_dyn())
+        );
+        assert_eq!(direct.move_from(), other.move_from());
+        assert_eq!(direct.move_to(), other.move_to());
+        assert_eq!(direct.mask(), other.mask());
+        assert_eq!(direct.offsets(), other.offsets());
+        assert_eq!(direct.max_moves(), other.max_moves());
+        for i in 0..positions.len() {
+            assert_eq!(direct.moves(i), other.moves(i));
+        }
     }
 }

@@ -66,7 +66,8 @@ pub struct SelfplayConfig {
     pub games_in_flight: usize,
     /// Entries of the evaluation cache; 0 disables it (default 65536).
     pub cache_size: usize,
-    /// Threads for the tree work; 0 = one per core (default 0).
+    /// Threads for the tree work; 0 = one per core but one, left to the
+    /// thread that runs the network (at least 1) (default 0).
     pub threads: usize,
     /// Keep the subtree of the played move for the next search (PUCT only) (default true).
     pub tree_reuse: bool,
@@ -112,6 +113,18 @@ impl Default for SelfplayConfig {
 pub use runfile::ConfigError;
 
 impl SelfplayConfig {
+    /// The tree threads `threads` asks for: itself, or for 0 one per core
+    /// but one, since the thread that runs the network needs a core of its
+    /// own (on a GPU it spins while it waits for the answers).
+    pub fn tree_threads(&self) -> usize {
+        if self.threads > 0 {
+            return self.threads;
+        }
+        std::thread::available_parallelism()
+            .map(|n| n.get().saturating_sub(1).max(1))
+            .unwrap_or(1)
+    }
+
     /// Reads the `[selfplay]` section of a run file (defaults when absent); an
     /// unknown key or a bad value is an error naming the key and the file.
     pub fn from_file(path: &Path) -> Result<SelfplayConfig, ConfigError> {

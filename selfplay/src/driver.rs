@@ -19,7 +19,7 @@ use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::{PositionRecord, Source};
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
-use model::EncodedLeaf;
+use model::{EncodedLeaf, Encoder};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -146,6 +146,10 @@ pub struct SelfPlay<G: Game> {
     policy: Vec<f32>,
     wdl: Vec<[f32; 3]>,
     start: G::State,
+    /// Each half's next network batch, assembled by the tree thread that
+    /// reached its leaves, and whether it is current.
+    batches: [Encoder<G::State>; 2],
+    prepared: [bool; 2],
     pub totals: Totals,
 }
 
@@ -178,7 +182,7 @@ impl<G: Game> SelfPlay<G> {
             })
             .collect();
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
+            .num_threads(config.tree_threads())
             .build()
             .unwrap_or_else(|_| {
                 rayon::ThreadPoolBuilder::new()
@@ -201,6 +205,8 @@ impl<G: Game> SelfPlay<G> {
             policy: Vec::new(),
             wdl: Vec::new(),
             start,
+            batches: [Encoder::new(), Encoder::new()],
+            prepared: [false; 2],
             totals: Totals::default(),
         }
     }
@@ -222,6 +228,7 @@ impl<G: Game> SelfPlay<G> {
     /// Drops every unfinished game (nothing of them is written).
     pub fn abandon(&mut self) {
         self.stopping = true;
+        self.prepared = [false; 2];
         for s in &mut self.slots {
             s.active = None;
             s.waiting = false;
@@ -289,25 +296,38 @@ impl<G: Game> SelfPlay<G> {
             } else {
                 (second, first)
             };
+            let [enc_first, enc_second] = &mut self.batches;
+            let (eval_enc, tree_enc) = if turn == 0 {
+                (enc_first, enc_second)
+            } else {
+                (enc_second, enc_first)
+            };
+            let eval_ready = self.prepared[turn];
             let config = &self.config;
             let cache = (config.cache_size > 0).then_some(&self.cache);
             let model_id = self.model_id.as_str();
             let names = &self.names;
             let pool = &self.pool;
             let (policy, wdl) = (&mut self.policy, &mut self.wdl);
-            let batch_size = std::thread::scope(|scope| {
+            let (batch_size, tree_ready) = std::thread::scope(|scope| {
                 let worker = scope.spawn(move || {
                     pool.install(|| {
                         tree_group
                             .par_iter_mut()
                             .for_each(|slot| advance(config, cache, encode, model_id, names, slot));
-                    })
+                        // The next network batch, assembled by the pool
+                        // while the network runs this one: the owner thread
+                        // only runs the network.
+                        if encode {
+                            assemble(tree_group, tree_enc);
+                        }
+                    });
+                    encode
                 });
-                if encode {
+                let waiting = eval_group.iter().filter(|s| s.waiting).count();
+                if encode && (!eval_ready || eval_enc.len() != waiting) {
                     // Leaves reached before the evaluator wanted encodings.
-                    for s in eval_group.iter_mut().filter(|s| s.waiting && !s.leaf_ready) {
-                        encode_leaf(s);
-                    }
+                    assemble(eval_group, eval_enc);
                 }
                 let eval_group = &*eval_group;
                 let batch: Vec<Request<'_, G::State>> = eval_group
@@ -317,23 +337,20 @@ impl<G: Game> SelfPlay<G> {
                     .collect();
                 if !batch.is_empty() {
                     if encode {
-                        let leaves: Vec<&EncodedLeaf> = eval_group
-                            .iter()
-                            .filter(|s| s.waiting)
-                            .map(|s| &s.leaf)
-                            .collect();
-                        evaluator.evaluate_pre_encoded(&batch, &leaves, policy, wdl);
+                        evaluator.evaluate_prepared(&batch, eval_enc, policy, wdl);
                     } else {
                         evaluator.evaluate(&batch, policy, wdl);
                     }
                 }
                 let size = batch.len();
                 drop(batch);
-                if let Err(panic) = worker.join() {
-                    std::panic::resume_unwind(panic);
+                match worker.join() {
+                    Ok(ready) => (size, ready),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
-                size
             });
+            self.prepared[turn] = false;
+            self.prepared[1 - turn] = tree_ready;
             // Answers back and into the cache, in slot order, while no tree
             // work runs (lookups never race with inserts).
             let eval_group = if turn == 0 {
@@ -406,6 +423,21 @@ fn begin_move<S: GameState>(config: &SelfplayConfig, slot: &mut Slot<S>) {
         noise: full && config.algorithm == Algorithm::Puct,
     };
     slot.search.begin(&active.game, params);
+}
+
+/// Fills `enc` with the network batch of `group`'s waiting slots, in slot
+/// order, from the leaves their tree workers encoded (encoding any that
+/// were not).
+fn assemble<S: GameState>(group: &mut [Slot<S>], enc: &mut Encoder<S>) {
+    for slot in group.iter_mut().filter(|s| s.waiting && !s.leaf_ready) {
+        encode_leaf(slot);
+    }
+    let leaves: Vec<(&EncodedLeaf, &[S::Move])> = group
+        .iter()
+        .filter(|s| s.waiting)
+        .map(|s| (&s.leaf, s.search.request().moves))
+        .collect();
+    enc.fill_from_leaves(&leaves);
 }
 
 /// Encodes the leaf the slot's search waits on into its `leaf` buffer.

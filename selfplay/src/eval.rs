@@ -6,7 +6,7 @@
 //! [`NetworkEvaluator`]. [`EvalCache`] remembers recent evaluations.
 
 use game::GameState;
-use model::{EncodedLeaf, Encoder, Network};
+use model::{Encoder, Network};
 
 /// One position to evaluate: the position, how often it has occurred in its
 /// game (the encoding has a repetition plane) and its legal moves, in the
@@ -32,23 +32,24 @@ pub trait Evaluator<S: GameState> {
 
     /// Whether this evaluator reads the network encoding of a request. When
     /// it does, self-play has each game's tree worker encode its own leaf
-    /// (in parallel, while the network runs the other half of the games)
-    /// and calls [`evaluate_pre_encoded`](Evaluator::evaluate_pre_encoded).
+    /// and the tree thread assemble the next batch (while the network runs
+    /// the other half of the games), and calls
+    /// [`evaluate_prepared`](Evaluator::evaluate_prepared).
     fn wants_encoding(&self) -> bool {
         false
     }
 
-    /// [`evaluate`](Evaluator::evaluate) with `leaves[i]` holding request
-    /// i's encoding (its position, repetitions and moves, in that order).
-    /// The answers must be those `evaluate` gives.
-    fn evaluate_pre_encoded(
+    /// [`evaluate`](Evaluator::evaluate) with the batch already encoded:
+    /// `encoded` holds the requests' positions, repetitions and moves, in
+    /// order, finished. The answers must be those `evaluate` gives.
+    fn evaluate_prepared(
         &mut self,
         batch: &[Request<'_, S>],
-        leaves: &[&EncodedLeaf],
+        encoded: &Encoder<S>,
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        let _ = leaves;
+        let _ = encoded;
         self.evaluate(batch, policy, wdl);
     }
 }
@@ -111,20 +112,15 @@ impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
         true
     }
 
-    fn evaluate_pre_encoded(
+    fn evaluate_prepared(
         &mut self,
         batch: &[Request<'_, S>],
-        leaves: &[&EncodedLeaf],
+        encoded: &Encoder<S>,
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        debug_assert_eq!(batch.len(), leaves.len());
-        self.encoder.clear();
-        for (r, leaf) in batch.iter().zip(leaves) {
-            self.encoder.push_encoded(leaf, r.moves);
-        }
-        self.encoder.finish();
-        self.net.evaluate_encoded(&self.encoder, policy, wdl);
+        debug_assert_eq!(batch.len(), encoded.len());
+        self.net.evaluate_encoded(encoded, policy, wdl);
     }
 }
 

@@ -180,25 +180,26 @@ fn plays_with_a_tiny_network_in_batches() {
 /// A deterministic evaluator that reads the network encoding (planes, move
 /// cells and move features) the way a network would, without torch: games
 /// played with it change if an encoding changes. `workers` says whether
-/// the driver's tree workers encode the leaves (`evaluate_pre_encoded`) or
+/// the driver's tree workers encode the leaves (`evaluate_prepared`) or
 /// the evaluator encodes the batch itself (`evaluate`).
+/// The driver's prepared batches are scored as given.
 struct Featured {
     workers: bool,
     enc: model::Encoder<Position>,
 }
 
 impl Featured {
-    fn score(&self, policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
+    fn score(enc: &model::Encoder<Position>, policy: &mut Vec<f32>, wdl: &mut Vec<[f32; 3]>) {
         policy.clear();
         wdl.clear();
         let (planes, from, to, feats) = (
-            self.enc.planes(),
-            self.enc.move_from(),
-            self.enc.move_to(),
-            self.enc.move_features(),
+            enc.planes(),
+            enc.move_from(),
+            enc.move_to(),
+            enc.move_features(),
         );
-        for i in 0..self.enc.len() {
-            let n = self.enc.moves(i).len();
+        for i in 0..enc.len() {
+            let n = enc.moves(i).len();
             let logits: Vec<f32> = (0..n)
                 .map(|j| {
                     let f: f32 = (0..feats.shape()[2])
@@ -234,25 +235,21 @@ impl selfplay::Evaluator<Position> for Featured {
             self.enc.push_with_moves(r.position, r.repetitions, r.moves);
         }
         self.enc.finish();
-        self.score(policy, wdl);
+        Featured::score(&self.enc, policy, wdl);
     }
     fn wants_encoding(&self) -> bool {
         self.workers
     }
-    fn evaluate_pre_encoded(
+    fn evaluate_prepared(
         &mut self,
         batch: &[selfplay::Request<'_, Position>],
-        leaves: &[&model::EncodedLeaf],
+        encoded: &model::Encoder<Position>,
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        assert!(self.workers, "pre-encoded leaves only when asked for");
-        self.enc.clear();
-        for (r, leaf) in batch.iter().zip(leaves) {
-            self.enc.push_encoded(leaf, r.moves);
-        }
-        self.enc.finish();
-        self.score(policy, wdl);
+        assert!(self.workers, "prepared batches only when asked for");
+        assert_eq!(encoded.len(), batch.len());
+        Featured::score(encoded, policy, wdl);
     }
 }
 
