@@ -7,7 +7,7 @@ use crate::cmd::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{EncodedLeaf, Encoder};
+use model::Encoder;
 use pipeline::selfplay::load_network;
 use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};
 use serde_json::json;
@@ -342,16 +342,16 @@ impl<S: GameState> Evaluator<S> for Timed<'_, S> {
     fn wants_encoding(&self) -> bool {
         self.workers_encode
     }
-    fn evaluate_pre_encoded(
+    fn evaluate_prepared(
         &mut self,
         batch: &[Request<'_, S>],
-        leaves: &[&EncodedLeaf],
+        encoded: &Encoder<S>,
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
         self.pool.keep(batch);
         let t = Instant::now();
-        self.inner.evaluate_pre_encoded(batch, leaves, policy, wdl);
+        self.inner.evaluate_prepared(batch, encoded, policy, wdl);
         self.busy += t.elapsed();
     }
 }
