@@ -1,5 +1,6 @@
-//! Evaluation of players: the alpha-beta baseline engine (`search`), the
-//! match runner (`arena`), Elo and SPRT (`elo`).
+//! Evaluation of players: the alpha-beta baseline engine (`search`), pure
+//! Monte Carlo tree search (`uct`), the match runner (`arena`), Elo and
+//! SPRT (`elo`).
 //!
 //! The baseline is the classical opponent networks are measured against, so
 //! it is a real engine (iterative deepening, PVS, transposition table,
@@ -14,6 +15,8 @@ pub mod arena;
 pub mod config;
 pub mod elo;
 pub mod search;
+pub mod uct;
 
 pub use config::EvalConfig;
 pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};
+pub use uct::{MctsSpec, Uct};

@@ -1,10 +1,11 @@
 //! Players a match can seat: a uniform random mover, the alpha-beta
-//! baseline at a named strength, and (from the binary, which has torch) a
+//! baseline at a named strength, pure MCTS with random playouts, and (from the binary, which has torch) a
 //! network with search. Each game gets fresh player instances built from a
 //! [`PlayerSpec`], so games can run on several threads. Players are generic
 //! over the game `G`.
 
 use crate::search::{EngineSpec, Searcher};
+use crate::uct::{MctsSpec, Uct};
 use game::{AlphaBetaState, Game, GameState, History, SplitMix};
 use std::fmt;
 use std::str::FromStr;
@@ -15,11 +16,14 @@ pub trait Player<G: Game>: Send {
     fn choose(&mut self, game: &History<G::State>) -> G::Move;
 }
 
-/// A player described by text: `random`, `ab:depth=3`, `net:PATH,sims=64`.
+/// A player described by text: `random`, `ab:depth=3`, `mcts:sims=1000`,
+/// `net:PATH,sims=64`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     Random,
     AlphaBeta(EngineSpec),
+    /// Pure UCT with random playouts (`crate::uct`).
+    Mcts(MctsSpec),
     /// A network checkpoint with search settings; built by a [`NetFactory`].
     Net(NetSpec),
 }
@@ -38,6 +42,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::AlphaBeta(s) => write!(f, "{s}"),
+            PlayerSpec::Mcts(s) => write!(f, "{s}"),
             PlayerSpec::Net(n) => {
                 write!(f, "net:{},sims={}", n.path, n.sims)?;
                 for (k, v) in &n.options {
@@ -61,6 +66,9 @@ impl FromStr for PlayerSpec {
                 .parse::<EngineSpec>()
                 .map(PlayerSpec::AlphaBeta)
                 .map_err(|e| e.to_string());
+        }
+        if s.starts_with("mcts:") {
+            return s.parse::<MctsSpec>().map(PlayerSpec::Mcts);
         }
         if let Some(rest) = s.strip_prefix("net:") {
             let mut parts = rest.split(',');
@@ -94,7 +102,7 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Net(spec));
         }
         Err(format!(
-            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), or `net:CHECKPOINT,sims=64`"
+            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, or `net:CHECKPOINT,sims=64`"
         ))
     }
 }
@@ -120,6 +128,7 @@ where
     Ok(match spec {
         PlayerSpec::Random => Box::new(RandomPlayer::<G::Move>::new(seed)),
         PlayerSpec::AlphaBeta(s) => Box::new(AlphaBetaPlayer::<G::State>::new(s, seed)),
+        PlayerSpec::Mcts(s) => Box::new(MctsPlayer::<G::State>::new(*s, seed)),
         PlayerSpec::Net(n) => match nets {
             Some(f) => f.build(game, n, seed)?,
             None => return Err(format!("network player `{spec}` is not available here")),
@@ -176,6 +185,33 @@ where
     fn choose(&mut self, game: &History<G::State>) -> G::Move {
         let r = self.searcher.search_game(game, self.spec.limits, |_| {});
         match r.best {
+            Some(m) => m,
+            None => {
+                let mut moves = Vec::new();
+                game.position().legal_moves(&mut moves);
+                moves[0]
+            }
+        }
+    }
+}
+
+/// Pure MCTS (UCT, one random playout per leaf) with a fixed number of
+/// simulations per move.
+pub struct MctsPlayer<S: GameState> {
+    uct: Uct<S>,
+}
+
+impl<S: GameState> MctsPlayer<S> {
+    pub fn new(spec: MctsSpec, seed: u64) -> MctsPlayer<S> {
+        MctsPlayer {
+            uct: Uct::new(spec, seed),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for MctsPlayer<G::State> {
+    fn choose(&mut self, game: &History<G::State>) -> G::Move {
+        match self.uct.search(game.position()) {
             Some(m) => m,
             None => {
                 let mut moves = Vec::new();
