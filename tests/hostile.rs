@@ -167,3 +167,55 @@ fn missing_init_and_binary_play_input_are_bad_input() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A shard row whose position text is not a position: `openings` and
+/// `data export` refuse it (exit 2) with a message naming the shard file,
+/// the game and the text (before, the message named neither the shard).
+#[test]
+fn a_bad_position_in_a_shard_is_reported_with_the_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("tiny.toml");
+    std::fs::write(&config, common::TINY).unwrap();
+    let good = dir.path().join("good");
+    let out = triad(&[
+        "selfplay",
+        "--config",
+        config.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        good.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shards = data::list_shards(&[good.clone()]).unwrap();
+    let mut rows = data::ShardReader::open(&shards[0].path)
+        .unwrap()
+        .read_records()
+        .unwrap();
+    let victim = rows[0].game_id;
+    for r in rows
+        .iter_mut()
+        .filter(|r| r.game_id == victim && r.ply == 0)
+    {
+        r.position = "not-a-position".into();
+    }
+    let bad_dir = dir.path().join("bad");
+    std::fs::create_dir_all(&bad_dir).unwrap();
+    let bad = bad_dir.join("broken.parquet");
+    let mut w = data::ShardWriter::create(&bad).unwrap();
+    for r in &rows {
+        w.push(r).unwrap();
+    }
+    w.finish().unwrap();
+    let name = bad.to_str().unwrap();
+    refused(&["openings", name], "broken.parquet");
+    refused(&["openings", name], "not-a-position");
+    refused(
+        &["data", "export", name, "--game", &victim.to_string()],
+        "broken.parquet",
+    );
+}

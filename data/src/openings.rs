@@ -16,6 +16,8 @@ use crate::summary::result_index;
 #[derive(Debug, Clone)]
 pub struct OpeningGame {
     pub game_id: u64,
+    /// The shard the game was read from (errors about the game name it).
+    pub shard: std::sync::Arc<std::path::Path>,
     /// The game's start: ply 0's `position` text.
     pub start: String,
     /// The first moves (at most the requested depth), as codes.
@@ -48,6 +50,8 @@ pub fn read_opening_games(
     let mut order: Vec<(usize, u64)> = Vec::new();
     let want = plies.max(1);
     let mut same_game = SameGame::default();
+    let paths: Vec<std::sync::Arc<std::path::Path>> =
+        shards.iter().map(|s| s.path.as_path().into()).collect();
     for (si, shard) in shards.iter().enumerate() {
         let reader = ShardReader::open(&shard.path)?;
         same_game.check(&reader)?;
@@ -104,6 +108,7 @@ pub fn read_opening_games(
             let moves = g.moves[..limit].iter().map_while(|m| *m).collect();
             Some(OpeningGame {
                 game_id: id,
+                shard: paths[key.0].clone(),
                 start,
                 moves,
                 result: g.result,
@@ -191,7 +196,12 @@ impl<S: GameState> OpeningTree<S> {
                 Some(&r) => r,
                 None => {
                     let position = game.parse_state(&g.start).map_err(|e| {
-                        format!("game {}: bad start position {:?}: {e}", g.game_id, g.start)
+                        format!(
+                            "{}: game {}: bad start position {:?}: {e}",
+                            g.shard.display(),
+                            g.game_id,
+                            game::clip(&g.start, 200)
+                        )
                     })?;
                     let r = tree.nodes.len();
                     tree.nodes.push(Node {
@@ -219,7 +229,8 @@ impl<S: GameState> OpeningTree<S> {
                             .filter(|&m| parent.position.is_legal(m))
                             .ok_or_else(|| {
                                 format!(
-                                    "game {} ply {ply}: move code {code} is not legal",
+                                    "{}: game {} ply {ply}: move code {code} is not legal",
+                                    g.shard.display(),
                                     g.game_id
                                 )
                             })?;

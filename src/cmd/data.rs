@@ -232,8 +232,8 @@ pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliEr
 }
 
 /// A game of the shards in the game's own record notation, after a header.
-fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, CliError> {
-    let history = record.replay(game).map_err(CliError::input)?;
+fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, String> {
+    let history = record.replay(game)?;
     let resigned = record.termination() == game::Termination::Resignation;
     Ok(format!(
         "{}\n{}",
@@ -274,9 +274,12 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
             shards.len()
         )));
     }
-    let record = data::GameRecord::from_rows(rows).map_err(CliError::input)?;
+    // The game's rows are all in this shard: errors about them name it.
+    let shard = &found_in[0];
+    let in_shard = |e: String| CliError::input(format!("{shard}: {e}"));
+    let record = data::GameRecord::from_rows(rows).map_err(in_shard)?;
     let game = games::of_shard_files(&shards)?;
-    let text = with_game!(game, |g| export_text(&g, &record))?;
+    let text = with_game!(game, |g| export_text(&g, &record)).map_err(in_shard)?;
     match &args.out {
         Some(path) => write_atomically(path, text.as_bytes()),
         None => {
