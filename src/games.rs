@@ -8,6 +8,7 @@
 //! Adding a game: a crate under `games/`, a variant of [`AnyGame`], an arm
 //! in [`build`] and one in [`with_game!`] (docs/games.md).
 
+use connect4::Connect4;
 use piratechnics::Piratechnics;
 use std::collections::BTreeMap;
 
@@ -19,16 +20,24 @@ pub use pipeline::GameSection as GameConfig;
 pub const DEFAULT_GAME: &str = "piratechnics";
 
 /// The games triad plays: `(name, its variants, its own [game] keys)`.
-pub const GAMES: [(&str, &str, &str); 1] = [(
-    "piratechnics",
-    "standard, 8x8, capacity2, capacity4",
-    "capacity = 1..6 (ship capacity, overrides the variant's)",
-)];
+pub const GAMES: [(&str, &str, &str); 2] = [
+    (
+        "piratechnics",
+        "standard, 8x8, capacity2, capacity4",
+        "capacity = 1..6 (ship capacity, overrides the variant's)",
+    ),
+    (
+        "connect4",
+        "standard (7x6), or WxH",
+        "width, height = 4..16 with width x (height + 1) <= 64",
+    ),
+];
 
 /// A built game, one variant per game of [`GAMES`].
 #[derive(Debug, Clone)]
 pub enum AnyGame {
     Piratechnics(Piratechnics),
+    Connect4(Connect4),
 }
 
 /// Reads `--game NAME[/VARIANT]` (e.g. `piratechnics/8x8`).
@@ -79,6 +88,30 @@ pub fn build(cfg: &GameConfig) -> Result<AnyGame, String> {
                 .map(AnyGame::Piratechnics)
                 .map_err(|e| format!("game.variant: {e}"))
         }
+        "connect4" => {
+            let (mut width, mut height) = (None, None);
+            for (key, value) in &cfg.options {
+                let side = || {
+                    value
+                        .as_integer()
+                        .filter(|v| (4..=16).contains(v))
+                        .map(|v| v as u32)
+                        .ok_or_else(|| format!("game.{key}: {value} is not a board side 4..16"))
+                };
+                match key.as_str() {
+                    "width" => width = Some(side()?),
+                    "height" => height = Some(side()?),
+                    other => {
+                        return Err(format!(
+                            "game.{other}: unknown key for connect4 (its keys: width, height)"
+                        ))
+                    }
+                }
+            }
+            Connect4::named(variant, width, height)
+                .map(AnyGame::Connect4)
+                .map_err(|e| format!("game.variant: {e}"))
+        }
         other => Err(format!(
             "game.name: unknown game {other:?}: triad plays {}",
             GAMES.map(|g| g.0).join(", ")
@@ -108,6 +141,7 @@ macro_rules! with_game {
     ($any:expr, |$g:ident| $body:expr) => {
         match $any {
             $crate::games::AnyGame::Piratechnics($g) => $body,
+            $crate::games::AnyGame::Connect4($g) => $body,
         }
     };
 }

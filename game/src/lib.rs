@@ -26,6 +26,6 @@ pub use perft::{divide, perft, perft_parallel};
 pub use record::{replay_numbered, write_numbered, RecordReplay};
 pub use rng::SplitMix;
 pub use sample::random_positions;
-pub use shared::read_shared_spec;
+pub use shared::{read_shared, read_shared_spec};
 pub use text::clip;
 pub use traits::{Encoding, Game, GameMove, GameState, GameTag};

@@ -117,6 +117,10 @@ pub enum Termination {
     MaxLength,
     /// Decided by an outside judgement (e.g. an engine's adjudication).
     Adjudication,
+    /// The winner completed a line (Connect Four's four in a row).
+    Line,
+    /// The board is full and nobody has won (a draw).
+    BoardFull,
     Unfinished,
 }
 
@@ -130,6 +134,8 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::MaxLength => "max-length",
             Termination::Adjudication => "adjudication",
+            Termination::Line => "line",
+            Termination::BoardFull => "board-full",
             Termination::Unfinished => "unfinished",
         }
     }
@@ -142,6 +148,8 @@ impl Termination {
             Termination::Resignation,
             Termination::MaxLength,
             Termination::Adjudication,
+            Termination::Line,
+            Termination::BoardFull,
             Termination::Unfinished,
         ]
         .into_iter()

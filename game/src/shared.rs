@@ -10,14 +10,22 @@ use std::path::{Path, PathBuf};
 /// reason; otherwise it says on stderr that the test is skipped and
 /// returns `None`.
 pub fn read_shared_spec(manifest_dir: &str, rel: &str) -> Option<String> {
+    read_shared(manifest_dir, &format!("spec/{rel}"))
+}
+
+/// [`read_shared_spec`] for any file under `shared/` (`rel` relative to
+/// it, e.g. `benchmarks/connect4/Test_L3_R1`), with the same rule: a
+/// note and `None` when it is missing, a panic under
+/// `TRIAD_REQUIRE_SHARED=1`.
+pub fn read_shared(manifest_dir: &str, rel: &str) -> Option<String> {
     let found: Option<PathBuf> = Path::new(manifest_dir)
         .ancestors()
-        .map(|a| a.join("shared/spec").join(rel))
+        .map(|a| a.join("shared").join(rel))
         .find(|p| p.exists());
     let result = match &found {
         Some(p) => std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display())),
         None => Err(format!(
-            "shared/spec/{rel} not found beside any folder above {manifest_dir}"
+            "shared/{rel} not found beside any folder above {manifest_dir}"
         )),
     };
     match result {

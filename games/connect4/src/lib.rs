@@ -1,1 +1,22 @@
-//! Connect Four (in progress).
+//! Connect Four behind the game boundary, with a perfect solver.
+//!
+//! - [`Position`]: Pascal Pons's bitboards (the side to move's stones and
+//!   every stone, one sentinel bit per column), any board whose
+//!   `width × (height + 1)` fits 64 bits (7×6 by default); the position's
+//!   text is its move sequence in Pons's notation (`4453`: 1-based
+//!   columns), the empty board `""` (or `-`).
+//! - [`Connect4`]: `game::Game`; [`Column`]: `game::GameMove`; the
+//!   network encoding and the alpha-beta baseline's evaluation
+//!   (`game::AlphaBetaState`) are in `boundary.rs`.
+//! - [`Solver`]: the exact score of a position and of each of its columns,
+//!   as Pons's test files give them, and a depth-limited version.
+//!
+//! docs/games/connect4.md describes the encoding and the solver's figures.
+
+mod boundary;
+mod position;
+mod solver;
+
+pub use boundary::{Column, Connect4, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use position::{column_char, parse_column, Position, Size, MAX_SIDE};
+pub use solver::Solver;

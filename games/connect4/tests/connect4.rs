@@ -1,0 +1,224 @@
+//! Connect Four: move generation (perft), text, symmetry, and the solver
+//! against Pascal Pons's benchmark files (../shared/benchmarks/connect4).
+
+use connect4::{Column, Connect4, Position, Size, Solver};
+use game::{perft, Game, GameResult, GameState, SplitMix, Termination};
+
+/// Leaves of the game tree from the empty 7x6 board: 7^n until columns
+/// fill (ply 7: the 7 one-column sequences are gone) and games end (from
+/// ply 7 a won game has no children).
+#[test]
+fn perft_from_the_start() {
+    let start = Connect4::standard().start();
+    let expected = [1u64, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
+    for (d, &n) in expected.iter().enumerate() {
+        assert_eq!(perft(&start, d as u32), n, "depth {d}");
+    }
+}
+
+#[test]
+fn mirror_preserves_perft_and_moves() {
+    let game = Connect4::standard();
+    let mut rng = SplitMix::new(3);
+    for _ in 0..20 {
+        let p = random_position(&game, &mut rng, 12);
+        let m = p.transform(1);
+        assert_eq!(perft(&p, 4), perft(&m, 4), "{p:?}");
+        assert_eq!(m.transform(1).key(), p.key());
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        for &mv in &moves {
+            let a = p.play(mv).transform(1);
+            let b = m.play(p.transform_move(mv, 1));
+            assert_eq!(a.key(), b.key());
+        }
+    }
+}
+
+fn random_position(game: &Connect4, rng: &mut SplitMix, max: usize) -> Position {
+    let mut p = game.start();
+    let mut moves = Vec::new();
+    let plies = rng.below(max as u64 + 1) as usize;
+    for _ in 0..plies {
+        p.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        p.apply(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    p
+}
+
+/// Seeded random games on three board sizes: the text round-trips, every
+/// move's text parses back, the key is unique to the stones, and a game
+/// ends exactly when a line is made or the board is full.
+#[test]
+fn random_games_keep_their_invariants() {
+    for size in [
+        Size::STANDARD,
+        Size::new(4, 4).unwrap(),
+        Size::new(9, 5).unwrap(),
+    ] {
+        let game = Connect4::sized(size);
+        let mut rng = SplitMix::new(size.cells() as u64);
+        let mut moves = Vec::new();
+        for _ in 0..200 {
+            let mut p = game.start();
+            loop {
+                let text = p.to_text();
+                let back = game.parse_state(&text).unwrap();
+                assert_eq!(back, p);
+                assert_eq!(back.hash(), p.hash());
+                p.legal_moves(&mut moves);
+                assert_eq!(p.count_legal_moves(), moves.len() as u64);
+                assert_eq!(p.has_legal_move(), !moves.is_empty());
+                if let Some(o) = p.terminal(!moves.is_empty(), 1) {
+                    match o.termination {
+                        Termination::Line => {
+                            assert!(p.is_won());
+                            assert_eq!(o.result, GameResult::win_for(!p.side()));
+                        }
+                        Termination::BoardFull => {
+                            assert_eq!(p.moves_played(), size.cells());
+                            assert_eq!(o.result, GameResult::Draw);
+                        }
+                        t => panic!("unexpected termination {t:?}"),
+                    }
+                    break;
+                }
+                let m = moves[rng.below(moves.len() as u64) as usize];
+                assert_eq!(p.parse_move(&p.move_text(m)).unwrap(), m);
+                let wins = p.is_winning_move(m);
+                p.apply(m);
+                assert_eq!(wins, p.is_won(), "{p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_text_is_refused_with_a_reason() {
+    let game = Connect4::standard();
+    for (bad, needle) in [
+        ("448", "off the board"),
+        ("4x", "not a column"),
+        ("4444444", "full"),
+        ("12121212", "already won"),
+    ] {
+        let e = game.parse_state(bad).unwrap_err();
+        assert!(e.contains(needle), "{bad}: {e}");
+    }
+    assert!(game.parse_state("1212121").unwrap().is_won());
+    assert_eq!(game.parse_state("").unwrap(), game.start());
+    assert_eq!(game.parse_state("-").unwrap(), game.start());
+    let p = game.parse_state("444444").unwrap();
+    assert!(p.parse_move("4").unwrap_err().contains("full"));
+    assert!(p.parse_move("44").is_err());
+    assert_eq!(p.parse_move("7").unwrap(), Column(6));
+    assert!(Size::new(10, 6).unwrap_err().contains("64"));
+    assert!(Connect4::named("9x9", None, None).is_err());
+    assert_eq!(
+        Connect4::named("standard", Some(8), Some(7))
+            .unwrap()
+            .variant(),
+        "8x7"
+    );
+}
+
+/// `(sequence, score, per-column values)` of a Pons file with its `.moves`.
+fn pons(name: &str) -> Option<Vec<(String, i32, Vec<Option<i32>>)>> {
+    let text = game::read_shared(
+        env!("CARGO_MANIFEST_DIR"),
+        &format!("benchmarks/connect4/{name}.moves"),
+    )?;
+    Some(
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let values = f[2..]
+                    .iter()
+                    .map(|v| (*v != ".").then(|| v.parse().unwrap()))
+                    .collect();
+                (f[0].to_string(), f[1].parse().unwrap(), values)
+            })
+            .collect(),
+    )
+}
+
+/// Checks every `every`-th line of a file for its score, and every
+/// `columns`-th line for every column's value as well (a column's value
+/// can take far longer to prove than the position's best).
+fn check_file(name: &str, every: usize, columns: usize) {
+    let Some(lines) = pons(name) else {
+        return;
+    };
+    assert_eq!(lines.len(), 1000, "{name}");
+    let game = Connect4::standard();
+    let mut solver = Solver::new(20);
+    for (i, (seq, score, values)) in lines.iter().enumerate() {
+        if i % every != 0 && i % columns != 0 {
+            continue;
+        }
+        let p = game.parse_state(seq).unwrap();
+        assert_eq!(solver.solve(&p), *score, "{name}: {seq}");
+        if i % columns == 0 {
+            assert_eq!(&solver.column_values(&p), values, "{name}: {seq}");
+        }
+    }
+}
+
+#[test]
+fn solver_matches_end_easy_whole() {
+    check_file("Test_L3_R1", 1, 1);
+}
+
+#[test]
+fn solver_matches_middle_easy_whole() {
+    check_file("Test_L2_R1", 1, 1);
+}
+
+#[test]
+fn solver_matches_beginning_easy_whole() {
+    check_file("Test_L1_R1", 1, 100);
+}
+
+#[test]
+fn solver_matches_middle_medium_sampled() {
+    check_file("Test_L2_R2", 50, 100);
+}
+
+#[test]
+fn solver_matches_beginning_medium_sampled() {
+    // Five positions, one with its columns.
+    check_file("Test_L1_R2", 200, 1000);
+}
+
+/// The slow files whole (the hardest takes hours with column values):
+/// `cargo test --release -p connect4 -- --ignored`.
+#[test]
+#[ignore]
+fn solver_matches_every_file_whole() {
+    for f in ["Test_L2_R2", "Test_L1_R2", "Test_L1_R3"] {
+        check_file(f, 1, 1);
+    }
+}
+
+/// A sample of the hardest file (scores only; about 6 s a position).
+#[test]
+#[ignore]
+fn solver_matches_beginning_hard_sampled() {
+    check_file("Test_L1_R3", 100, usize::MAX);
+}
+
+#[test]
+fn depth_limited_search_sees_only_its_horizon() {
+    let game = Connect4::standard();
+    let mut solver = Solver::new(16);
+    // X to move wins at once in column 4 (three stacked below): any depth.
+    let p = game.parse_state("414141").unwrap();
+    assert_eq!(solver.solve_depth(&p, 1), solver.solve(&p));
+    // The start is a first-player win at the 21st stone... far beyond 4 plies.
+    let start = game.start();
+    assert_eq!(solver.solve_depth(&start, 4), 0);
+}
