@@ -40,6 +40,15 @@ pub enum AnyGame {
     Connect4(Connect4),
 }
 
+/// The Connect Four game of `game`, if it is one (for `triad solve` and
+/// the Pons benchmark, which only Connect Four has).
+pub fn connect4(game: &AnyGame) -> Option<&Connect4> {
+    match game {
+        AnyGame::Connect4(g) => Some(g),
+        _ => None,
+    }
+}
+
 /// Reads `--game NAME[/VARIANT]` (e.g. `piratechnics/8x8`).
 pub fn flag_config(flag: &str) -> GameConfig {
     let (name, variant) = flag.split_once('/').unwrap_or((flag, ""));

@@ -48,6 +48,8 @@ enum Command {
     Selfplay(cmd::selfplay::Args),
     /// Draw a position in the terminal.
     Show(cmd::show::Args),
+    /// Solve Connect Four positions exactly (Pons's scores, per column too).
+    Solve(cmd::solve::Args),
     /// Train a network on self-play shards (resumable; metrics and checkpoints in a run directory).
     Train(cmd::train::Args),
     /// Print the triad and libtorch versions, CUDA/MKL-DNN availability and thread counts.
@@ -78,6 +80,7 @@ fn main() {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Version(a) => cmd::version::run(a),
     };

@@ -13,6 +13,7 @@ pub mod replay;
 pub mod run_loop;
 pub mod selfplay;
 pub mod show;
+pub mod solve;
 pub mod train;
 pub mod version;
 
