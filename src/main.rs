@@ -36,6 +36,8 @@ enum Command {
     Loop(cmd::run_loop::Args),
     /// Opening tree of a set of shards: lines, frequencies, results, chart.
     Openings(cmd::openings::Args),
+    /// One player's move in one position (for outside programs driving triad's players).
+    Move(cmd::choose::Args),
     /// Count the leaves of the legal-move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
     /// Play against the alpha-beta engine in the terminal.
@@ -74,6 +76,7 @@ fn main() {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Loop(a) => cmd::run_loop::run(a),
         Command::Openings(a) => cmd::openings::run(a),
+        Command::Move(a) => cmd::choose::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Plot(a) => cmd::plot::run(a),

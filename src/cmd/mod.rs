@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod choose;
 pub mod config;
 pub mod data;
 pub mod eval;

@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod model;
+pub mod pons;
 pub mod search;
 pub mod selfplay;
 pub mod train;
@@ -21,6 +22,8 @@ enum Which {
     Data(data::Args),
     /// Raw forward evaluations per second of the network, by batch size.
     Model(model::Args),
+    /// Connect Four: a player's error rate on Pascal Pons's benchmark positions (AlphaZero.jl's measure).
+    Pons(pons::Args),
     /// Alpha-beta search speed: nodes per second and depth reached per second.
     Search(search::Args),
     /// Self-play evaluations per second against the raw batched forward at the same batch size.
@@ -33,6 +36,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.which {
         Which::Data(a) => data::run(a),
         Which::Model(a) => model::run(a),
+        Which::Pons(a) => pons::run(a),
         Which::Search(a) => search::run(a),
         Which::Selfplay(a) => selfplay::run(a),
         Which::Train(a) => train::run(a),

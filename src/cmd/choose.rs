@@ -1,0 +1,128 @@
+//! `triad move`: one player's move in one position, printed as move text:
+//! the smallest interface for outside programs that pit their own engines
+//! against triad's players (scripts/bench_openspiel_mcts.py does).
+
+use super::{print_json, CliError};
+use crate::games::{self, with_game};
+use eval::arena::players::{build_player, PlayerSpec};
+use game::{Game, GameState, History};
+use serde_json::json;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  triad move --game connect4 --position 4453 --player mcts:sims=1000\n  \
+triad move --position '<TFEN>' --player ab:depth=4 --json\n  \
+triad move --game connect4 --position 44 --player net:ckpt/gen-0010.safetensors,sims=600"
+)]
+pub struct Args {
+    /// The player: `random`, `ab:depth=N`, `mcts:sims=N`, `net:CKPT,sims=N`.
+    #[arg(long, value_name = "SPEC")]
+    player: String,
+    /// The game, `NAME[/VARIANT]`.
+    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
+    game: String,
+    /// The position (the game's text; default: the start).
+    #[arg(long, value_name = "TEXT")]
+    position: Option<String>,
+    /// Seeds the player's randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Device of `net:` players.
+    #[arg(long, default_value = "cpu")]
+    device: String,
+    /// Print one JSON object (`move`, `position`, `seconds`).
+    #[arg(long)]
+    json: bool,
+    /// Answer many positions: read lines `POSITION [SEED]` from standard
+    /// input (`-` is the start) and print one move per line, flushed, until
+    /// the input ends. A bad line gets `error: …` and the loop goes on.
+    #[arg(long, conflicts_with_all = ["position", "json"])]
+    stdin: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let game = games::from_flag(&args.game)?;
+    with_game!(game, |g| run_game(&g, &args))
+}
+
+fn run_game<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
+where
+    G::State: game::AlphaBetaState,
+{
+    let spec: PlayerSpec = args
+        .player
+        .parse()
+        .map_err(|e: String| CliError::input(format!("--player: {e}")))?;
+    let device = model::ModelConfig {
+        device: args.device.clone(),
+        ..Default::default()
+    }
+    .tch_device()
+    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    let nets = pipeline::players::factory::<G>(device);
+    // A bad spec or checkpoint fails here, before any position.
+    build_player(game, &spec, args.seed, nets.as_deref())
+        .map_err(|e| CliError::input(format!("--player: {e}")))?;
+    if args.stdin {
+        use std::io::{BufRead, Write};
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout();
+        for line in stdin.lock().lines() {
+            let line = line.map_err(|e| CliError::input(format!("standard input: {e}")))?;
+            let mut words = line.split_whitespace();
+            let text = words.next().unwrap_or("-");
+            let seed = match words.next().map(str::parse::<u64>) {
+                None => args.seed,
+                Some(Ok(s)) => s,
+                Some(Err(_)) => {
+                    let _ = writeln!(out, "error: the seed is not a number");
+                    continue;
+                }
+            };
+            let answer = position(game, Some(text))
+                .and_then(|pos| {
+                    let mut player = build_player(game, &spec, seed, nets.as_deref())
+                        .map_err(CliError::input)?;
+                    let m = player.choose(&History::new(pos.clone()));
+                    Ok(pos.move_text(m))
+                })
+                .unwrap_or_else(|e| format!("error: {}", e.message));
+            if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
+                break;
+            }
+        }
+        return Ok(());
+    }
+    let pos = position(game, args.position.as_deref())?;
+    let mut player = build_player(game, &spec, args.seed, nets.as_deref())
+        .map_err(|e| CliError::input(format!("--player: {e}")))?;
+    let t = std::time::Instant::now();
+    let m = player.choose(&History::new(pos.clone()));
+    let text = pos.move_text(m);
+    if args.json {
+        print_json(
+            &json!({"move": text, "position": pos.to_text(), "player": spec.to_string(),
+                           "seconds": t.elapsed().as_secs_f64()}),
+        );
+    } else {
+        println!("{text}");
+    }
+    Ok(())
+}
+
+/// The position of `text` (`None` or `-`: the start), which must not be
+/// over.
+fn position<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, CliError> {
+    let pos = match text {
+        Some(t) if t != "-" => game.parse_state(t).map_err(CliError::input)?,
+        _ => game.start(),
+    };
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if pos.terminal(!moves.is_empty(), 1).is_some() {
+        return Err(CliError::input(
+            "the game is over in this position: no move to choose",
+        ));
+    }
+    Ok(pos)
+}
