@@ -1,0 +1,162 @@
+//! Connect Four through the binary: `triad solve`, `triad bench pons`,
+//! `triad move --stdin`, and a tiny loop with the pure-MCTS and alpha-beta
+//! rungs.
+
+mod common;
+
+use common::{json, triad};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The first lines of a Pons file with per-column values, or None (skip,
+/// or a failure under TRIAD_REQUIRE_SHARED=1).
+fn pons_lines(name: &str, n: usize) -> Option<Vec<String>> {
+    let text = game::read_shared(
+        env!("CARGO_MANIFEST_DIR"),
+        &format!("benchmarks/connect4/{name}.moves"),
+    )?;
+    Some(text.lines().take(n).map(String::from).collect())
+}
+
+#[test]
+fn solve_gives_pons_scores_and_column_values() {
+    let Some(lines) = pons_lines("Test_L2_R1", 5) else {
+        return;
+    };
+    for line in lines {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let out = triad(&["solve", f[0], "--columns", "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        let p = &v["positions"][0];
+        assert_eq!(p["score"].as_i64().unwrap().to_string(), f[1], "{line}");
+        let cols: Vec<String> = p["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_i64().map_or(".".into(), |c| c.to_string()))
+            .collect();
+        assert_eq!(cols, f[2..], "{line}");
+    }
+    for (bad, needle) in [
+        (vec!["solve", "44x"], "not a column"),
+        (vec!["solve", "1212121"], "already won"),
+        (vec!["solve", "--game", "piratechnics", "1"], "Connect Four only"),
+        (vec!["solve"], "no positions"),
+    ] {
+        let out = triad(&bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains(needle), "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_pons_rates_players_on_every_file() {
+    let Some(_) = pons_lines("Test_L1_R1", 1) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
+    let rate = |player: &str| {
+        let out = triad(&[
+            "bench", "pons", "--player", player, "--sample", "50", "--json", "--dir",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v = json(&out);
+        let files = v["files"].as_array().unwrap().clone();
+        assert_eq!(files.len(), 6);
+        files
+            .iter()
+            .map(|f| {
+                assert_eq!(f["positions"], 50);
+                f["errors"].as_u64().unwrap()
+            })
+            .sum::<u64>()
+    };
+    let (random, ab) = (rate("random"), rate("ab:depth=5"));
+    assert!(ab < random / 2, "ab:depth=5 {ab} errors, random {random}");
+    let out = triad(&["bench", "pons", "--player", "bogus", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn move_answers_positions_on_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(["move", "--game", "connect4", "--player", "mcts:sims=300", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // X to move wins at once in column 4; in the second position O can
+    // block X's column 1 or win at once in its own column 2.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"414141\n1212127 3\n44x\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "4", "{text}");
+    assert_eq!(lines[1], "2", "{text}");
+    assert!(lines[2].starts_with("error:"), "{text}");
+}
+
+#[test]
+fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c4.toml");
+    std::fs::write(
+        &config,
+        r#"seed = 3
+[game]
+name = "connect4"
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 42
+games_in_flight = 8
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[eval]
+games = 2
+simulations = 8
+ladder = ["random", "mcts:sims=50", "ab:depth=2"]
+max_plies = 42
+threads = 1
+[loop]
+generations = 1
+games_per_generation = 8
+train_steps_per_generation = 5
+"#,
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = triad(&[
+        "loop",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for rung in ["random", "mcts:sims=50", "ab:depth=2"] {
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(rung) || err.contains(rung),
+            "{rung} not played"
+        );
+    }
+    // The shards are Connect Four's, and openings read them.
+    let out = triad(&["openings", run.to_str().unwrap(), "--plies", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
