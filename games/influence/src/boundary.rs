@@ -1,0 +1,182 @@
+//! Influence Chess behind the game boundary (`game::Game`,
+//! `game::GameState`, `game::GameMove`). The inherent methods of
+//! [`Position`] and [`Move`] do the work; these impls route the traits to
+//! them.
+
+use crate::encode::{encode_move, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+use crate::rules::Options;
+use crate::types::Move;
+use crate::Position;
+use game::{Color, Encoding, GameMove, GameState, Outcome};
+
+/// Influence Chess under one set of `[game]` options: the value the
+/// binary's registry builds from `[game] name = "influence"`.
+#[derive(Clone, Debug)]
+pub struct Influence {
+    options: Options,
+    /// `standard`, then `,key=value` for every option that differs from the
+    /// book (the text shards and checkpoints record).
+    variant: String,
+}
+
+impl Influence {
+    /// The rule book's game, Above helping White.
+    pub fn standard() -> Influence {
+        Influence::with_options(Options::default())
+    }
+
+    /// The game under `options`.
+    pub fn with_options(options: Options) -> Influence {
+        let mut variant = String::from("standard");
+        for part in options.non_default() {
+            variant.push(',');
+            variant.push_str(&part);
+        }
+        Influence { options, variant }
+    }
+
+    /// The game of a `[game]` section: `variant` (only `standard`) and the
+    /// game's own keys as text (`("commander", "two")`). Errors name the
+    /// key and what it may be.
+    pub fn named<'a>(
+        variant: &str,
+        keys: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Influence, String> {
+        if !matches!(variant, "" | "standard") {
+            return Err(format!(
+                "game.variant: unknown influence variant {variant:?}: it has `standard`; the rule book's alternatives are [game] keys ({})",
+                crate::rules::KEYS.map(|k| k.0).join(", ")
+            ));
+        }
+        let mut options = Options::default();
+        for (k, v) in keys {
+            options.set(k, v)?;
+        }
+        Ok(Influence::with_options(options))
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+}
+
+impl game::Game for Influence {
+    type State = Position;
+    type Move = Move;
+    const NAME: &'static str = "influence";
+
+    fn variant(&self) -> &str {
+        &self.variant
+    }
+    fn start(&self) -> Position {
+        Position::start(self.options.rules, self.options.army)
+    }
+    /// Reads a position string under this game's rules (the army field of
+    /// the text wins over the `army` key: it is part of the position).
+    fn parse_state(&self, text: &str) -> Result<Position, String> {
+        Position::parse(text, self.options.rules)
+    }
+    /// The identity, the file mirror, the rank flip with the armies
+    /// swapped, and both (docs/games/influence.md).
+    fn symmetries(&self) -> usize {
+        crate::symmetry::SYMMETRIES
+    }
+}
+
+impl GameState for Position {
+    type Move = Move;
+
+    #[inline]
+    fn side(&self) -> Color {
+        self.turn().seat()
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn has_legal_move(&self) -> bool {
+        Position::has_legal_move(self)
+    }
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    #[inline]
+    fn is_legal(&self, m: Move) -> bool {
+        Position::is_legal(self, m)
+    }
+    #[inline]
+    fn apply(&mut self, m: Move) {
+        Position::apply(self, m)
+    }
+    #[inline]
+    fn play(&self, m: Move) -> Position {
+        Position::play(self, m)
+    }
+    #[inline]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+    #[inline]
+    fn reversible_plies(&self) -> u32 {
+        self.clock() as u32
+    }
+    #[inline]
+    fn terminal(&self, has_legal_move: bool, repetitions: u32) -> Option<Outcome> {
+        Position::terminal(self, has_legal_move, repetitions)
+    }
+    /// A mate in one (or a stalemate, where stalemate loses): the cheap
+    /// check test first.
+    #[inline]
+    fn is_winning_move(&self, m: Move) -> bool {
+        let after = self.play(m);
+        (after.rules().stalemate_loses || after.in_check()) && !after.has_legal_move()
+    }
+    fn to_text(&self) -> String {
+        Position::to_text(self)
+    }
+    fn diagram(&self) -> String {
+        Position::diagram(self)
+    }
+    fn move_text(&self, m: Move) -> String {
+        Position::move_text(self, m)
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text)
+    }
+    fn encoding(&self) -> Encoding {
+        Encoding {
+            planes: PLANES,
+            move_features: MOVE_FEATURES,
+            height: crate::types::RANKS as usize,
+            width: crate::types::FILES as usize,
+            version: ENCODING_VERSION,
+        }
+    }
+    #[inline]
+    fn encode_planes(&self, repetitions: u8, out: &mut [f32]) {
+        encode_planes(self, repetitions, out)
+    }
+    #[inline]
+    fn encode_move(&self, m: Move, features: &mut [f32]) -> (usize, usize) {
+        encode_move(self, m, features)
+    }
+    fn transform(&self, sym: usize) -> Position {
+        crate::symmetry::transform(self, sym)
+    }
+    fn transform_move(&self, m: Move, sym: usize) -> Move {
+        crate::symmetry::transform_move(m, sym)
+    }
+}
+
+impl GameMove for Move {
+    #[inline]
+    fn code(self) -> u32 {
+        Move::code(self)
+    }
+    #[inline]
+    fn from_code(code: u32) -> Option<Move> {
+        Move::from_code(code)
+    }
+}
