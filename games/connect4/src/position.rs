@@ -115,7 +115,7 @@ impl Position {
     }
     /// Whether the first player is to move.
     pub fn first_to_move(&self) -> bool {
-        self.moves % 2 == 0
+        self.moves.is_multiple_of(2)
     }
     /// The unique key of the position (`current + mask`).
     #[inline]
