@@ -8,7 +8,10 @@ use influence::Influence;
 
 /// `(position, [(depth, nodes)])` of the shared vectors, or `None` (with a
 /// note) when the shared spec is not beside the repository.
-fn vectors() -> Option<Vec<(String, Vec<(u32, u64)>)>> {
+/// One line of the file: a position and its `(depth, nodes)` counts.
+type Vector = (String, Vec<(u32, u64)>);
+
+fn vectors() -> Option<Vec<Vector>> {
     let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "influence/perft.txt")?;
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
