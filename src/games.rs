@@ -9,6 +9,7 @@
 //! in [`build`] and one in [`with_game!`] (docs/games.md).
 
 use connect4::Connect4;
+use influence::Influence;
 use piratechnics::Piratechnics;
 use std::collections::BTreeMap;
 
@@ -20,7 +21,7 @@ pub use pipeline::GameSection as GameConfig;
 pub const DEFAULT_GAME: &str = "piratechnics";
 
 /// The games triad plays: `(name, its variants, its own [game] keys)`.
-pub const GAMES: [(&str, &str, &str); 2] = [
+pub const GAMES: [(&str, &str, &str); 3] = [
     (
         "piratechnics",
         "standard, 8x8, capacity2, capacity4",
@@ -31,6 +32,11 @@ pub const GAMES: [(&str, &str, &str); 2] = [
         "standard (7x6), or WxH",
         "width, height = 4..16 with width x (height + 1) <= 64",
     ),
+    (
+        "influence",
+        "standard (the rule book's decisions)",
+        "commander, knight_accompaniment, promotion, safe_kings, stalemate, move_limit, repetition, army (docs/games/influence.md)",
+    ),
 ];
 
 /// A built game, one variant per game of [`GAMES`].
@@ -38,6 +44,7 @@ pub const GAMES: [(&str, &str, &str); 2] = [
 pub enum AnyGame {
     Piratechnics(Piratechnics),
     Connect4(Connect4),
+    Influence(Influence),
 }
 
 /// The Connect Four game of `game`, if it is one (for `triad solve` and
@@ -121,6 +128,22 @@ pub fn build(cfg: &GameConfig) -> Result<AnyGame, String> {
                 .map(AnyGame::Connect4)
                 .map_err(|e| format!("game.variant: {e}"))
         }
+        "influence" => {
+            // The game's keys take text (`two`, `true`, `200`); it checks them.
+            let keys: Vec<(&str, String)> = cfg
+                .options
+                .iter()
+                .map(|(k, v)| {
+                    let text = match v {
+                        toml::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (k.as_str(), text)
+                })
+                .collect();
+            Influence::named(variant, keys.iter().map(|(k, v)| (*k, v.as_str())))
+                .map(AnyGame::Influence)
+        }
         other => Err(format!(
             "game.name: unknown game {other:?}: triad plays {}",
             GAMES.map(|g| g.0).join(", ")
@@ -151,6 +174,7 @@ macro_rules! with_game {
         match $any {
             $crate::games::AnyGame::Piratechnics($g) => $body,
             $crate::games::AnyGame::Connect4($g) => $body,
+            $crate::games::AnyGame::Influence($g) => $body,
         }
     };
 }

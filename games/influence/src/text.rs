@@ -325,7 +325,7 @@ impl Position {
     /// The three boards side by side, as the source prints them (rank 7 at
     /// the top), and whose turn it is.
     pub fn diagram(&self) -> String {
-        let mut s = String::from("    Above      Middle     Below\n");
+        let mut s = String::from("    Above     Middle    Below\n");
         for r in (0..RANKS).rev() {
             s.push_str(&format!(" {} ", r + 1));
             for board in 0..3 {
@@ -357,13 +357,15 @@ impl Position {
             s.truncate(s.trim_end().len());
             s.push('\n');
         }
-        s.push_str("    a b c d    a b c d    a b c d\n");
+        s.push_str("    a b c d   a b c d   a b c d\n");
         s.push_str(&format!(
-            "Above helps {}, Below helps {}; {} to move{}\n",
+            "Above helps {}, Below helps {}; {} to move{}; clock {}, move {}\n",
             self.above_army(),
             self.above_army().other(),
             self.turn(),
-            if self.in_check() { " (in check)" } else { "" }
+            if self.in_check() { " (in check)" } else { "" },
+            self.clock(),
+            self.fullmove()
         ));
         s
     }
