@@ -76,6 +76,42 @@ impl game::Game for Influence {
     fn parse_state(&self, text: &str) -> Result<Position, String> {
         Position::parse(text, self.options.rules)
     }
+    /// Numbered move pairs of §11.2 move text, as every game's default
+    /// record, with the columns named after the players (Above moves first;
+    /// "White" and "Black" are the armies here).
+    fn record_text(&self, history: &game::History<Position>, resigned: bool) -> String {
+        let start = history.start();
+        game::write_numbered(
+            start,
+            history.moves(),
+            start.fullmove() as usize,
+            resigned,
+            |p, m, _| p.move_text(m),
+        )
+        .replacen("\tWhite\t\tBlack", "\tAbove\t\tBelow", 1)
+    }
+
+    /// Reads [`game::Game::record_text`]'s format; lines without a move
+    /// number (the column line, the header `triad data export` writes) are
+    /// skipped.
+    fn replay_record(
+        &self,
+        start: Position,
+        text: &str,
+    ) -> Result<game::RecordReplay<Position>, String> {
+        let numbered = |line: &str| {
+            line.trim()
+                .split_once(')')
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        };
+        // Skipped lines stay as blank lines so errors keep their line numbers.
+        let moves: Vec<&str> = text
+            .lines()
+            .map(|l| if numbered(l) { l } else { "" })
+            .collect();
+        game::replay_numbered(start, &moves.join("\n"))
+    }
+
     /// The identity, the file mirror, the rank flip with the armies
     /// swapped, and both (docs/games/influence.md).
     fn symmetries(&self) -> usize {

@@ -286,3 +286,31 @@ fn options_change_the_rules_and_the_recorded_variant() {
     assert_eq!(*again.options(), *strict.options());
     assert_ne!(*again.options(), Options::default());
 }
+
+/// Records round-trip through `Game::record_text` and `Game::replay_record`,
+/// with the header `triad data export` puts above them, and resignations.
+#[test]
+fn records_round_trip() {
+    let g = Influence::standard();
+    let mut rng = SplitMix::new(11);
+    let mut moves = Vec::new();
+    for i in 0..6 {
+        let mut h = History::new(g.start());
+        while h.outcome().is_none() && h.ply() < 90 + i {
+            h.position().legal_moves(&mut moves);
+            h.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        let resigned = h.outcome().is_none();
+        let record = g.record_text(&h, resigned);
+        assert!(record.starts_with("\tAbove\t\tBelow\n"), "{record}");
+        let text = format!(
+            "Game {i} (x plies, influence/standard): * unfinished\nStart {}\n{record}",
+            g.start().to_text()
+        );
+        let back = g.replay_record(g.start(), &text).unwrap();
+        assert_eq!(back.history.moves(), h.moves(), "{record}");
+        if resigned {
+            assert_eq!(back.termination(), game::Termination::Resignation);
+        }
+    }
+}
