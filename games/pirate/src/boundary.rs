@@ -1,0 +1,192 @@
+//! Pirate Chess behind the game boundary (`game::Game`, `game::GameState`,
+//! `game::GameMove`). The inherent methods of [`Position`] and [`Move`] do
+//! the work; these impls route the traits to them.
+
+use crate::encode::{encode_move, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+use crate::geometry::Size;
+use crate::position::Position;
+use crate::types::Move;
+use game::{Color, Encoding, GameMove, GameState, Outcome};
+
+/// Pirate Chess on one board size: the value the binary's registry builds
+/// from `[game] name = "pirate"`.
+#[derive(Clone, Debug)]
+pub struct Pirate {
+    size: Size,
+    /// `WxH`, the text shards and checkpoints record.
+    variant: String,
+}
+
+impl Pirate {
+    /// The game on a board of `size`.
+    pub fn sized(size: Size) -> Pirate {
+        Pirate {
+            size,
+            variant: size.to_string(),
+        }
+    }
+
+    /// The default game, 8 × 8.
+    pub fn standard() -> Pirate {
+        Pirate::sized(Size::DEFAULT)
+    }
+
+    /// The game of a `[game]` section: a variant (`standard`, which is
+    /// 8x8, or `WxH`) with the `width` and `height` keys overriding it.
+    /// Errors say what is allowed.
+    pub fn named(variant: &str, width: Option<u32>, height: Option<u32>) -> Result<Pirate, String> {
+        let base = match variant {
+            "" | "standard" => Size::DEFAULT,
+            v => Size::parse(v).map_err(|e| {
+                format!("unknown pirate variant {v:?}: pirate has `standard` (8x8) or WxH ({e})")
+            })?,
+        };
+        let size = Size::new(
+            width.unwrap_or(base.width as u32),
+            height.unwrap_or(base.height as u32),
+        )?;
+        Ok(Pirate::sized(size))
+    }
+
+    pub fn size(&self) -> Size {
+        self.size
+    }
+}
+
+impl game::Game for Pirate {
+    type State = Position;
+    type Move = Move;
+    const NAME: &'static str = "pirate";
+
+    fn variant(&self) -> &str {
+        &self.variant
+    }
+    fn start(&self) -> Position {
+        Position::start(self.size)
+    }
+    /// Reads a position string; it must be of this game's board size.
+    fn parse_state(&self, text: &str) -> Result<Position, String> {
+        let p = Position::parse(text)?;
+        if p.size() != self.size {
+            return Err(format!(
+                "the position is on a {} board but this game is played on {} (set [game] width and height, or --game pirate/{})",
+                p.size(),
+                self.size,
+                p.size()
+            ));
+        }
+        Ok(p)
+    }
+    /// The board's mirror images with the middle-ranked types renamed
+    /// (docs/games/pirate.md): 8 on a square board, 4 otherwise.
+    fn symmetries(&self) -> usize {
+        crate::symmetry::count(crate::geometry::Geometry::of(self.size))
+    }
+}
+
+impl GameState for Position {
+    type Move = Move;
+
+    #[inline]
+    fn side(&self) -> Color {
+        Position::side(self).seat()
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+    #[inline]
+    fn has_legal_move(&self) -> bool {
+        Position::has_legal_move(self)
+    }
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        self.count_legal()
+    }
+    #[inline]
+    fn is_legal(&self, m: Move) -> bool {
+        Position::is_legal(self, m)
+    }
+    #[inline]
+    fn apply(&mut self, m: Move) {
+        Position::apply(self, m)
+    }
+    #[inline]
+    fn play(&self, m: Move) -> Position {
+        Position::play(self, m)
+    }
+    #[inline]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+    /// Sails and toggles are reversible; attacks, deploys and upgrades are
+    /// not, and they reset the clock (§8.3).
+    #[inline]
+    fn reversible_plies(&self) -> u32 {
+        self.clock() as u32
+    }
+    #[inline]
+    fn terminal(&self, has_legal_move: bool, repetitions: u32) -> Option<Outcome> {
+        Position::terminal(self, has_legal_move, repetitions)
+    }
+    /// A win at once: an attack that eliminates (§8.1), or, only where
+    /// the opponent has no reserve and no ship that can anchor, a turn that
+    /// leaves it no legal turn (§8.2). The cheap tests first.
+    #[inline]
+    fn is_winning_move(&self, m: Move) -> bool {
+        let them = Position::side(self).other();
+        let may_stall = self.reserve_mask(them) == 0 && self.togglable_count(them) == 0;
+        if !m.is_attack() && !may_stall {
+            return false;
+        }
+        let after = self.play(m);
+        after.eliminated(them) || (may_stall && !after.has_legal_move())
+    }
+    fn to_text(&self) -> String {
+        Position::to_text(self)
+    }
+    fn diagram(&self) -> String {
+        Position::diagram(self)
+    }
+    fn move_text(&self, m: Move) -> String {
+        Position::move_text(self, m)
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text)
+    }
+    fn encoding(&self) -> Encoding {
+        let s = self.size();
+        Encoding {
+            planes: PLANES,
+            move_features: MOVE_FEATURES,
+            height: s.height as usize,
+            width: s.width as usize,
+            version: ENCODING_VERSION,
+        }
+    }
+    #[inline]
+    fn encode_planes(&self, repetitions: u8, out: &mut [f32]) {
+        encode_planes(self, repetitions, out)
+    }
+    #[inline]
+    fn encode_move(&self, m: Move, features: &mut [f32]) -> (usize, usize) {
+        encode_move(self, m, features)
+    }
+    fn transform(&self, sym: usize) -> Position {
+        crate::symmetry::transform(self, sym)
+    }
+    fn transform_move(&self, m: Move, sym: usize) -> Move {
+        crate::symmetry::transform_move(self, m, sym)
+    }
+}
+
+impl GameMove for Move {
+    #[inline]
+    fn code(self) -> u32 {
+        Move::code(self)
+    }
+    #[inline]
+    fn from_code(code: u32) -> Option<Move> {
+        Move::from_code(code)
+    }
+}
