@@ -141,9 +141,9 @@ fn resignation_and_false_positive_bookkeeping() {
     assert!(games.iter().all(|g| g.false_resignation.is_none()));
 }
 
-#[test]
-fn plays_with_a_tiny_network_in_batches() {
-    let model = model::ModelConfig {
+/// A one-block network of 8 channels on the CPU, one thread.
+fn tiny_model() -> model::ModelConfig {
+    model::ModelConfig {
         blocks: 1,
         channels: 8,
         move_embed: 8,
@@ -151,7 +151,12 @@ fn plays_with_a_tiny_network_in_batches() {
         value_hidden: 8,
         device: "cpu".into(),
         threads: 1,
-    };
+    }
+}
+
+#[test]
+fn plays_with_a_tiny_network_in_batches() {
+    let model = tiny_model();
     let game = Piratechnics::standard();
     let net = model::Network::new(&model, game.encoding(), 0).unwrap();
     let mut eval = NetworkEvaluator::new(net);
@@ -299,15 +304,7 @@ fn encoding_in_the_tree_workers_changes_no_game() {
             self.0.evaluate(batch, policy, wdl);
         }
     }
-    let model = model::ModelConfig {
-        blocks: 1,
-        channels: 8,
-        move_embed: 8,
-        policy_hidden: 8,
-        value_hidden: 8,
-        device: "cpu".into(),
-        threads: 1,
-    };
+    let model = tiny_model();
     let net = || model::Network::new(&model, game.encoding(), 3).unwrap();
     let with_net_owner = run(&mut Declines(NetworkEvaluator::new(net())), 1);
     let with_net_workers = run(&mut NetworkEvaluator::new(net()), 2);
