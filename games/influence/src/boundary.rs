@@ -112,6 +112,26 @@ impl game::Game for Influence {
         game::replay_numbered(start, &moves.join("\n"))
     }
 
+    /// Six middle-game positions, evenly spaced among the positions of
+    /// seeded random games from move 20 on, not in check, where someone
+    /// influences a middle piece (the default's first plies are all influence moves, with no
+    /// middle piece under anyone's influence yet).
+    fn bench_positions(&self) -> Vec<Position> {
+        let busy: Vec<Position> = game::random_positions(&self.start(), 2000, 1, 120)
+            .into_iter()
+            .filter(|p| {
+                p.fullmove() >= 20
+                    && !p.in_check()
+                    && p.count_legal() >= 10
+                    && (p.influence(crate::Player::Above) | p.influence(crate::Player::Below))
+                        & p.occupied()
+                        != 0
+            })
+            .collect();
+        let step = (busy.len() / 6).max(1);
+        busy.into_iter().step_by(step).take(6).collect()
+    }
+
     /// The identity, the file mirror, the rank flip with the armies
     /// swapped, and both (docs/games/influence.md).
     fn symmetries(&self) -> usize {
