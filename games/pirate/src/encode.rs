@@ -66,8 +66,14 @@ pub fn encode_planes(pos: &Position, repetitions: u8, out: &mut [f32]) {
         }
     };
     for t in ShipType::ALL {
-        fill(P_OWN_RESERVE + t.index(), pos.in_reserve(me, t) as u8 as f32);
-        fill(P_ENEMY_RESERVE + t.index(), pos.in_reserve(them, t) as u8 as f32);
+        fill(
+            P_OWN_RESERVE + t.index(),
+            pos.in_reserve(me, t) as u8 as f32,
+        );
+        fill(
+            P_ENEMY_RESERVE + t.index(),
+            pos.in_reserve(them, t) as u8 as f32,
+        );
     }
     let [of, op] = pos.upgrades(me);
     let [ef, ep] = pos.upgrades(them);

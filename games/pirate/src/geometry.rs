@@ -112,7 +112,7 @@ impl Size {
 
     /// A size the rule book allows, or an error saying what is allowed.
     pub fn new(width: u32, height: u32) -> Result<Size, String> {
-        let ok = |s: u32| (MIN_SIDE as u32..=MAX_SIDE as u32).contains(&s) && s % 2 == 0;
+        let ok = |s: u32| (MIN_SIDE as u32..=MAX_SIDE as u32).contains(&s) && s.is_multiple_of(2);
         if !ok(width) || !ok(height) {
             return Err(format!(
                 "a {width}x{height} board: both sides must be even and between {MIN_SIDE} and {MAX_SIDE} (RULES.md §1)"

@@ -17,6 +17,7 @@
 //!   crate, the network's encoding, the symmetries and the alpha-beta
 //!   baseline's evaluation (docs/games/pirate.md).
 
+mod baseline;
 mod boundary;
 mod encode;
 pub mod geometry;
@@ -28,9 +29,10 @@ mod text;
 pub mod types;
 mod zobrist;
 
-pub use geometry::{Geometry, Size};
-pub use position::Position;
-pub use types::{Effect, Main, Move, Ship, ShipType, Side, ToggleAt};
+pub use baseline::EvalParams;
 pub use boundary::Pirate;
 pub use encode::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use geometry::{Geometry, Size};
+pub use position::Position;
 pub use symmetry::{map_square, map_type};
+pub use types::{Effect, Main, Move, Ship, ShipType, Side, ToggleAt};

@@ -21,10 +21,7 @@ struct Togglable {
 impl Togglable {
     #[inline]
     fn of(p: &Position, me: Side) -> Togglable {
-        let mut t = Togglable {
-            sq: [0; 32],
-            n: 0,
-        };
+        let mut t = Togglable { sq: [0; 32], n: 0 };
         for s in p.occ[me.index()] {
             if Ship(p.board[s as usize]).kind() != ShipType::Pirate && t.n < 32 {
                 t.sq[t.n] = s;
@@ -158,7 +155,11 @@ impl Position {
                         continue;
                     }
                     let t = ShipType::from_index(ti);
-                    let add = if t != ShipType::Pirate { e as u16 } else { NO_SQ };
+                    let add = if t != ShipType::Pirate {
+                        e as u16
+                    } else {
+                        NO_SQ
+                    };
                     push_with_toggles(out, Move::deploy(t, e, Effect::Plain), l, NO_SQ, NO_SQ, add);
                 }
             }
@@ -296,7 +297,10 @@ impl Position {
         }
         let me = self.side;
         let mine = self.occ[me.index()];
-        if mine.into_iter().any(|s| Ship(self.board[s as usize]).kind() != ShipType::Pirate) {
+        if mine
+            .into_iter()
+            .any(|s| Ship(self.board[s as usize]).kind() != ShipType::Pirate)
+        {
             return true;
         }
         if self.reserve[me.index()] != 0 && !self.geo.all.and_not(self.occupied()).is_empty() {

@@ -53,10 +53,7 @@ pub fn map_type(sym: usize, t: ShipType) -> ShipType {
         None => t,
         Some(&(_, v)) => {
             let mapped = map_vector(sym, v);
-            DIAGONAL
-                .iter()
-                .find(|d| d.1 == mapped)
-                .map_or(t, |d| d.0)
+            DIAGONAL.iter().find(|d| d.1 == mapped).map_or(t, |d| d.0)
         }
     }
 }

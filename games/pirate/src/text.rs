@@ -85,15 +85,20 @@ impl Position {
         let side = match fields[1] {
             "b" => Side::Blue,
             "r" => Side::Red,
-            other => return Err(format!("side to move {other:?}: expected b (Blue) or r (Red)")),
+            other => {
+                return Err(format!(
+                    "side to move {other:?}: expected b (Blue) or r (Red)"
+                ))
+            }
         };
         // Reserves.
         let mut reserve = [0u8; 2];
         if fields[2] != "-" {
             let mut last: Option<(Side, usize)> = None;
             for c in fields[2].chars() {
-                let t = ShipType::from_letter(c.to_ascii_uppercase())
-                    .ok_or_else(|| format!("reserve {:?}: {c:?} is not a ship letter", fields[2]))?;
+                let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
+                    format!("reserve {:?}: {c:?} is not a ship letter", fields[2])
+                })?;
                 let s = if c.is_ascii_uppercase() {
                     Side::Blue
                 } else {
@@ -134,7 +139,10 @@ impl Position {
         let (db, dr) = fields[4]
             .split_once('/')
             .ok_or_else(|| format!("deployed {:?}: expected b/r, e.g. 3/2", fields[4]))?;
-        let counts = [number(db, "Blue's deployment count")?, number(dr, "Red's deployment count")?];
+        let counts = [
+            number(db, "Blue's deployment count")?,
+            number(dr, "Red's deployment count")?,
+        ];
         for s in Side::ALL {
             let want = 8 - reserve[s.index()].count_ones();
             if counts[s.index()] != want {
@@ -444,7 +452,11 @@ impl Position {
         let f: Vec<&str> = text.split(' ').collect();
         s.push_str(&format!(
             "{} to move; reserves {}; upgrades {}; deployed {}; clock {}; ply {}\n",
-            if self.side == Side::Blue { "Blue" } else { "Red" },
+            if self.side == Side::Blue {
+                "Blue"
+            } else {
+                "Red"
+            },
             f[2],
             f[3],
             f[4],

@@ -119,12 +119,7 @@ impl Ship {
 
     #[inline]
     pub fn new(owner: Side, kind: ShipType, anchored: bool) -> Ship {
-        Ship(
-            Ship::PRESENT
-                | ((owner as u8) << 4)
-                | ((anchored as u8) << 3)
-                | kind as u8,
-        )
+        Ship(Ship::PRESENT | ((owner as u8) << 4) | ((anchored as u8) << 3) | kind as u8)
     }
     #[inline]
     pub fn owner(self) -> Side {
@@ -164,7 +159,12 @@ impl Ship {
 
 impl fmt::Debug for Ship {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.letter(), if self.anchored() { "@" } else { "" })
+        write!(
+            f,
+            "{}{}",
+            self.letter(),
+            if self.anchored() { "@" } else { "" }
+        )
     }
 }
 
@@ -478,9 +478,18 @@ mod tests {
             assert_eq!(Move::from_code(m.code()), Some(m), "{m:?}");
         }
         // An attack by deploy, a sail onto its own square, a stray bit.
-        assert_eq!(Move::from_code(Move::deploy(ShipType::Dhow, 3, Effect::Sink).code()), None);
-        assert_eq!(Move::from_code(Move::sail(5, 5, Effect::Plain).code()), None);
+        assert_eq!(
+            Move::from_code(Move::deploy(ShipType::Dhow, 3, Effect::Sink).code()),
+            None
+        );
+        assert_eq!(
+            Move::from_code(Move::sail(5, 5, Effect::Plain).code()),
+            None
+        );
         assert_eq!(Move::from_code(1 << 31), None);
-        assert_eq!(Move::from_code(Move::sail(1, 2, Effect::Plain).code() | 7 << 18), None);
+        assert_eq!(
+            Move::from_code(Move::sail(1, 2, Effect::Plain).code() | 7 << 18),
+            None
+        );
     }
 }

@@ -15,7 +15,13 @@ fn games() -> Vec<Pirate> {
 
 /// Random games of `g` to their end (or `max_plies`), calling `visit` on
 /// each position before its move and on the final position.
-fn random_games(g: &Pirate, seed: u64, games: usize, max_plies: usize, mut visit: impl FnMut(&History<Position>, &[Move], Option<Move>)) {
+fn random_games(
+    g: &Pirate,
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+    mut visit: impl FnMut(&History<Position>, &[Move], Option<Move>),
+) {
     let mut rng = SplitMix::new(seed);
     let mut moves = Vec::new();
     for _ in 0..games {
@@ -55,13 +61,20 @@ fn random_games_round_trip_texts_codes_and_hashes() {
             positions += 1;
             assert_eq!(g.parse_state(&p.to_text()).unwrap(), *p, "{tag}");
             assert_eq!(p.hash(), p.compute_hash(), "{tag} {}", p.to_text());
-            assert_eq!(p.count_legal_moves(), moves.len() as u64, "{tag} {}", p.to_text());
+            assert_eq!(
+                p.count_legal_moves(),
+                moves.len() as u64,
+                "{tag} {}",
+                p.to_text()
+            );
             let mut sorted = moves.to_vec();
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), moves.len(), "a turn twice in {}", p.to_text());
             p.encode_planes(1, &mut planes);
-            assert!(planes.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
+            assert!(planes
+                .iter()
+                .all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
             // Every turn's text reads back as the same turn (every few
             // positions: reading checks legality by listing).
             if positions % 7 == 0 {
@@ -74,13 +87,23 @@ fn random_games_round_trip_texts_codes_and_hashes() {
                 assert_eq!(Move::from_code(m.code()), Some(m));
                 let (from, to) = p.encode_move(m, &mut features);
                 assert!(from < e.cells() && to < e.cells());
-                assert!(features.iter().all(|v| v.is_finite() && (-1.0..=1.0).contains(v)));
+                assert!(features
+                    .iter()
+                    .all(|v| v.is_finite() && (-1.0..=1.0).contains(v)));
             }
             match played {
                 Some(m) => {
                     let after = p.play(m);
-                    assert_eq!(after.hash(), after.compute_hash(), "{tag} after {}", p.move_text(m));
-                    assert!(!after.eliminated(after.side().other()), "the mover never eliminates itself");
+                    assert_eq!(
+                        after.hash(),
+                        after.compute_hash(),
+                        "{tag} after {}",
+                        p.move_text(m)
+                    );
+                    assert!(
+                        !after.eliminated(after.side().other()),
+                        "the mover never eliminates itself"
+                    );
                     let text = p.move_text(m);
                     assert_eq!(p.parse_move(&text), Ok(m), "{text} in {}", p.to_text());
                 }
@@ -136,7 +159,8 @@ fn symmetries_keep_the_rules() {
                 let mut tm = Vec::new();
                 t.legal_moves(&mut tm);
                 assert_eq!(tm.len(), moves.len(), "sym {sym} of {}", p.to_text());
-                let mut mapped: Vec<Move> = moves.iter().map(|&m| p.transform_move(m, sym)).collect();
+                let mut mapped: Vec<Move> =
+                    moves.iter().map(|&m| p.transform_move(m, sym)).collect();
                 mapped.sort();
                 tm.sort();
                 assert_eq!(mapped, tm, "sym {sym} of {}", p.to_text());
@@ -159,7 +183,10 @@ fn symmetries_keep_perft_of_the_shared_vectors() {
         return;
     };
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let pos = Position::parse(line.split(';').next().unwrap_or("").trim()).unwrap();
         let g = Pirate::sized(pos.size());
         let want = perft(&pos, 2);
@@ -181,7 +208,9 @@ fn the_game_value_checks_sizes() {
     assert!(Pirate::named("7x7", None, None).is_err());
     assert!(Pirate::named("huge", None, None).is_err());
     assert!(Pirate::named("", Some(18), None).is_err());
-    let err = g.parse_state("8/8/8/8/8/8/8/8 b FPDJBSGCfpdjbsgc 00/00 0/0 0 0").unwrap_err();
+    let err = g
+        .parse_state("8/8/8/8/8/8/8/8 b FPDJBSGCfpdjbsgc 00/00 0/0 0 0")
+        .unwrap_err();
     assert!(err.contains("8x8") && err.contains("10x8"), "{err}");
     let start = Pirate::standard().start();
     assert_eq!(perft(&start, 1), 960);

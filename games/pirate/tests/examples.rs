@@ -58,7 +58,14 @@ fn the_seventeen_turns_of_the_6x6_example() {
 fn pirate_attacks_anchored_ships_and_others_do_not() {
     let p = Position::parse("8/8/8/8/8/2f@1b3/4Ds@2/1P6 b FJBSGpdjgc 00/00 3/3 0 9").unwrap();
     let texts = legal_texts(&p);
-    for t in ["b1xc3", "b1xc3=", "b1xc3=,+c3", "b1xc3,+e2", "e2xe3=,+e3", "e2xe3"] {
+    for t in [
+        "b1xc3",
+        "b1xc3=",
+        "b1xc3=,+c3",
+        "b1xc3,+e2",
+        "e2xe3=,+e3",
+        "e2xe3",
+    ] {
         assert!(texts.contains(&t.to_string()), "{t} is legal");
     }
     for t in ["e2xf2", "b1xc3=,+b1", "e2-e3"] {
@@ -72,22 +79,55 @@ fn pirate_attacks_anchored_ships_and_others_do_not() {
 #[test]
 fn worked_opening_of_section_10_3() {
     let lines = [
-        ("F@d4,+d4", "8/8/8/8/3F@4/8/8/8 r PDJBSGCfpdjbsgc 00/00 1/0 0 1"),
-        ("P@c6", "8/8/2p5/8/3F@4/8/8/8 b PDJBSGCfdjbsgc 00/00 1/1 0 2"),
-        ("D@d3", "8/8/2p5/8/3F@4/3D4/8/8 r PJBSGCfdjbsgc 00/00 2/1 0 3"),
-        ("B@f6,+f6", "8/8/2p2b@2/8/3F@4/3D4/8/8 b PJBSGCfdjsgc 00/00 2/2 0 4"),
-        ("d3-d4=F,+d4", "8/8/2p2b@2/8/3F@4/8/8/8 r PJBSGCfdjsgc 10/00 2/2 0 5"),
-        ("J@e2", "8/8/2p2b@2/8/3F@4/8/4j3/8 b PJBSGCfdsgc 10/00 2/3 0 6"),
-        ("B@b2", "8/8/2p2b@2/8/3F@4/8/1B2j3/8 r PJSGCfdsgc 10/00 3/3 0 7"),
-        ("c6xd4=", "8/8/5b@2/8/3f4/8/1B2j3/8 b PJSGCfdsgc 10/00 3/3 0 8"),
-        ("b2xd4=,+d4", "8/8/5b@2/8/3F@4/8/4j3/8 r PJSGCfdsgc 10/00 3/3 0 9"),
-        ("-f6,f6-f2", "8/8/8/8/3F@4/8/4jb2/8 b PJSGCfdsgc 10/00 3/3 1 10"),
+        (
+            "F@d4,+d4",
+            "8/8/8/8/3F@4/8/8/8 r PDJBSGCfpdjbsgc 00/00 1/0 0 1",
+        ),
+        (
+            "P@c6",
+            "8/8/2p5/8/3F@4/8/8/8 b PDJBSGCfdjbsgc 00/00 1/1 0 2",
+        ),
+        (
+            "D@d3",
+            "8/8/2p5/8/3F@4/3D4/8/8 r PJBSGCfdjbsgc 00/00 2/1 0 3",
+        ),
+        (
+            "B@f6,+f6",
+            "8/8/2p2b@2/8/3F@4/3D4/8/8 b PJBSGCfdjsgc 00/00 2/2 0 4",
+        ),
+        (
+            "d3-d4=F,+d4",
+            "8/8/2p2b@2/8/3F@4/8/8/8 r PJBSGCfdjsgc 10/00 2/2 0 5",
+        ),
+        (
+            "J@e2",
+            "8/8/2p2b@2/8/3F@4/8/4j3/8 b PJBSGCfdsgc 10/00 2/3 0 6",
+        ),
+        (
+            "B@b2",
+            "8/8/2p2b@2/8/3F@4/8/1B2j3/8 r PJSGCfdsgc 10/00 3/3 0 7",
+        ),
+        (
+            "c6xd4=",
+            "8/8/5b@2/8/3f4/8/1B2j3/8 b PJSGCfdsgc 10/00 3/3 0 8",
+        ),
+        (
+            "b2xd4=,+d4",
+            "8/8/5b@2/8/3F@4/8/4j3/8 r PJSGCfdsgc 10/00 3/3 0 9",
+        ),
+        (
+            "-f6,f6-f2",
+            "8/8/8/8/3F@4/8/4jb2/8 b PJSGCfdsgc 10/00 3/3 1 10",
+        ),
         ("-d4", "8/8/8/8/3F4/8/4jb2/8 r PJSGCfdsgc 10/00 3/3 2 11"),
         ("e2-e4", "8/8/8/8/3Fj3/8/5b2/8 b PJSGCfdsgc 10/00 3/3 3 12"),
         ("d4xe4", "8/8/8/8/4F3/8/5b2/8 r PJSGCfdsgc 10/00 3/3 0 13"),
     ];
     let mut p = Position::start(pirate::Size::DEFAULT);
-    assert_eq!(p.to_text(), "8/8/8/8/8/8/8/8 b FPDJBSGCfpdjbsgc 00/00 0/0 0 0");
+    assert_eq!(
+        p.to_text(),
+        "8/8/8/8/8/8/8/8 b FPDJBSGCfpdjbsgc 00/00 0/0 0 0"
+    );
     for (text, after) in lines {
         let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(p.move_text(m), text);
@@ -113,7 +153,10 @@ fn move_text_readers_follow_section_10_2() {
     // Un-anchor then sail; anchor-then-upgrade is not needed (d4 anchored).
     assert_eq!(p.move_text(p.parse_move("-b2,b2-b6").unwrap()), "-b2,b2-b6");
     assert_eq!(p.move_text(p.parse_move("d3-d4=P").unwrap()), "d3-d4=P");
-    assert_eq!(p.move_text(p.parse_move("S@d4=F,+d4").unwrap()), "S@d4=F,+d4");
+    assert_eq!(
+        p.move_text(p.parse_move("S@d4=F,+d4").unwrap()),
+        "S@d4=F,+d4"
+    );
     // Written after, the un-anchor comes too late for the sail.
     assert!(p.parse_move("b2-b6,-b2").is_err());
     // Wrong signs, and a toggle that spoils the upgrade.
@@ -124,7 +167,18 @@ fn move_text_readers_follow_section_10_2() {
     // A toggle of the ship that has just arrived names its new square.
     assert_eq!(p.move_text(p.parse_move("d3-d2,+d2").unwrap()), "d3-d2,+d2");
     // Malformed.
-    for bad in ["", "d3", "d3-", "X@a1", "F@a0", "d3-d2,+h1,+d2", "+h1,+d2", "d3xd2=F", "f@a1", "d3-d2=Q"] {
+    for bad in [
+        "",
+        "d3",
+        "d3-",
+        "X@a1",
+        "F@a0",
+        "d3-d2,+h1,+d2",
+        "+h1,+d2",
+        "d3xd2=F",
+        "f@a1",
+        "d3-d2=Q",
+    ] {
         assert!(p.parse_move(bad).is_err(), "{bad:?} is refused");
     }
     // An attack before both sides have deployed three ships is illegal.
@@ -172,18 +226,31 @@ fn outcomes_of_section_8() {
     assert_eq!(start.terminal(true, 1), None);
     // Repetition, quiet plies, length, in that order.
     let q = Position::parse("8/8/8/8/3F4/8/8/4f3 b - 00/00 8/8 100 400").unwrap();
-    assert_eq!(q.terminal(true, 3).unwrap().termination, Termination::Repetition);
-    assert_eq!(q.terminal(true, 1).unwrap().termination, Termination::NoCapture);
+    assert_eq!(
+        q.terminal(true, 3).unwrap().termination,
+        Termination::Repetition
+    );
+    assert_eq!(
+        q.terminal(true, 1).unwrap().termination,
+        Termination::NoCapture
+    );
     let l = Position::parse("8/8/8/8/3F4/8/8/4f3 b - 00/00 8/8 99 400").unwrap();
-    assert_eq!(l.terminal(true, 1).unwrap().termination, Termination::MaxLength);
+    assert_eq!(
+        l.terminal(true, 1).unwrap().termination,
+        Termination::MaxLength
+    );
     // No legal turn (§8.2, a hand-made position): Blue's only ship is a
     // PIRATE whose eight leaps land on Red ships while attacks are not yet
     // allowed (Red has deployed 2), and Blue's reserve is empty.
-    let stuck = Position::parse("8/8/2d1d3/1d3d2/3P4/1d3d2/2d1d3/8 b fpjbsg 00/00 8/2 0 30").unwrap();
+    let stuck =
+        Position::parse("8/8/2d1d3/1d3d2/3P4/1d3d2/2d1d3/8 b fpjbsg 00/00 8/2 0 30").unwrap();
     assert!(!stuck.has_legal_move());
     assert_eq!(stuck.count_legal(), 0);
     let o = stuck.terminal(false, 1).unwrap();
-    assert_eq!((o.result, o.termination), (GameResult::BlackWin, Termination::Stalemate));
+    assert_eq!(
+        (o.result, o.termination),
+        (GameResult::BlackWin, Termination::Stalemate)
+    );
     let alone = Position::parse("8/8/8/8/8/8/8/P6f b - 00/00 8/8 0 30").unwrap();
     assert!(alone.has_legal_move());
     // Winning by elimination: seed 125 of perft.txt, the BRIG un-anchors and sinks Red's
