@@ -10,6 +10,7 @@
 
 use connect4::Connect4;
 use influence::Influence;
+use pirate::Pirate;
 use piratechnics::Piratechnics;
 use std::collections::BTreeMap;
 
@@ -21,7 +22,7 @@ pub use pipeline::GameSection as GameConfig;
 pub const DEFAULT_GAME: &str = "piratechnics";
 
 /// The games triad plays: `(name, its variants, its own [game] keys)`.
-pub const GAMES: [(&str, &str, &str); 3] = [
+pub const GAMES: [(&str, &str, &str); 4] = [
     (
         "piratechnics",
         "standard, 8x8, capacity2, capacity4",
@@ -37,6 +38,11 @@ pub const GAMES: [(&str, &str, &str); 3] = [
         "standard (the rule book's decisions)",
         "commander, knight_accompaniment, promotion, safe_kings, stalemate, move_limit, repetition, army (docs/games/influence.md)",
     ),
+    (
+        "pirate",
+        "standard (8x8), or WxH",
+        "width, height = even, 6..16 (docs/games/pirate.md)",
+    ),
 ];
 
 /// A built game, one variant per game of [`GAMES`].
@@ -45,6 +51,7 @@ pub enum AnyGame {
     Piratechnics(Piratechnics),
     Connect4(Connect4),
     Influence(Influence),
+    Pirate(Pirate),
 }
 
 /// The Connect Four game of `game`, if it is one (for `triad solve` and
@@ -144,6 +151,32 @@ pub fn build(cfg: &GameConfig) -> Result<AnyGame, String> {
             Influence::named(variant, keys.iter().map(|(k, v)| (*k, v.as_str())))
                 .map(AnyGame::Influence)
         }
+        "pirate" => {
+            let (mut width, mut height) = (None, None);
+            for (key, value) in &cfg.options {
+                let side = || {
+                    value
+                        .as_integer()
+                        .and_then(|v| u32::try_from(v).ok())
+                        .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
+                        .ok_or_else(|| {
+                            format!("game.{key}: {value} is not a board side (even, 6..16)")
+                        })
+                };
+                match key.as_str() {
+                    "width" => width = Some(side()?),
+                    "height" => height = Some(side()?),
+                    other => {
+                        return Err(format!(
+                            "game.{other}: unknown key for pirate (its keys: width, height)"
+                        ))
+                    }
+                }
+            }
+            Pirate::named(variant, width, height)
+                .map(AnyGame::Pirate)
+                .map_err(|e| format!("game.variant: {e}"))
+        }
         other => Err(format!(
             "game.name: unknown game {other:?}: triad plays {}",
             GAMES.map(|g| g.0).join(", ")
@@ -175,6 +208,7 @@ macro_rules! with_game {
             $crate::games::AnyGame::Piratechnics($g) => $body,
             $crate::games::AnyGame::Connect4($g) => $body,
             $crate::games::AnyGame::Influence($g) => $body,
+            $crate::games::AnyGame::Pirate($g) => $body,
         }
     };
 }
