@@ -1,8 +1,8 @@
 //! A perfect Connect Four solver, after Pascal Pons
 //! (<http://blog.gamesolver.org>): negamax with alpha-beta, a
-//! transposition table of bounds, the non-losing-moves pruning, move
-//! ordering by centre and by the threats a move creates, and iterative
-//! null-window search on the score.
+//! transposition table of lower and upper bounds, the non-losing-moves
+//! pruning, move ordering by the threats a move creates (centre columns
+//! first among equals), and null-window searches that bisect the score.
 //!
 //! Scores follow Pons: from the side to move's view, `(cells + 1 - n) / 2`
 //! for a win with the stone that makes `n` stones on the board (on 7×6:
@@ -10,106 +10,433 @@
 //! for a loss. A depth-limited search ([`Solver::solve_depth`]) stops
 //! after a number of plies and calls everything beyond a draw: a weaker
 //! player for a ladder.
+//!
+//! The search runs on [`Node`], Pons's three numbers (the side to move's
+//! stones, every stone, the stone count), not on [`Position`]: copying a
+//! child is 24 bytes and playing a stone three operations, with the board's
+//! constants held once in [`Geometry`]. Node counts match Pons's published
+//! ones; see docs/games/connect4.md for the figures.
 
-use crate::position::Position;
+use crate::position::{Position, Size};
 
-/// A solver with its transposition table (reused across positions of one
-/// board size).
-pub struct Solver {
-    keys: Vec<u64>,
-    /// Stored bound, 0 for an empty slot: `v > UPPER_BASE` is a lower bound
-    /// `v - UPPER_BASE + min`, else an upper bound `v + min - 1`.
-    values: Vec<u8>,
-    /// Nodes searched since the last [`Solver::reset_nodes`].
-    pub nodes: u64,
-    /// Plies left for a depth-limited search (u32::MAX: none).
-    depth_limit: u32,
-    /// The stone count of the root (the depth limit counts from it).
-    root_moves: u32,
-    /// Columns in search order, for boards `order_width` wide.
+/// The constants of one board size that the bit tricks need.
+#[derive(Clone, Copy)]
+struct Geometry {
+    size: Size,
+    /// The height (the shift of the "/" diagonal), and height + 1 (the
+    /// horizontal shift, bits per column).
+    h: u32,
+    h1: u32,
+    /// The bottom cell of every column.
+    bottom: u64,
+    /// Every cell of the board.
+    board: u64,
+    cells: i32,
+    /// The cells of each column.
+    columns: [u64; 16],
+    /// Columns from the centre outwards (3, 2, 4, 1, 5, 0, 6 on 7).
     order: [u8; 16],
-    order_width: u8,
-    /// `64 - log2(table size)`: the table index is the top bits of the
-    /// key times a Fibonacci constant (the key's low bits only cover the
-    /// first columns).
+    /// Smallest and largest score a searched node can have (Pons's
+    /// `MIN_SCORE`, `MAX_SCORE`): they fix the table's value encoding.
+    min_score: i32,
+    max_score: i32,
+}
+
+impl Geometry {
+    fn new(pos: &Position) -> Geometry {
+        let size = pos.size();
+        let mut columns = [0u64; 16];
+        for c in 0..size.width {
+            columns[c as usize] = pos.column_mask(c);
+        }
+        let cells = size.cells() as i32;
+        Geometry {
+            size,
+            h: size.height as u32,
+            h1: size.height as u32 + 1,
+            bottom: pos.bottom,
+            board: pos.board,
+            cells,
+            columns,
+            order: centre_order(size.width),
+            min_score: -cells / 2 + 3,
+            max_score: (cells + 1) / 2 - 3,
+        }
+    }
+
+    /// The empty cells where `stones` would complete a line, given every
+    /// stone in `mask` (Pons's `compute_winning_position`).
+    #[inline(always)]
+    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        // Vertical: three below.
+        let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+        for shift in [self.h1, self.h, self.h + 2] {
+            let p = (stones << shift) & (stones << (2 * shift));
+            r |= p & (stones << (3 * shift));
+            r |= p & (stones >> shift);
+            let p = (stones >> shift) & (stones >> (2 * shift));
+            r |= p & (stones << shift);
+            r |= p & (stones >> (3 * shift));
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// The cells where a stone can land now.
+    #[inline(always)]
+    fn possible(&self, n: Node) -> u64 {
+        (n.mask + self.bottom) & self.board
+    }
+
+    /// Whether the side to move can complete a line with its next stone.
+    #[inline(always)]
+    fn can_win_next(&self, n: Node) -> bool {
+        self.winning_cells(n.current, n.mask) & self.possible(n) != 0
+    }
+
+    /// Landing cells that do not let the opponent win at once (Pons's
+    /// `possibleNonLosingMoves`); only meaningful when the side to move
+    /// cannot win at once.
+    #[inline(always)]
+    fn non_losing_moves(&self, n: Node) -> u64 {
+        let mut possible = self.possible(n);
+        let opp = self.winning_cells(n.current ^ n.mask, n.mask);
+        let forced = possible & opp;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two threats at once: lost.
+                return 0;
+            }
+            possible = forced;
+        }
+        // Never play directly below an opponent's winning cell.
+        possible & !(opp >> 1)
+    }
+
+    /// Threats the side to move would have after playing `cell` (Pons's
+    /// `moveScore`).
+    #[inline(always)]
+    fn threats_after(&self, n: Node, cell: u64) -> i32 {
+        self.winning_cells(n.current | cell, n.mask).count_ones() as i32
+    }
+}
+
+/// A position as the search sees it: Pons's `current_position`, `mask`
+/// and move count. A child is a 24-byte copy.
+#[derive(Clone, Copy)]
+struct Node {
+    current: u64,
+    mask: u64,
+    moves: i32,
+}
+
+impl Node {
+    fn of(pos: &Position) -> Node {
+        Node {
+            current: pos.current,
+            mask: pos.mask,
+            moves: pos.moves_played() as i32,
+        }
+    }
+
+    /// The node after the side to move plays the landing cell `cell`.
+    #[inline(always)]
+    fn play(self, cell: u64) -> Node {
+        Node {
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+            moves: self.moves + 1,
+        }
+    }
+
+    /// The unique key: `current + mask`.
+    #[inline(always)]
+    fn key(self) -> u64 {
+        self.current + self.mask
+    }
+}
+
+/// A table of bounds: one `u64` per slot, so one cache line per probe.
+///
+/// The key goes through a bijection (a multiplication by an odd constant
+/// modulo 2⁶⁴); the top `bits` bits of the product pick the slot and the
+/// other `64 - bits` bits (at most 54) are stored above the 8-bit value.
+/// Since the product determines the key, a matching slot and tag is the
+/// very key: no false hits on any board size, in 8 bytes an entry.
+struct Table {
+    slots: Vec<u64>,
     shift: u32,
 }
 
-/// Bounds of the score on a board of `cells` cells.
-fn min_score(cells: i32) -> i32 {
-    -cells / 2 + 3
-}
-fn max_score(cells: i32) -> i32 {
-    (cells + 1) / 2 - 3
-}
+const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
-impl Solver {
-    /// A solver with a table of `2^log2_entries` entries (9 bytes each;
-    /// 22 gives 4 M entries, 38 MB).
-    pub fn new(log2_entries: u32) -> Solver {
-        let bits = log2_entries.clamp(10, 30);
-        let n = 1usize << bits;
-        Solver {
-            keys: vec![0; n],
-            values: vec![0; n],
-            nodes: 0,
-            depth_limit: u32::MAX,
-            root_moves: 0,
-            order: [0; 16],
-            order_width: 0,
+impl Table {
+    fn new(bits: u32) -> Table {
+        let mut slots = vec![0u64; 1usize << bits];
+        huge_pages(&mut slots);
+        // The zeroed allocation is mapped lazily: touch every page now, so
+        // that the first searches do not pay a page fault per probe.
+        for i in (0..slots.len()).step_by(512) {
+            // SAFETY: `i` is in bounds; a volatile write cannot be elided.
+            unsafe { std::ptr::write_volatile(&mut slots[i], 0) };
+        }
+        Table {
+            slots,
             shift: 64 - bits,
         }
     }
 
-    /// Empties the table (between positions of different board sizes).
+    fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+
+    #[inline(always)]
+    fn locate(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(FIBONACCI);
+        ((h >> self.shift) as usize, h & ((1u64 << self.shift) - 1))
+    }
+
+    /// The stored value of `key` (`1..=255`), or 0.
+    #[inline(always)]
+    fn get(&self, key: u64) -> i32 {
+        let (slot, tag) = self.locate(key);
+        let e = self.slots[slot];
+        if e >> 8 == tag {
+            (e & 0xff) as i32
+        } else {
+            0
+        }
+    }
+
+    /// Stores `value` (`1..=255`) for `key`, replacing the slot's entry.
+    #[inline(always)]
+    fn put(&mut self, key: u64, value: i32) {
+        debug_assert!((1..=255).contains(&value), "table value {value}");
+        let (slot, tag) = self.locate(key);
+        self.slots[slot] = tag << 8 | value as u64;
+    }
+}
+
+/// Asks Linux to back `slots` with 2 MB pages (transparent huge pages in
+/// `madvise` mode): a probe of a big table then costs a cache miss but
+/// rarely a TLB miss as well, which nearly halves the time per node with
+/// a 128 MB table. Harmless where the kernel says no.
+fn huge_pages(slots: &mut [u64]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = slots.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let first = start.next_multiple_of(PAGE);
+        if end > first {
+            // SAFETY: the range lies inside `slots`, page-aligned as
+            // madvise requires; MADV_HUGEPAGE changes no contents.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    (end - first) / PAGE * PAGE,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
+}
+
+/// Entries of the table that depth-limited searches use (2²⁰, 8 MB at
+/// most): it is cleared before every such search, since its bounds hold
+/// for one horizon only.
+const DEPTH_TABLE_BITS: u32 = 20;
+
+/// A perfect solver with its transposition table, reused across positions
+/// (of one board size; another size clears it).
+///
+/// ```
+/// use connect4::{Connect4, Solver};
+/// use game::Game;
+/// let game = Connect4::standard();
+/// let mut solver = Solver::new(16);
+/// let p = game.parse_state("4455").unwrap();
+/// assert_eq!(solver.solve(&p), 18); // the side to move wins with its 4th stone
+/// ```
+pub struct Solver {
+    exact: Table,
+    /// For depth-limited searches; allocated on first use.
+    shallow: Option<Table>,
+    geometry: Option<Geometry>,
+    /// Nodes searched since the last [`Solver::reset_nodes`].
+    pub nodes: u64,
+}
+
+impl Solver {
+    /// A solver with a table of `2^log2_entries` entries (8 bytes each;
+    /// 24 gives 16 M entries, 128 MB). `log2_entries` is clamped to 10..=30.
+    pub fn new(log2_entries: u32) -> Solver {
+        Solver {
+            exact: Table::new(log2_entries.clamp(10, 30)),
+            shallow: None,
+            geometry: None,
+            nodes: 0,
+        }
+    }
+
+    /// Empties the table (the solver stays correct without it: entries
+    /// are exact; this only frees the search from earlier work).
     pub fn clear(&mut self) {
-        self.keys.fill(0);
-        self.values.fill(0);
+        self.exact.clear();
     }
 
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
     }
 
-    /// The exact score of `pos` (not over), by Pons's convention.
-    pub fn solve(&mut self, pos: &Position) -> i32 {
-        assert!(!pos.is_won(), "solve: the game is already won");
-        if self.depth_limit != u32::MAX {
-            // A table of depth-limited values must not serve exact searches.
-            self.clear();
-            self.depth_limit = u32::MAX;
+    /// The geometry of `pos`'s board, clearing the table when the size
+    /// changes (keys of different sizes would mean different positions).
+    fn geometry(&mut self, pos: &Position) -> Geometry {
+        match self.geometry {
+            Some(g) if g.size == pos.size() => g,
+            _ => {
+                let g = Geometry::new(pos);
+                if self.geometry.is_some() {
+                    self.exact.clear();
+                }
+                self.geometry = Some(g);
+                g
+            }
         }
-        self.search_score(pos)
     }
 
-    /// The score of `pos` seen `depth` plies ahead (wins and losses within
-    /// them are exact, everything beyond is 0): a weaker player. The table
-    /// is cleared first, since its entries depend on the horizon.
-    pub fn solve_depth(&mut self, pos: &Position, depth: u32) -> i32 {
-        assert!(!pos.is_won(), "solve_depth: the game is already won");
-        self.clear();
-        self.depth_limit = depth.max(1);
-        let s = self.search_score(pos);
-        self.clear();
-        self.depth_limit = u32::MAX;
+    /// The exact score of `pos`, by Pons's convention. A position whose
+    /// last stone completed a line is lost for the side to move: its score
+    /// is the opponent's win, negated.
+    pub fn solve(&mut self, pos: &Position) -> i32 {
+        let g = self.geometry(pos);
+        if let Some(s) = over_score(&g, pos) {
+            return s;
+        }
+        let mut search = Search {
+            g: &g,
+            table: &mut self.exact,
+            nodes: 0,
+            horizon: i32::MAX,
+        };
+        let s = search.score(Node::of(pos), false);
+        self.nodes += search.nodes;
         s
     }
 
-    fn search_score(&mut self, pos: &Position) -> i32 {
+    /// The score of `pos` seen `depth` plies ahead (at least 1): wins and
+    /// losses within the horizon are exact, everything beyond it counts as
+    /// a draw. A weaker, tunable player: depth 1 sees only wins in one.
+    pub fn solve_depth(&mut self, pos: &Position, depth: u32) -> i32 {
+        let g = self.geometry(pos);
+        if let Some(s) = over_score(&g, pos) {
+            return s;
+        }
+        let table = self.shallow_table();
+        table.clear();
+        let mut search = Search {
+            g: &g,
+            table,
+            nodes: 0,
+            horizon: (pos.moves_played() + depth.clamp(1, 64)) as i32,
+        };
+        let s = search.score(Node::of(pos), true);
+        self.nodes += search.nodes;
+        s
+    }
+
+    fn shallow_table(&mut self) -> &mut Table {
+        let bits = DEPTH_TABLE_BITS.min(64 - self.exact.shift);
+        self.shallow.get_or_insert_with(|| Table::new(bits))
+    }
+
+    /// The exact score of each column of `pos` for the side to move, as
+    /// Pons's `.moves` files give them: `None` for a full column (and for
+    /// every column once the game is over).
+    pub fn column_values(&mut self, pos: &Position) -> Vec<Option<i32>> {
+        self.columns(pos, None)
+    }
+
+    /// [`Solver::column_values`] seen `depth` plies ahead (the column's
+    /// own stone is the first of them).
+    pub fn column_values_depth(&mut self, pos: &Position, depth: u32) -> Vec<Option<i32>> {
+        self.columns(pos, Some(depth.max(1)))
+    }
+
+    fn columns(&mut self, pos: &Position, depth: Option<u32>) -> Vec<Option<i32>> {
         let cells = pos.size().cells() as i32;
         let n = pos.moves_played() as i32;
-        self.root_moves = pos.moves_played();
-        if self.order_width != pos.size().width {
-            self.order = centre_order(pos.size().width);
-            self.order_width = pos.size().width;
+        (0..pos.size().width)
+            .map(|c| {
+                if pos.is_won() || !pos.column_open(c) {
+                    return None;
+                }
+                if pos.wins_with(c) {
+                    return Some((cells + 1 - n) / 2);
+                }
+                let mut next = *pos;
+                next.drop_stone(c);
+                Some(match depth {
+                    _ if next.has_no_moves() => 0,
+                    Some(1) => 0,
+                    Some(d) => -self.solve_depth(&next, d - 1),
+                    None => -self.solve(&next),
+                })
+            })
+            .collect()
+    }
+
+    /// The best column of `pos` (0-based) and its score: the highest
+    /// value, the centre-most column among equals. `None` when the game
+    /// is over. `depth` limits the search as in [`Solver::solve_depth`].
+    pub fn best_column(&mut self, pos: &Position, depth: Option<u32>) -> Option<(u8, i32)> {
+        let values = self.columns(pos, depth);
+        let g = self.geometry(pos);
+        g.order[..pos.size().width as usize]
+            .iter()
+            .filter_map(|&c| values[c as usize].map(|v| (c, v)))
+            // `max_by_key` keeps the last maximum: reverse to keep the first.
+            .rev()
+            .max_by_key(|&(_, v)| v)
+    }
+}
+
+/// The score of a finished game (`None` while it goes on): the side to
+/// move lost to the line just made, or drew on a full board.
+fn over_score(g: &Geometry, pos: &Position) -> Option<i32> {
+    let n = pos.moves_played() as i32;
+    if pos.is_won() {
+        // The winner made the line with the stone that made n stones.
+        Some(-(g.cells + 2 - n) / 2)
+    } else if n == g.cells {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// One search: the board's constants, the table, the node count and the
+/// horizon (the stone count at which a depth-limited search stops).
+struct Search<'a> {
+    g: &'a Geometry,
+    table: &'a mut Table,
+    nodes: u64,
+    horizon: i32,
+}
+
+impl Search<'_> {
+    /// Pons's `solve`: null-window searches that narrow `[min, max]` to
+    /// the score, probing near 0 first (most positions are close to it).
+    fn score(&mut self, n: Node, limited: bool) -> i32 {
+        let cells = self.g.cells;
+        if self.g.can_win_next(n) {
+            return (cells + 1 - n.moves) / 2;
         }
-        if pos.own_wins() & pos.possible() != 0 {
-            return (cells + 1 - n) / 2;
-        }
-        let mut min = -(cells - n) / 2;
-        let mut max = (cells + 1 - n) / 2;
-        if self.depth_limit != u32::MAX {
-            // Within the horizon a win or loss is exact; beyond it 0.
+        let mut min = -(cells - n.moves) / 2;
+        let mut max = (cells + 1 - n.moves) / 2;
+        if limited {
+            // Beyond the horizon everything is 0: it must be in range.
             min = min.min(0);
             max = max.max(0);
         }
@@ -120,7 +447,7 @@ impl Solver {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(pos, med, med + 1);
+            let r = self.negamax(n, med, med + 1);
             if r <= med {
                 max = r;
             } else {
@@ -130,61 +457,48 @@ impl Solver {
         min
     }
 
-    /// The score of each column of `pos` (not over) for the side to move:
-    /// `None` for a full column.
-    pub fn column_values(&mut self, pos: &Position) -> Vec<Option<i32>> {
-        let cells = pos.size().cells() as i32;
-        let n = pos.moves_played() as i32;
-        (0..pos.size().width)
-            .map(|c| {
-                if !pos.column_open(c) {
-                    return None;
-                }
-                if pos.wins_with(c) {
-                    return Some((cells + 1 - n) / 2);
-                }
-                let mut next = *pos;
-                next.drop_stone(c);
-                if next.has_no_moves() {
-                    return Some(0);
-                }
-                Some(-self.solve(&next))
-            })
-            .collect()
-    }
-
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    /// Pons's negamax (part 12 of his blog): the side to move cannot win
+    /// with its next stone; returns the exact score when it lies within
+    /// `(alpha, beta)`, else a bound on the same side of the window.
+    fn negamax(&mut self, n: Node, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
-        let cells = pos.size().cells() as i32;
-        let n = pos.moves_played() as i32;
-        let next = pos.non_losing_moves();
+        let g = self.g;
+        let cells = g.cells;
+        let next = g.non_losing_moves(n);
         if next == 0 {
             // Every move lets the opponent win at once.
-            return -(cells - n) / 2;
+            return -(cells - n.moves) / 2;
         }
-        if n >= cells - 2 {
+        if n.moves >= cells - 2 {
+            // Neither side can win with the last two stones.
             return 0;
         }
-        if pos.moves_played() - self.root_moves >= self.depth_limit {
+        if n.moves >= self.horizon {
             return 0;
         }
         // The opponent cannot win with its next stone.
-        let min = -(cells - 2 - n) / 2;
+        let min = -(cells - 2 - n.moves) / 2;
         if alpha < min {
             alpha = min;
             if alpha >= beta {
                 return alpha;
             }
         }
-        let mut max = (cells - 1 - n) / 2;
-        let key = pos.key();
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        if self.keys[slot] == key && self.values[slot] != 0 {
-            let v = self.values[slot] as i32;
-            let (lo, hi) = (min_score(cells), max_score(cells));
-            if v > hi - lo + 1 {
-                let lower = v + 2 * lo - hi - 2;
+        // Nor can the side to move.
+        let max = (cells - 1 - n.moves) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = n.key();
+        let v = self.table.get(key);
+        if v != 0 {
+            if v > g.max_score - g.min_score + 1 {
+                // A lower bound.
+                let lower = v + 2 * g.min_score - g.max_score - 2;
                 if alpha < lower {
                     alpha = lower;
                     if alpha >= beta {
@@ -192,24 +506,24 @@ impl Solver {
                     }
                 }
             } else {
-                max = v + lo - 1;
+                // An upper bound.
+                let upper = v + g.min_score - 1;
+                if beta > upper {
+                    beta = upper;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
             }
         }
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        // Children by threats created, centre columns first among equals.
-        let w = pos.size().width;
-        let mut moves: [(u64, i32); 16] = [(0, 0); 16];
+        // Children by threats created, centre columns first among equals
+        // (an insertion sort that keeps equal scores in centre order).
+        let mut moves = [(0u64, 0i32); 16];
         let mut count = 0;
-        for &c in &self.order[..w as usize] {
-            let cell = next & pos.column_mask(c);
+        for &c in &g.order[..g.size.width as usize] {
+            let cell = next & g.columns[c as usize];
             if cell != 0 {
-                let score = pos.threats_after(cell);
-                // Insertion sort, stable: equal scores keep centre order.
+                let score = g.threats_after(n, cell);
                 let mut j = count;
                 while j > 0 && moves[j - 1].1 < score {
                     moves[j] = moves[j - 1];
@@ -220,27 +534,23 @@ impl Solver {
             }
         }
         for &(cell, _) in &moves[..count] {
-            let mut child = *pos;
-            child.drop_cell(cell);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax(n.play(cell), -beta, -alpha);
             if score >= beta {
-                let v = score + max_score(cells) - 2 * min_score(cells) + 2;
-                self.store(slot, key, v);
+                // A lower bound. Clamping keeps it true (every score lies
+                // within [min_score, max_score]) and its code in range.
+                let lower = score.clamp(g.min_score, g.max_score);
+                self.table
+                    .put(key, lower + g.max_score - 2 * g.min_score + 2);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.store(slot, key, alpha - min_score(cells) + 1);
+        // An upper bound (clamped as above).
+        let upper = alpha.clamp(g.min_score, g.max_score);
+        self.table.put(key, upper - g.min_score + 1);
         alpha
-    }
-
-    #[inline]
-    fn store(&mut self, slot: usize, key: u64, value: i32) {
-        // A clamped bound is a looser one, still true; 0 marks an empty slot.
-        self.keys[slot] = key;
-        self.values[slot] = value.clamp(1, 255) as u8;
     }
 }
 
@@ -255,37 +565,6 @@ fn centre_order(width: u8) -> [u8; 16] {
 }
 
 impl Position {
-    /// Landing cells that do not let the opponent win at once (Pons's
-    /// `possibleNonLosingMoves`); called when the side to move cannot win
-    /// at once.
-    pub(crate) fn non_losing_moves(&self) -> u64 {
-        let mut possible = self.possible();
-        let opp = self.opponent_wins();
-        let forced = possible & opp;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                // Two threats at once: lost.
-                return 0;
-            }
-            possible = forced;
-        }
-        // Never play directly below an opponent's winning cell.
-        possible & !(opp >> 1)
-    }
-
-    /// Threats the side to move would have after playing `cell`.
-    #[inline]
-    pub(crate) fn threats_after(&self, cell: u64) -> i32 {
-        self.winning_cells(self.current | cell).count_ones() as i32
-    }
-
-    /// Plays the stone on `cell` (a landing cell of the side to move).
-    #[inline]
-    pub(crate) fn drop_cell(&mut self, cell: u64) {
-        let c = (cell.trailing_zeros() / (self.size.height as u32 + 1)) as u8;
-        self.drop_stone(c);
-    }
-
     /// Whether the board is full (or the game won).
     pub(crate) fn has_no_moves(&self) -> bool {
         self.won || self.mask == self.board

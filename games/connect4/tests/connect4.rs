@@ -125,8 +125,12 @@ fn bad_text_is_refused_with_a_reason() {
     );
 }
 
-/// `(sequence, score, per-column values)` of a Pons file with its `.moves`.
-fn pons(name: &str) -> Option<Vec<(String, i32, Vec<Option<i32>>)>> {
+/// One line of a `.moves` file: the sequence, its score, every column's value.
+type PonsLine = (String, i32, Vec<Option<i32>>);
+
+/// The lines of a Pons file's `.moves` (None, with a note, when
+/// ../shared is missing; a failure under TRIAD_REQUIRE_SHARED=1).
+fn pons(name: &str) -> Option<Vec<PonsLine>> {
     let text = game::read_shared(
         env!("CARGO_MANIFEST_DIR"),
         &format!("benchmarks/connect4/{name}.moves"),
@@ -221,4 +225,114 @@ fn depth_limited_search_sees_only_its_horizon() {
     // The start is a first-player win at the 21st stone... far beyond 4 plies.
     let start = game.start();
     assert_eq!(solver.solve_depth(&start, 4), 0);
+}
+
+/// Plain minimax over the legal moves (no pruning; a memo): Pons's score
+/// from the rules alone, to check the solver on boards without published
+/// values. `depth` plies at most (`None`: to the end).
+#[derive(Default)]
+struct Minimax {
+    memo: std::collections::HashMap<(u64, Option<u32>), i32>,
+}
+
+impl Minimax {
+    fn value(&mut self, p: &Position, depth: Option<u32>) -> i32 {
+        let cells = p.size().cells() as i32;
+        let n = p.moves_played() as i32;
+        if p.is_won() {
+            // The opponent made its line with the n-th stone.
+            return -(cells + 2 - n) / 2;
+        }
+        if n == cells || depth == Some(0) {
+            return 0;
+        }
+        if let Some(&v) = self.memo.get(&(p.key(), depth)) {
+            return v;
+        }
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let best = moves
+            .iter()
+            .map(|&m| -self.value(&p.play(m), depth.map(|d| d - 1)))
+            .max()
+            .expect("a position that is not over has a move");
+        self.memo.insert((p.key(), depth), best);
+        best
+    }
+}
+
+/// The solver against plain minimax on small boards, even and odd numbers
+/// of cells (the score's formula depends on the parity), from random
+/// positions: the score, every column's value, the best column, and the
+/// depth-limited search (a win or loss it reports is exact, and one within
+/// its horizon is never missed).
+#[test]
+fn solver_matches_minimax_on_small_boards() {
+    for (w, h, min_plies, positions) in
+        [(4, 4, 0, 60), (5, 4, 4, 60), (5, 5, 11, 40), (6, 4, 8, 40)]
+    {
+        let size = Size::new(w, h).unwrap();
+        let game = Connect4::sized(size);
+        let mut rng = SplitMix::new(w as u64 * 100 + h as u64);
+        let mut minimax = Minimax::default();
+        let mut solver = Solver::new(16);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        while checked < positions {
+            let mut p = game.start();
+            let plies = min_plies + rng.below(size.cells() as u64 - min_plies as u64) as u32;
+            for _ in 0..plies {
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.apply(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            let exact = minimax.value(&p, None);
+            assert_eq!(solver.solve(&p), exact, "{size} {p:?}");
+            if p.terminal(p.has_legal_move(), 1).is_some() {
+                assert_eq!(solver.best_column(&p, None), None);
+                continue;
+            }
+            checked += 1;
+            let values: Vec<Option<i32>> = (0..size.width)
+                .map(|c| {
+                    p.is_legal(Column(c))
+                        .then(|| -minimax.value(&p.play(Column(c)), None))
+                })
+                .collect();
+            assert_eq!(solver.column_values(&p), values, "{size} {p:?}");
+            let (best, score) = solver.best_column(&p, None).unwrap();
+            assert_eq!((values[best as usize], score), (Some(exact), exact));
+            for depth in [1, 2, 3, 5] {
+                let limited = minimax.value(&p, Some(depth));
+                let seen = solver.solve_depth(&p, depth);
+                if seen != 0 {
+                    assert_eq!(seen, exact, "{size} {p:?} depth {depth}");
+                }
+                if limited != 0 {
+                    assert_eq!(seen, limited, "{size} {p:?} depth {depth}");
+                }
+            }
+        }
+    }
+}
+
+/// Over games: a won position is lost for the side to move, at the
+/// winner's speed; a full board is a draw; neither has columns.
+#[test]
+fn solver_scores_finished_games() {
+    let game = Connect4::standard();
+    let mut solver = Solver::new(12);
+    // X's fourth stone in column 1 (the 7th stone): X won with k = 4.
+    let won = game.parse_state("1212121").unwrap();
+    assert_eq!(solver.solve(&won), -(22 - 4));
+    assert_eq!(solver.solve_depth(&won, 3), -(22 - 4));
+    assert!(solver.column_values(&won).iter().all(Option::is_none));
+    let small = Connect4::sized(Size::new(4, 4).unwrap());
+    // A full 4x4 board without a line.
+    let full = small.parse_state("1234123421432143").unwrap();
+    assert!(!full.has_legal_move() && !full.is_won());
+    assert_eq!(solver.solve(&full), 0);
+    assert_eq!(solver.best_column(&full, None), None);
 }
