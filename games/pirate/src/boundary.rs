@@ -77,6 +77,12 @@ impl game::Game for Pirate {
         }
         Ok(p)
     }
+    /// Six middle-game positions of seeded random games (attacks preferred
+    /// half of the time, so that fleets meet), the same in every build.
+    fn bench_positions(&self) -> Vec<Position> {
+        middle_game_positions(self.size, 6, 1)
+    }
+
     /// The board's mirror images with the middle-ranked types renamed
     /// (docs/games/pirate.md): 8 on a square board, 4 otherwise.
     fn symmetries(&self) -> usize {
@@ -189,4 +195,41 @@ impl GameMove for Move {
     fn from_code(code: u32) -> Option<Move> {
         Move::from_code(code)
     }
+}
+
+/// `n` positions of seeded random games on `size`, at plies 20, 24, 28, …
+/// (a game that ends sooner gives its last position with a legal turn):
+/// random turns, an attack half of the time when there is one, so that
+/// the fleets meet as in real play (uniform turns are nearly all deploys
+/// and toggles). Deterministic in `seed`.
+pub fn middle_game_positions(size: Size, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = game::SplitMix::new(seed);
+    let mut moves = Vec::new();
+    let mut attacks = Vec::new();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut p = Position::start(size);
+        let mut last = p.clone();
+        for _ in 0..20 + 4 * i {
+            p.legal_moves(&mut moves);
+            if moves.is_empty() || p.terminal(true, 1).is_some() {
+                break;
+            }
+            last = p.clone();
+            attacks.clear();
+            attacks.extend(moves.iter().copied().filter(|m| m.is_attack()));
+            let m = if !attacks.is_empty() && rng.below(2) == 0 {
+                attacks[rng.below(attacks.len() as u64) as usize]
+            } else {
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            p.apply(m);
+        }
+        out.push(if p.has_legal_move() && p.terminal(true, 1).is_none() {
+            p
+        } else {
+            last
+        });
+    }
+    out
 }

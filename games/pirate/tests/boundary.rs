@@ -216,3 +216,15 @@ fn the_game_value_checks_sizes() {
     assert_eq!(perft(&start, 1), 960);
     assert_eq!(start.encoding().cells(), 64);
 }
+
+#[test]
+fn bench_positions_are_middle_games() {
+    let g = Pirate::standard();
+    let positions = g.bench_positions();
+    assert_eq!(positions.len(), 6);
+    for p in &positions {
+        assert!(p.has_legal_move() && p.terminal(true, 1).is_none());
+        assert!(p.plies() >= 16, "{}", p.to_text());
+    }
+    assert_eq!(positions, g.bench_positions(), "deterministic");
+}
