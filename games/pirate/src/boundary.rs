@@ -77,6 +77,21 @@ impl game::Game for Pirate {
         }
         Ok(p)
     }
+    /// Numbered lines with tabs between the two moves (the default record
+    /// separates them with `,`, which this game's move text uses).
+    fn record_text(&self, history: &game::History<Position>, resigned: bool) -> String {
+        crate::record::write(history, resigned)
+    }
+
+    /// Reads [`game::Game::record_text`]'s format back, checking every turn.
+    fn replay_record(
+        &self,
+        start: Position,
+        text: &str,
+    ) -> Result<game::RecordReplay<Position>, String> {
+        crate::record::replay(start, text)
+    }
+
     /// Six middle-game positions of seeded random games (attacks preferred
     /// half of the time, so that fleets meet), the same in every build.
     fn bench_positions(&self) -> Vec<Position> {

@@ -12,6 +12,7 @@
 //!   their number by §9's formula (perft's bulk count);
 //! - `text`: position string and move text (§10), the diagram;
 //! - `outcome`: elimination, no legal turn and the draws (§8);
+//! - `record`: game records (numbered lines, tab-separated turns);
 //! - `zobrist`: the incremental hash;
 //! - `boundary`, `encode`, `symmetry`, `baseline`: the traits of the `game`
 //!   crate, the network's encoding, the symmetries and the alpha-beta
@@ -24,6 +25,7 @@ pub mod geometry;
 mod movegen;
 mod outcome;
 mod position;
+mod record;
 mod symmetry;
 mod text;
 pub mod types;

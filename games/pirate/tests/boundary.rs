@@ -228,3 +228,44 @@ fn bench_positions_are_middle_games() {
     }
     assert_eq!(positions, g.bench_positions(), "deterministic");
 }
+
+/// Records round-trip through `Game::record_text`/`replay_record`, from
+/// Blue's start and from a Red-to-move position, with a resignation.
+#[test]
+fn records_round_trip() {
+    let g = Pirate::standard();
+    let mut games = Vec::new();
+    random_games(&g, 21, 4, 120, |h, _, played| {
+        if played.is_none() {
+            games.push(h.clone());
+        }
+    });
+    for h in &games {
+        // A finished game cannot also be resigned.
+        for resigned in [false, h.outcome().is_none()] {
+            let text = g.record_text(h, resigned);
+            let back = g
+                .replay_record(g.start(), &text)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(back.history.moves(), h.moves(), "{text}");
+            if resigned {
+                assert_eq!(back.termination(), game::Termination::Resignation);
+            }
+        }
+    }
+    // From Red to move.
+    let start = g
+        .parse_state("8/8/8/8/3F@4/8/8/8 r PDJBSGCfpdjbsgc 00/00 1/0 0 1")
+        .unwrap();
+    let mut h = History::new(start.clone());
+    for text in ["P@c6", "D@d3", "B@f6,+f6"] {
+        let m = h.position().parse_move(text).unwrap();
+        h.play(m);
+    }
+    let text = g.record_text(&h, true);
+    assert!(text.contains("1)\t...\t\tP@c6"), "{text}");
+    let back = g.replay_record(start, &text).unwrap();
+    assert_eq!(back.history.moves(), h.moves());
+    // Blue is to move and resigns.
+    assert_eq!(back.outcome.unwrap().result, game::GameResult::BlackWin);
+}
