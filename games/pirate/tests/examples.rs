@@ -262,3 +262,56 @@ fn outcomes_of_section_8() {
     let o = after.terminal(after.has_legal_move(), 1).unwrap();
     assert_eq!(o.result, GameResult::WhiteWin);
 }
+
+/// Readers never panic: seeded random mutations of valid position strings
+/// and move texts are either read or refused with a message.
+#[test]
+fn readers_refuse_mutations_without_panicking() {
+    let mut rng = game::SplitMix::new(99);
+    let alphabet: Vec<char> = "0123456789/@+-x=,. bFPDJBSGCfpdjbsgcahr".chars().collect();
+    let positions = [
+        "8/8/2p2b@2/8/3F@4/8/1B2j3/8 r PJSGCfdsgc 10/00 3/3 0 7",
+        "6/1C4/3P2/6/3b@1f/2d3 r JBpc 00/11 6/6 0 21",
+        "16/16/2G13/16/2d@13/16/5j@7s2/16/3S3p6P1/B15/f15/16/16/16/16/5C10 b - 00/00 8/8 6 58",
+    ];
+    let turns = ["-f6,f6-f2", "c6xd4=,+e2", "J@d4=F", "+d4,d3-d4=P", "e2-e4"];
+    let mutate = |rng: &mut game::SplitMix, s: &str| {
+        let mut chars: Vec<char> = s.chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let i = rng.below(chars.len() as u64 + 1) as usize;
+            let c = alphabet[rng.below(alphabet.len() as u64) as usize];
+            match rng.below(3) {
+                0 if i < chars.len() => chars[i] = c,
+                1 if i < chars.len() => {
+                    chars.remove(i);
+                }
+                _ => chars.insert(i, c),
+            }
+        }
+        chars.into_iter().collect::<String>()
+    };
+    let mut read = 0;
+    for _ in 0..3000 {
+        let base = positions[rng.below(3) as usize];
+        let text = mutate(&mut rng, base);
+        if let Ok(p) = Position::parse(&text) {
+            read += 1;
+            // What is read writes back exactly (one string per position).
+            assert_eq!(p.to_text(), text);
+            assert_eq!(p.count_legal_moves(), {
+                let mut v = Vec::new();
+                p.legal_moves(&mut v);
+                v.len() as u64
+            });
+        }
+    }
+    let p = Position::parse(positions[0]).unwrap();
+    for _ in 0..3000 {
+        let base = turns[rng.below(turns.len() as u64) as usize];
+        let text = mutate(&mut rng, base);
+        if let Ok(m) = p.parse_move(&text) {
+            assert!(p.is_legal(m), "{text}");
+        }
+    }
+    assert!(read > 0, "some mutations are valid positions");
+}
