@@ -5,11 +5,11 @@
 //! ```sh
 //! cargo run --release -p connect4 --example solve_bench -- \
 //!     [--dir ../shared/benchmarks/connect4] [--files Test_L2_R2,...] \
-//!     [--lines N] [--every K] [--columns] [--threads T] [--table-bits B]
+//!     [--skip S] [--lines N] [--every K] [--columns] [--threads T] [--table-bits B]
 //! ```
 //!
-//! `--lines N` takes the first N lines of each file, `--every K` every
-//! K-th of those. Threads share out the positions round robin, each with
+//! `--skip S` passes over the first S lines of each file, `--lines N`
+//! takes the next N, `--every K` every K-th of those. Threads share out the positions round robin, each with
 //! its own solver and table (`--table-bits`, default 24 for one thread,
 //! 22 for more); the table is kept from one position to the next, as
 //! Pons's benchmark does. Times are per position and per thread: wall
@@ -33,6 +33,7 @@ const FILES: [&str; 6] = [
 struct Options {
     dir: String,
     files: Vec<String>,
+    skip: usize,
     lines: usize,
     every: usize,
     columns: bool,
@@ -44,6 +45,7 @@ fn options() -> Result<Options, String> {
     let mut o = Options {
         dir: "../shared/benchmarks/connect4".into(),
         files: FILES.iter().map(|s| s.to_string()).collect(),
+        skip: 0,
         lines: usize::MAX,
         every: 1,
         columns: false,
@@ -62,6 +64,7 @@ fn options() -> Result<Options, String> {
         match a.as_str() {
             "--dir" => o.dir = value("--dir")?,
             "--files" => o.files = value("--files")?.split(',').map(String::from).collect(),
+            "--skip" => o.skip = value("--skip")?.parse().map_err(|_| "--skip: not a number")?,
             "--lines" => o.lines = number(value("--lines")?, "--lines")?,
             "--every" => o.every = number(value("--every")?, "--every")?,
             "--threads" => o.threads = number(value("--threads")?, "--threads")?,
@@ -96,6 +99,7 @@ fn read_cases(o: &Options, file: &str) -> Result<Vec<Case>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
+        .skip(o.skip)
         .take(o.lines)
         .step_by(o.every)
         .map(|(i, l)| {

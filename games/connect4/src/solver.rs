@@ -172,13 +172,10 @@ const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 impl Table {
     fn new(bits: u32) -> Table {
         let mut slots = vec![0u64; 1usize << bits];
+        // The zeroed allocation is mapped lazily, page by page as probes
+        // touch it: on 2 MB pages that is a few dozen faults, not one per
+        // probe, and a solver used for one position pays for little.
         huge_pages(&mut slots);
-        // The zeroed allocation is mapped lazily: touch every page now, so
-        // that the first searches do not pay a page fault per probe.
-        for i in (0..slots.len()).step_by(512) {
-            // SAFETY: `i` is in bounds; a volatile write cannot be elided.
-            unsafe { std::ptr::write_volatile(&mut slots[i], 0) };
-        }
         Table {
             slots,
             shift: 64 - bits,
