@@ -26,7 +26,11 @@ fn solve_gives_pons_scores_and_column_values() {
     for line in lines {
         let f: Vec<&str> = line.split_whitespace().collect();
         let out = triad(&["solve", f[0], "--columns", "--json"]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v = json(&out);
         let p = &v["positions"][0];
         assert_eq!(p["score"].as_i64().unwrap().to_string(), f[1], "{line}");
@@ -41,7 +45,10 @@ fn solve_gives_pons_scores_and_column_values() {
     for (bad, needle) in [
         (vec!["solve", "44x"], "not a column"),
         (vec!["solve", "1212121"], "already won"),
-        (vec!["solve", "--game", "piratechnics", "1"], "Connect Four only"),
+        (
+            vec!["solve", "--game", "piratechnics", "1"],
+            "Connect Four only",
+        ),
         (vec!["solve"], "no positions"),
     ] {
         let out = triad(&bad);
@@ -56,13 +63,25 @@ fn bench_pons_rates_players_on_every_file() {
     let Some(_) = pons_lines("Test_L1_R1", 1) else {
         return;
     };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
     let rate = |player: &str| {
         let out = triad(&[
-            "bench", "pons", "--player", player, "--sample", "50", "--json", "--dir",
+            "bench",
+            "pons",
+            "--player",
+            player,
+            "--sample",
+            "50",
+            "--json",
+            "--dir",
             dir.to_str().unwrap(),
         ]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v = json(&out);
         let files = v["files"].as_array().unwrap().clone();
         assert_eq!(files.len(), 6);
@@ -76,14 +95,28 @@ fn bench_pons_rates_players_on_every_file() {
     };
     let (random, ab) = (rate("random"), rate("ab:depth=5"));
     assert!(ab < random / 2, "ab:depth=5 {ab} errors, random {random}");
-    let out = triad(&["bench", "pons", "--player", "bogus", "--dir", dir.to_str().unwrap()]);
+    let out = triad(&[
+        "bench",
+        "pons",
+        "--player",
+        "bogus",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn move_answers_positions_on_stdin() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args(["move", "--game", "connect4", "--player", "mcts:sims=300", "--stdin"])
+        .args([
+            "move",
+            "--game",
+            "connect4",
+            "--player",
+            "mcts:sims=300",
+            "--stdin",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -158,5 +191,9 @@ train_steps_per_generation = 5
     }
     // The shards are Connect Four's, and openings read them.
     let out = triad(&["openings", run.to_str().unwrap(), "--plies", "2"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

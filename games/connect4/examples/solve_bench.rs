@@ -64,7 +64,11 @@ fn options() -> Result<Options, String> {
         match a.as_str() {
             "--dir" => o.dir = value("--dir")?,
             "--files" => o.files = value("--files")?.split(',').map(String::from).collect(),
-            "--skip" => o.skip = value("--skip")?.parse().map_err(|_| "--skip: not a number")?,
+            "--skip" => {
+                o.skip = value("--skip")?
+                    .parse()
+                    .map_err(|_| "--skip: not a number")?
+            }
             "--lines" => o.lines = number(value("--lines")?, "--lines")?,
             "--every" => o.every = number(value("--every")?, "--every")?,
             "--threads" => o.threads = number(value("--threads")?, "--threads")?,
