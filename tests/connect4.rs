@@ -197,3 +197,76 @@ train_steps_per_generation = 5
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `solver` and `solver:depth=N` as match players: two exact solvers
+/// from any opening end the game with the opening's solved value; a
+/// depth-limited one never misses a win it can see; games without a
+/// solver refuse the spec with a message naming the game.
+#[test]
+fn solver_players_play_perfectly_and_by_depth() {
+    use eval::arena::play_game;
+    use eval::arena::players::{build_player, PlayerSpec};
+    use game::{Color, Game, GameResult, GameState};
+
+    let game = connect4::Connect4::named("5x4", None, None).unwrap();
+    let exact: PlayerSpec = "solver".parse().unwrap();
+    assert_eq!(exact.to_string(), "solver");
+    let shallow: PlayerSpec = "solver:depth=3".parse().unwrap();
+    assert_eq!(shallow, PlayerSpec::Solver(Some(3)));
+    for bad in ["solver:depth=0", "solver:depth=x", "solver:plies=3"] {
+        let e = bad.parse::<PlayerSpec>().unwrap_err();
+        assert!(e.contains("solver:depth=N"), "{bad}: {e}");
+    }
+    assert!(PlayerSpec::starts_spec("solver:depth=2"));
+    assert!(PlayerSpec::starts_spec("mcts:sims=9"));
+    assert!(!PlayerSpec::starts_spec("c=2"));
+
+    let mut solver = connect4::Solver::new(18);
+    let mut decided = 0;
+    for (k, opening) in ["", "3", "33", "1", "25", "5"].iter().enumerate() {
+        let start = game.parse_state(opening).unwrap();
+        let score = solver.solve(&start);
+        let (h, outcome) =
+            play_game(&game, &exact, &exact, &start, 100, k as u64, None).unwrap();
+        let mover = start.side();
+        let expected = match score.signum() {
+            0 => GameResult::Draw,
+            1 => GameResult::win_for(mover),
+            _ => GameResult::win_for(mover.flip()),
+        };
+        assert_eq!(outcome.result, expected, "opening `{opening}` score {score}");
+        // A decided game ends on the stone the score promises (Pons: the
+        // line made with n stones on a board of C cells scores
+        // (C + 2 - n) / 2): perfect play of both sides, not only the
+        // right result.
+        if score != 0 {
+            decided += 1;
+            let n = h.position().moves_played() as i32;
+            assert_eq!((20 + 2 - n) / 2, score.abs(), "opening `{opening}`");
+        }
+    }
+
+    assert!(decided >= 2, "only {decided} decided openings: pick others");
+
+    // A depth-4 solver takes a win in one, blocks one and sees short
+    // forks; seated against random on the 7x6 board it wins every game.
+    let game = connect4::Connect4::named("standard", None, None).unwrap();
+    let two: PlayerSpec = "solver:depth=4".parse().unwrap();
+    for seed in 0..6 {
+        let (_, outcome) = play_game(
+            &game,
+            &two,
+            &PlayerSpec::Random,
+            &game.start(),
+            100,
+            seed,
+            None,
+        )
+        .unwrap();
+        assert_eq!(outcome.result, GameResult::win_for(Color::White), "seed {seed}");
+    }
+
+    let pirate = piratechnics::Piratechnics::named("8x8", None).unwrap();
+    let e = build_player(&pirate, &exact, 1, None).err().unwrap();
+    assert!(e.contains("no solver"), "{e}");
+}

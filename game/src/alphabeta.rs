@@ -30,6 +30,15 @@ pub enum MoveOrder {
     Bad(i32),
 }
 
+/// A game's own exact (or depth-limited exact) move chooser: see
+/// [`AlphaBetaState::solver`].
+pub trait PerfectPlayer<S: GameState>: Send {
+    /// A best move of `state` (which is not over) by the solver's score,
+    /// with its score in the game's own convention (Pons's `22 - k` for
+    /// Connect Four).
+    fn choose(&mut self, state: &S) -> (S::Move, i32);
+}
+
 /// A position the alpha-beta baseline can search: the game's evaluation
 /// terms and move facts. Every method is on the engine's hot path, so games
 /// implement them with cheap, `#[inline]` code.
@@ -45,6 +54,20 @@ pub trait AlphaBetaState: GameState {
 
     /// Builds the evaluation tables of this position's variant.
     fn eval_tables(&self) -> Self::EvalTables;
+
+    /// The game's exact solver as a match player (`solver`,
+    /// `solver:depth=N`), for games that have one (Connect Four): `None`,
+    /// the default, for the others. `depth` limits how far it looks
+    /// (wins and losses within the horizon exact, the rest a draw);
+    /// `seed` breaks ties between equally scored moves, so that repeated
+    /// games from one opening differ.
+    fn solver(depth: Option<u32>, seed: u64) -> Option<Box<dyn PerfectPlayer<Self>>>
+    where
+        Self: Sized,
+    {
+        let _ = (depth, seed);
+        None
+    }
 
     /// Whether `tables` were built for this position's variant.
     fn eval_tables_fit(&self, tables: &Self::EvalTables) -> bool;

@@ -19,7 +19,7 @@ mod shared;
 mod text;
 mod traits;
 
-pub use alphabeta::{AlphaBetaState, MoveOrder};
+pub use alphabeta::{AlphaBetaState, MoveOrder, PerfectPlayer};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_parallel};

@@ -15,10 +15,10 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `net:CHECKPOINT,sims=64`.\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
+    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `mcts:sims=1000[,c=2]` (pure UCT with random playouts),\n`solver` / `solver:depth=8` (the game's exact solver: Connect Four), `net:CHECKPOINT,sims=64`.\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
 )]
 pub struct Args {
-    /// Players separated by `,` before a new `random`/`ab:`/`net:` word; or repeat --players.
+    /// Players separated by `,` before a new `random`/`ab:`/`mcts:`/`solver`/`net:` word; or repeat --players.
     #[arg(long, required = true, num_args = 1.., value_delimiter = ' ')]
     players: Vec<String>,
     /// Games per pairing (rounded up to an even number: colour-swapped pairs).
@@ -60,7 +60,8 @@ pub struct Args {
 }
 
 /// Splits `a,b,c` where specs themselves contain commas (`ab:depth=3,random=20`):
-/// a new player starts at every item that begins with `random`, `ab:` or `net:`.
+/// a new player starts at every item that begins a spec (`random`, `ab:`,
+/// `mcts:`, `solver`, `net:`; see [`PlayerSpec::starts_spec`]).
 pub fn split_players(items: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for item in items {
@@ -69,7 +70,7 @@ pub fn split_players(items: &[String]) -> Vec<String> {
             if p.is_empty() {
                 continue;
             }
-            let starts = p == "random" || p.starts_with("ab:") || p.starts_with("net:");
+            let starts = PlayerSpec::starts_spec(p);
             match out.last_mut() {
                 Some(last) if !starts => {
                     last.push(',');

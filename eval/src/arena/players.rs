@@ -1,12 +1,13 @@
 //! Players a match can seat: a uniform random mover, the alpha-beta
-//! baseline at a named strength, pure MCTS with random playouts, and (from the binary, which has torch) a
-//! network with search. Each game gets fresh player instances built from a
+//! baseline at a named strength, pure MCTS with random playouts, a game's
+//! exact solver where it has one (Connect Four), and (from the binary,
+//! which has torch) a network with search. Each game gets fresh player instances built from a
 //! [`PlayerSpec`], so games can run on several threads. Players are generic
 //! over the game `G`.
 
 use crate::search::{EngineSpec, Searcher};
 use crate::uct::{MctsSpec, Uct};
-use game::{AlphaBetaState, Game, GameState, History, SplitMix};
+use game::{AlphaBetaState, Game, GameState, History, PerfectPlayer, SplitMix};
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,13 +18,16 @@ pub trait Player<G: Game>: Send {
 }
 
 /// A player described by text: `random`, `ab:depth=3`, `mcts:sims=1000`,
-/// `net:PATH,sims=64`.
+/// `solver`, `solver:depth=8`, `net:PATH,sims=64`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     Random,
     AlphaBeta(EngineSpec),
     /// Pure UCT with random playouts (`crate::uct`).
     Mcts(MctsSpec),
+    /// The game's exact solver (`solver`), or one that looks `depth`
+    /// plies ahead (`solver:depth=N`); only for games that have one.
+    Solver(Option<u32>),
     /// A network checkpoint with search settings; built by a [`NetFactory`].
     Net(NetSpec),
 }
@@ -43,6 +47,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::AlphaBeta(s) => write!(f, "{s}"),
             PlayerSpec::Mcts(s) => write!(f, "{s}"),
+            PlayerSpec::Solver(None) => f.write_str("solver"),
+            PlayerSpec::Solver(Some(d)) => write!(f, "solver:depth={d}"),
             PlayerSpec::Net(n) => {
                 write!(f, "net:{},sims={}", n.path, n.sims)?;
                 for (k, v) in &n.options {
@@ -69,6 +75,20 @@ impl FromStr for PlayerSpec {
         }
         if s.starts_with("mcts:") {
             return s.parse::<MctsSpec>().map(PlayerSpec::Mcts);
+        }
+        if s == "solver" {
+            return Ok(PlayerSpec::Solver(None));
+        }
+        if let Some(rest) = s.strip_prefix("solver:") {
+            let depth = rest
+                .trim()
+                .strip_prefix("depth=")
+                .and_then(|d| d.trim().parse::<u32>().ok())
+                .filter(|&d| (1..=64).contains(&d))
+                .ok_or_else(|| {
+                    format!("player `{s}`: expected `solver` or `solver:depth=N` with N in 1..=64")
+                })?;
+            return Ok(PlayerSpec::Solver(Some(depth)));
         }
         if let Some(rest) = s.strip_prefix("net:") {
             let mut parts = rest.split(',');
@@ -102,8 +122,22 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Net(spec));
         }
         Err(format!(
-            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, or `net:CHECKPOINT,sims=64`"
+            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, `solver[:depth=N]`, or `net:CHECKPOINT,sims=64`"
         ))
+    }
+}
+
+impl PlayerSpec {
+    /// Whether `word` (one comma-separated item of a player list) begins
+    /// a new player rather than continuing the previous one's settings
+    /// (`ab:depth=3,random=20` is one player, `ab:depth=3,random` two).
+    pub fn starts_spec(word: &str) -> bool {
+        let w = word.trim();
+        w == "random"
+            || w == "solver"
+            || ["ab:", "mcts:", "net:", "solver:"]
+                .iter()
+                .any(|p| w.starts_with(p))
     }
 }
 
@@ -129,6 +163,15 @@ where
         PlayerSpec::Random => Box::new(RandomPlayer::<G::Move>::new(seed)),
         PlayerSpec::AlphaBeta(s) => Box::new(AlphaBetaPlayer::<G::State>::new(s, seed)),
         PlayerSpec::Mcts(s) => Box::new(MctsPlayer::<G::State>::new(*s, seed)),
+        PlayerSpec::Solver(depth) => match G::State::solver(*depth, seed) {
+            Some(solver) => Box::new(SolverPlayer { solver }),
+            None => {
+                return Err(format!(
+                    "player `{spec}`: the game `{}` has no solver; use `ab:depth=N` or `mcts:sims=N`",
+                    G::NAME
+                ))
+            }
+        },
         PlayerSpec::Net(n) => match nets {
             Some(f) => f.build(game, n, seed)?,
             None => return Err(format!("network player `{spec}` is not available here")),
@@ -219,5 +262,16 @@ impl<G: Game> Player<G> for MctsPlayer<G::State> {
                 moves[0]
             }
         }
+    }
+}
+
+/// A game's own solver seated as a player (see `game::PerfectPlayer`).
+pub struct SolverPlayer<S: GameState> {
+    solver: Box<dyn PerfectPlayer<S>>,
+}
+
+impl<G: Game> Player<G> for SolverPlayer<G::State> {
+    fn choose(&mut self, game: &History<G::State>) -> G::Move {
+        self.solver.choose(game.position()).0
     }
 }

@@ -311,6 +311,10 @@ impl AlphaBetaState for Position {
     type EvalTables = ();
 
     fn eval_tables(&self) {}
+
+    fn solver(depth: Option<u32>, seed: u64) -> Option<Box<dyn game::PerfectPlayer<Self>>> {
+        Some(Box::new(crate::solver::SolverPlayer::new(depth, seed)))
+    }
     fn eval_tables_fit(&self, _: &()) -> bool {
         true
     }

@@ -19,4 +19,4 @@ mod solver;
 
 pub use boundary::{Column, Connect4, ENCODING_VERSION, MOVE_FEATURES, PLANES};
 pub use position::{column_char, parse_column, Position, Size, MAX_SIDE};
-pub use solver::Solver;
+pub use solver::{Solver, SolverPlayer};

@@ -17,7 +17,9 @@
 //! constants held once in [`Geometry`]. Node counts match Pons's published
 //! ones; see docs/games/connect4.md for the figures.
 
+use crate::boundary::Column;
 use crate::position::{Position, Size};
+use game::{PerfectPlayer, SplitMix};
 
 /// The constants of one board size that the bit tricks need.
 #[derive(Clone, Copy)]
@@ -396,6 +398,48 @@ impl Solver {
             // `max_by_key` keeps the last maximum: reverse to keep the first.
             .rev()
             .max_by_key(|&(_, v)| v)
+    }
+}
+
+/// The solver as a match player (`solver`, `solver:depth=N`): the column
+/// of the highest score, a seeded random one among equals (so that games
+/// from one opening differ), with a table of its own kept across the moves
+/// of a game.
+///
+/// Exact play from the empty 7×6 board is slow (each of the first moves is
+/// a solve of the whole game); a depth-limited player answers in
+/// milliseconds and makes the weaker rungs of a ladder.
+pub struct SolverPlayer {
+    solver: Solver,
+    depth: Option<u32>,
+    rng: SplitMix,
+}
+
+impl SolverPlayer {
+    /// Table entries of a player's solver (32 MB, mapped as it is used).
+    const TABLE_BITS: u32 = 22;
+
+    pub fn new(depth: Option<u32>, seed: u64) -> SolverPlayer {
+        SolverPlayer {
+            solver: Solver::new(Self::TABLE_BITS),
+            depth: depth.map(|d| d.max(1)),
+            rng: SplitMix::new(seed),
+        }
+    }
+}
+
+impl PerfectPlayer<Position> for SolverPlayer {
+    fn choose(&mut self, pos: &Position) -> (Column, i32) {
+        let values = self.solver.columns(pos, self.depth);
+        let best = values.iter().flatten().copied().max().unwrap_or(0);
+        let ties: Vec<u8> = (0..values.len() as u8)
+            .filter(|&c| values[c as usize] == Some(best))
+            .collect();
+        let column = match ties.len() {
+            0 => (0..pos.size().width).find(|&c| pos.column_open(c)).unwrap_or(0),
+            n => ties[self.rng.below(n as u64) as usize],
+        };
+        (Column(column), best)
     }
 }
 
