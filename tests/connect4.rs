@@ -139,6 +139,17 @@ fn move_answers_positions_on_stdin() {
 
 #[test]
 fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
+    // With Pons's files at hand, every generation is also scored on them
+    // (`[eval] suite`); without them the loop runs alone.
+    let pons =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
+    let suite = match pons_lines("Test_L3_R1", 1) {
+        Some(_) => format!(
+            "suite = {:?}\nsuite_sample = 3\nsuite_final_sample = 5\nsuite_simulations = 4\n",
+            pons.display().to_string()
+        ),
+        None => String::new(),
+    };
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("c4.toml");
     std::fs::write(
@@ -163,14 +174,15 @@ metrics_every = 1
 [eval]
 games = 2
 simulations = 8
-ladder = ["random", "mcts:sims=50", "ab:depth=2"]
+ladder = ["random", "mcts:sims=50", "ab:depth=2", "solver:depth=2"]
 max_plies = 42
 threads = 1
-[loop]
+SUITE[loop]
 generations = 1
 games_per_generation = 8
 train_steps_per_generation = 5
-"#,
+"#
+        .replace("SUITE", &suite),
     )
     .unwrap();
     let run = dir.path().join("run");
@@ -183,10 +195,43 @@ train_steps_per_generation = 5
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    for rung in ["random", "mcts:sims=50", "ab:depth=2"] {
+    for rung in ["random", "mcts:sims=50", "ab:depth=2", "solver:depth=2"] {
         assert!(
             String::from_utf8_lossy(&out.stdout).contains(rung) || err.contains(rung),
             "{rung} not played"
+        );
+    }
+    if !suite.is_empty() {
+        // Generation 0 on 3 positions a file, the last on 5: six files
+        // each, in suite.json and in suite.csv's rows, and in the plot.
+        let csv = std::fs::read_to_string(run.join("suite.csv")).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "generation,positions,end-easy,middle-easy,middle-medium,beginning-easy,beginning-medium,beginning-hard", "{csv}");
+        assert!(lines[1].starts_with("0,3,"), "{csv}");
+        assert!(lines[2].starts_with("1,5,"), "{csv}");
+        assert_eq!(lines.len(), 3, "{csv}");
+        for row in &lines[1..] {
+            for rate in row.split(',').skip(2) {
+                let r: f64 = rate.parse().unwrap();
+                assert!((0.0..=100.0).contains(&r), "{csv}");
+            }
+        }
+        let plot = dir.path().join("plot.svg");
+        let out = triad(&[
+            "plot",
+            run.to_str().unwrap(),
+            "--out",
+            plot.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let svg = std::fs::read_to_string(&plot).unwrap();
+        assert!(
+            svg.contains("benchmark error rate"),
+            "no suite panel in the plot"
         );
     }
     // The shards are Connect Four's, and openings read them.
@@ -226,15 +271,17 @@ fn solver_players_play_perfectly_and_by_depth() {
     for (k, opening) in ["", "3", "33", "1", "25", "5"].iter().enumerate() {
         let start = game.parse_state(opening).unwrap();
         let score = solver.solve(&start);
-        let (h, outcome) =
-            play_game(&game, &exact, &exact, &start, 100, k as u64, None).unwrap();
+        let (h, outcome) = play_game(&game, &exact, &exact, &start, 100, k as u64, None).unwrap();
         let mover = start.side();
         let expected = match score.signum() {
             0 => GameResult::Draw,
             1 => GameResult::win_for(mover),
             _ => GameResult::win_for(mover.flip()),
         };
-        assert_eq!(outcome.result, expected, "opening `{opening}` score {score}");
+        assert_eq!(
+            outcome.result, expected,
+            "opening `{opening}` score {score}"
+        );
         // A decided game ends on the stone the score promises (Pons: the
         // line made with n stones on a board of C cells scores
         // (C + 2 - n) / 2): perfect play of both sides, not only the
@@ -263,10 +310,44 @@ fn solver_players_play_perfectly_and_by_depth() {
             None,
         )
         .unwrap();
-        assert_eq!(outcome.result, GameResult::win_for(Color::White), "seed {seed}");
+        assert_eq!(
+            outcome.result,
+            GameResult::win_for(Color::White),
+            "seed {seed}"
+        );
     }
 
     let pirate = piratechnics::Piratechnics::named("8x8", None).unwrap();
     let e = build_player(&pirate, &exact, 1, None).err().unwrap();
     assert!(e.contains("no solver"), "{e}");
+}
+
+/// A suite folder that is not there, or a game without a suite, stops the
+/// loop before any work with exit 2 and a message naming `eval.suite`.
+#[test]
+fn a_bad_eval_suite_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, suite, says) in [
+        ("connect4", "/nonexistent/pons", "Test_L3_R1.moves"),
+        ("piratechnics", "/tmp", "has no benchmark suite"),
+    ] {
+        let config = dir.path().join(format!("{game}.toml"));
+        std::fs::write(
+            &config,
+            format!("[game]\nname = \"{game}\"\n[eval]\nsuite = \"{suite}\"\n"),
+        )
+        .unwrap();
+        let run = dir.path().join(format!("run-{game}"));
+        let out = triad(&[
+            "loop",
+            "--config",
+            config.to_str().unwrap(),
+            "--run",
+            run.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("eval.suite") && err.contains(says), "{err}");
+        assert!(!run.join("networks").exists(), "work began: {err}");
+    }
 }

@@ -19,6 +19,20 @@ pub struct EvalConfig {
     pub max_plies: usize,
     /// Openings: this many random plies from the start.
     pub random_plies: u32,
+    /// The folder of the game's benchmark suite (`game::Game::read_suite`;
+    /// Connect Four: Pons's files, `../shared/benchmarks/connect4`),
+    /// relative to the working directory; each generation's network is
+    /// scored on it. Empty: no suite.
+    pub suite: String,
+    /// Positions per suite file each generation (every k-th line); 0 for
+    /// every position.
+    pub suite_sample: usize,
+    /// Positions per suite file for the run's last generation; 0 for
+    /// every position (the whole files, the figure to quote).
+    pub suite_final_sample: usize,
+    /// Simulations of the network's search on the suite (AlphaZero.jl's
+    /// Connect Four benchmark: 600, temperature 0, no noise).
+    pub suite_simulations: u32,
 }
 
 impl Default for EvalConfig {
@@ -30,6 +44,10 @@ impl Default for EvalConfig {
             threads: 2,
             max_plies: 200,
             random_plies: 4,
+            suite: String::new(),
+            suite_sample: 100,
+            suite_final_sample: 0,
+            suite_simulations: 600,
         }
     }
 }
@@ -48,6 +66,9 @@ impl EvalConfig {
         }
         if self.max_plies == 0 {
             return Err("eval.max_plies: must be at least 1".into());
+        }
+        if self.suite_simulations == 0 {
+            return Err("eval.suite_simulations: must be at least 1".into());
         }
         if self.threads > 1024 {
             return Err("eval.threads: at most 1024".into());

@@ -1,6 +1,7 @@
 //! Evaluation of players: the alpha-beta baseline engine (`search`), pure
 //! Monte Carlo tree search (`uct`), the match runner (`arena`), Elo and
-//! SPRT (`elo`).
+//! SPRT (`elo`), and benchmark suites of positions with known answers
+//! (`suite`).
 //!
 //! The baseline is the classical opponent networks are measured against, so
 //! it is a real engine (iterative deepening, PVS, transposition table,
@@ -15,6 +16,7 @@ pub mod arena;
 pub mod config;
 pub mod elo;
 pub mod search;
+pub mod suite;
 pub mod uct;
 
 pub use config::EvalConfig;

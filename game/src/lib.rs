@@ -16,6 +16,7 @@ mod record;
 mod rng;
 mod sample;
 mod shared;
+mod suite;
 mod text;
 mod traits;
 
@@ -27,5 +28,6 @@ pub use record::{replay_numbered, write_numbered, RecordReplay};
 pub use rng::SplitMix;
 pub use sample::random_positions;
 pub use shared::{read_shared, read_shared_spec};
+pub use suite::{SuiteCase, SuiteFile};
 pub use text::clip;
 pub use traits::{Encoding, Game, GameMove, GameState, GameTag};

@@ -106,6 +106,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         crate::random_positions(&self.start(), 6, 1, 40)
     }
 
+    /// The game's benchmark suite, read from the folder `dir` (Connect
+    /// Four: Pons's six `.moves` files). Default: an error saying that the
+    /// game has none.
+    fn read_suite(
+        &self,
+        dir: &std::path::Path,
+    ) -> Result<Vec<crate::SuiteFile<Self::State>>, String> {
+        let _ = dir;
+        Err(format!("the game `{}` has no benchmark suite", Self::NAME))
+    }
+
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
     /// included; 1 when the game has none that preserve its rules.
     fn symmetries(&self) -> usize {

@@ -1,7 +1,8 @@
 //! The long-running roles of triad, built from the layers below (KataGo's
 //! `program/`): the loop of generations ([`run::Loop`]), self-play into
 //! shards ([`selfplay::play_to_shards`]), network players for matches
-//! ([`players`]), the ratings of a run ([`ratings`]) and the run file that
+//! ([`players`]), the ratings of a run ([`ratings`]), its benchmark-suite
+//! scores ([`suite`]) and the run file that
 //! configures them all ([`config::RunConfig`]).
 //!
 //! Everything here is generic over the game (`game::Game`); the binary
@@ -15,6 +16,7 @@ pub mod players;
 pub mod ratings;
 pub mod run;
 pub mod selfplay;
+pub mod suite;
 
 pub use config::{GameSection, RunConfig};
 pub use error::Error;

@@ -8,6 +8,8 @@
 //! the previous generation and the fixed ladder of `[eval]` (random and
 //! alpha-beta levels). All match results go into one table (`matches.json`)
 //! from which the ratings are fitted (`ratings.csv`, see [`crate::ratings`]).
+//! With `[eval] suite`, each network is also scored on the game's benchmark
+//! positions (`suite.csv`, see [`crate::suite`]).
 //! With gating, a new network becomes the self-play network only if it
 //! scores `gate_score` against the current one.
 //!
@@ -27,7 +29,7 @@ use eval::arena::openings::random_openings;
 use eval::arena::players::{NetSpec, PlayerSpec};
 use eval::arena::record::game_record;
 use eval::arena::{self, RunOptions, Schedule, Table};
-use game::{AlphaBetaState, Game, GameTag};
+use game::{AlphaBetaState, Game, GameTag, SuiteFile};
 use indicatif::{ProgressBar, ProgressStyle};
 use selfplay::NetworkEvaluator;
 use serde::{Deserialize, Serialize};
@@ -206,6 +208,8 @@ pub struct Loop<'a, G: Game> {
     text: &'a str,
     run: PathBuf,
     ladder: Vec<PlayerSpec>,
+    /// The benchmark suite of `[eval] suite`, read once at the start.
+    suite: Vec<SuiteFile<G::State>>,
     stop: &'a AtomicBool,
     /// Held while the loop runs: a second process on the run is refused.
     _lock: RunLock,
@@ -235,6 +239,12 @@ where
                     .map_err(|e| Error::input(format!("eval.ladder: {e}")))
             })
             .collect::<Result<_, _>>()?;
+        let suite = match cfg.eval.suite.as_str() {
+            "" => Vec::new(),
+            dir => game
+                .read_suite(Path::new(dir))
+                .map_err(|e| Error::input(format!("eval.suite: {e}")))?,
+        };
         let lock = RunLock::acquire(run, "triad loop")?;
         for d in ["networks", "games", "eval"] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
@@ -261,6 +271,7 @@ where
             text,
             run: run.to_path_buf(),
             ladder,
+            suite,
             stop,
             _lock: lock,
         })
@@ -521,6 +532,7 @@ where
             );
             matches.add(&me, opponent, r);
         }
+        self.score_suite(g)?;
         if g > 0 {
             let vs_best = names
                 .iter()
@@ -545,5 +557,64 @@ where
             state.generation = g + 1;
             Ok(Stage::Selfplay)
         }
+    }
+
+    /// Generation `g`'s network on the benchmark suite (`[eval] suite`),
+    /// recorded in `suite.json` and `suite.csv`; nothing without a suite.
+    /// The last generation uses `suite_final_sample` positions a file.
+    fn score_suite(&self, g: u32) -> Result<(), Error> {
+        if self.suite.is_empty() {
+            return Ok(());
+        }
+        let ec = &self.cfg.eval;
+        let n = if g >= self.cfg.r#loop.generations {
+            ec.suite_final_sample
+        } else {
+            ec.suite_sample
+        };
+        let sample = (n > 0).then_some(n);
+        let spec = PlayerSpec::Net(NetSpec {
+            path: self.net_path(g).display().to_string(),
+            sims: ec.suite_simulations,
+            options: vec![],
+        });
+        let total: usize = self.suite.iter().map(|f| f.sample(sample).len()).sum();
+        eprintln!(
+            "generation {g}: {total} benchmark positions at {} simulations",
+            ec.suite_simulations
+        );
+        let bar = bar_with(
+            total as u64,
+            "{bar:30} {pos}/{len} benchmark positions {msg} [{elapsed}, eta {eta}]",
+        );
+        let device = self.cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
+        let factory = players::factory::<G>(device);
+        let scores = eval::suite::score_suite(
+            self.game,
+            &spec,
+            factory.as_deref(),
+            &self.suite,
+            sample,
+            ec.threads,
+            &|name| {
+                bar.set_message(name.to_string());
+                bar.inc(1);
+            },
+        )
+        .map_err(Error::failed)?;
+        bar.finish_and_clear();
+        let line: Vec<String> = scores
+            .iter()
+            .map(|s| format!("{} {:.1}%", s.stage, 100.0 * s.error_rate()))
+            .collect();
+        eprintln!("  {} errors: {}", gen_name(g), line.join(", "));
+        crate::suite::record(
+            &self.run,
+            crate::suite::SuiteRecord {
+                generation: g,
+                player: spec.to_string(),
+                files: scores,
+            },
+        )
     }
 }

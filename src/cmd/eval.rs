@@ -135,6 +135,7 @@ where
         threads: args.threads,
         max_plies: args.max_plies,
         random_plies: args.random_plies,
+        ..Default::default()
     }
     .validate()
     .map_err(|e| {

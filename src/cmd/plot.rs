@@ -1,6 +1,7 @@
 //! `triad plot RUN_DIR`: the curves of a run as SVG or PNG: for a loop run
-//! (`triad loop`), Elo by generation and the scores against the ladder next
-//! to the training curves; for a training run, the training curves.
+//! (`triad loop`), Elo by generation, the scores against the ladder and
+//! (with `[eval] suite`) the benchmark error rates next to the training
+//! curves; for a training run, the training curves.
 
 use super::CliError;
 use std::path::{Path, PathBuf};
@@ -46,6 +47,31 @@ fn rating_panels(path: &Path) -> Result<Vec<train::plot::Panel>, CliError> {
     Ok(vec![elo, scores])
 }
 
+/// `suite.csv` of a loop run with `[eval] suite`: the benchmark error rate
+/// of each file by generation.
+fn suite_panel(path: &Path) -> Result<Option<train::plot::Panel>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CliError::input(format!("{}: {e}", path.display()))),
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let rows: Vec<Vec<Option<f64>>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().ok()).collect())
+        .filter(|r: &Vec<Option<f64>>| r.len() == header.len() && r[0].is_some())
+        .collect();
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut panel = train::plot::Panel::new("benchmark error rate (%)", "generation");
+    for (i, h) in header.iter().enumerate().skip(2) {
+        let points: Vec<(f64, f64)> = rows.iter().filter_map(|r| Some((r[0]?, r[i]?))).collect();
+        panel = panel.with(h, points);
+    }
+    Ok(Some(panel))
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     let loop_run = args.run_dir.join("ratings.csv");
     let (csv, default_out) = if loop_run.exists() {
@@ -65,6 +91,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut panels = Vec::new();
     if loop_run.exists() {
         panels.extend(rating_panels(&loop_run)?);
+        panels.extend(suite_panel(&args.run_dir.join("suite.csv"))?);
     }
     if csv.exists() || !loop_run.exists() {
         let rows = train::read_metrics(&csv).map_err(CliError::input)?;

@@ -69,14 +69,25 @@ where
         })?;
     let m = &summary.matches;
     let fitted = ratings::fitted(m);
+    let suite = pipeline::suite::read(&args.run).map_err(|e| CliError {
+        code: e.exit_code(),
+        message: e.to_string(),
+    })?;
     if args.json {
         print_json(&json!({
             "generations": summary.state.generation,
             "best": gen_name(summary.state.best),
             "ratings": m.players.iter().zip(&fitted).map(|(p, r)| json!({"player": p, "elo": if r.is_finite() { json!((r * 10.0).round() / 10.0) } else { serde_json::Value::Null }})).collect::<Vec<_>>(),
+            "suite": suite,
         }));
     } else {
         println!("{}", ratings::ratings_table(m, &fitted));
+        if !suite.is_empty() {
+            print!(
+                "benchmark error rate (%), suite.csv:\n{}",
+                pipeline::suite::csv(&suite)
+            );
+        }
         println!(
             "run complete: {} (best network {})",
             args.run.display(),

@@ -100,6 +100,11 @@ impl game::Game for Connect4 {
     fn symmetries(&self) -> usize {
         2
     }
+
+    /// Pons's six files in `dir` (`crate::pons`).
+    fn read_suite(&self, dir: &std::path::Path) -> Result<Vec<game::SuiteFile<Position>>, String> {
+        crate::pons::read_suite(self, dir)
+    }
 }
 
 impl GameState for Position {

@@ -10,10 +10,13 @@
 //!   (`game::AlphaBetaState`) are in `boundary.rs`.
 //! - [`Solver`]: the exact score of a position and of each of its columns,
 //!   as Pons's test files give them, and a depth-limited version.
+//! - [`pons`]: Pons's benchmark files and AlphaZero.jl's error, as the
+//!   game's benchmark suite (`game::Game::read_suite`).
 //!
 //! docs/games/connect4.md describes the encoding and the solver's figures.
 
 mod boundary;
+pub mod pons;
 mod position;
 mod solver;
 

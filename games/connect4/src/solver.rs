@@ -436,7 +436,9 @@ impl PerfectPlayer<Position> for SolverPlayer {
             .filter(|&c| values[c as usize] == Some(best))
             .collect();
         let column = match ties.len() {
-            0 => (0..pos.size().width).find(|&c| pos.column_open(c)).unwrap_or(0),
+            0 => (0..pos.size().width)
+                .find(|&c| pos.column_open(c))
+                .unwrap_or(0),
             n => ties[self.rng.below(n as u64) as usize],
         };
         (Column(column), best)

@@ -1,0 +1,91 @@
+//! A player scored on a benchmark suite (`game::SuiteFile`): its move in
+//! every sampled position, an error when it is not one of the position's
+//! right moves. `triad bench pons` and the loop's `[eval] suite` both run
+//! this.
+
+use crate::arena::players::{build_player, NetFactory, PlayerSpec};
+use game::{AlphaBetaState, Game, History, SuiteFile};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One file's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteScore {
+    pub file: String,
+    pub stage: String,
+    pub positions: usize,
+    pub errors: usize,
+    /// Wall seconds the file took.
+    pub seconds: f64,
+}
+
+impl SuiteScore {
+    /// Errors over positions (0 for an empty file).
+    pub fn error_rate(&self) -> f64 {
+        if self.positions == 0 {
+            0.0
+        } else {
+            self.errors as f64 / self.positions as f64
+        }
+    }
+}
+
+/// Plays `spec`'s move in about `sample` positions of each file (all of
+/// them for `None`) on `threads` threads, calling `done` after each
+/// position. Each position's player is built afresh and seeded by the
+/// position's index in its sample, so the result does not depend on the
+/// thread count.
+pub fn score_suite<G: Game>(
+    game: &G,
+    spec: &PlayerSpec,
+    nets: Option<&dyn NetFactory<G>>,
+    files: &[SuiteFile<G::State>],
+    sample: Option<usize>,
+    threads: usize,
+    done: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<SuiteScore>, String>
+where
+    G::State: AlphaBetaState,
+{
+    let mut scores = Vec::with_capacity(files.len());
+    for file in files {
+        let cases = file.sample(sample);
+        let started = std::time::Instant::now();
+        let next = AtomicUsize::new(0);
+        let errors: Vec<Result<usize, String>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads.max(1))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut errors = 0;
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(case) = cases.get(i) else {
+                                return Ok(errors);
+                            };
+                            let mut player = build_player(game, spec, i as u64, nets)?;
+                            let chosen = player.choose(&History::new(case.position.clone()));
+                            errors += case.is_error(chosen) as usize;
+                            done(&file.name);
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_else(|_| Err("a worker panicked".into())))
+                .collect()
+        });
+        let mut total = 0;
+        for e in errors {
+            total += e?;
+        }
+        scores.push(SuiteScore {
+            file: file.name.clone(),
+            stage: file.stage.clone(),
+            positions: cases.len(),
+            errors: total,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(scores)
+}

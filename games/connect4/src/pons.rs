@@ -1,0 +1,113 @@
+//! Pascal Pons's benchmark files (`Test_LX_RY.moves`: `moves score v1 …
+//! v7`, `.` for a full column; see `../shared/benchmarks/connect4/`) and
+//! AlphaZero.jl's error: a move errs when the outcome class (win, draw,
+//! loss: the sign of its exact value) is worse than the best column's. Any
+//! winning move is right, however slow; in a lost position nothing is an
+//! error.
+
+use crate::boundary::{Column, Connect4};
+use crate::position::Size;
+use game::{Game, SuiteCase, SuiteFile};
+use std::path::Path;
+
+/// The six files, easiest first, with their stage names.
+pub const FILES: [(&str, &str); 6] = [
+    ("Test_L3_R1", "end-easy"),
+    ("Test_L2_R1", "middle-easy"),
+    ("Test_L2_R2", "middle-medium"),
+    ("Test_L1_R1", "beginning-easy"),
+    ("Test_L1_R2", "beginning-medium"),
+    ("Test_L1_R3", "beginning-hard"),
+];
+
+/// One line of a `.moves` file: the position's move sequence, its exact
+/// score and each column's (`None` for a full column).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PonsLine {
+    pub sequence: String,
+    pub score: i32,
+    pub values: Vec<Option<i32>>,
+}
+
+impl PonsLine {
+    /// Whether playing column `c` (0-based) is an error by AlphaZero.jl's
+    /// definition.
+    pub fn is_error(&self, c: Column) -> bool {
+        let v = self
+            .values
+            .get(c.0 as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(i32::MIN);
+        v.signum() < self.score.signum()
+    }
+}
+
+/// Reads a `.moves` file; errors name the file and line.
+pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let bad = |why: &str| format!("{} line {}: {why}", path.display(), i + 1);
+            let f: Vec<&str> = l.split_whitespace().collect();
+            if f.len() < 3 {
+                return Err(bad("expected `moves score v1 … vN`"));
+            }
+            let score = f[1].parse().map_err(|_| bad("the score is not a number"))?;
+            let values = f[2..]
+                .iter()
+                .map(|v| match *v {
+                    "." => Ok(None),
+                    v => v
+                        .parse()
+                        .map(Some)
+                        .map_err(|_| bad("a column value is not a number")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(PonsLine {
+                sequence: f[0].to_string(),
+                score,
+                values,
+            })
+        })
+        .collect()
+}
+
+/// The six files of `dir` as a benchmark suite of `game` (which must be
+/// the 7×6 board): each case's right moves are the columns that do not
+/// err.
+pub fn read_suite(game: &Connect4, dir: &Path) -> Result<Vec<SuiteFile<crate::Position>>, String> {
+    if game.size() != Size::STANDARD {
+        return Err(format!(
+            "Pons's benchmark positions are for the 7x6 board, not {}",
+            game.variant()
+        ));
+    }
+    FILES
+        .iter()
+        .map(|&(name, stage)| {
+            let path = dir.join(format!("{name}.moves"));
+            let cases = read_moves_file(&path)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, line)| {
+                    let position = game
+                        .parse_state(&line.sequence)
+                        .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                    let good = (0..line.values.len() as u8)
+                        .map(Column)
+                        .filter(|&c| line.values[c.0 as usize].is_some() && !line.is_error(c))
+                        .collect();
+                    Ok(SuiteCase { position, good })
+                })
+                .collect::<Result<_, String>>()?;
+            Ok(SuiteFile {
+                name: name.to_string(),
+                stage: stage.to_string(),
+                cases,
+            })
+        })
+        .collect()
+}
