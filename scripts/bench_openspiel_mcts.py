@@ -11,7 +11,10 @@ its own virtual environment (CI does not need it):
 
 Both engines use UCT with c = 2 and one uniformly random playout per leaf
 and play the most visited move; OpenSpiel's `solve` is off, as triad's
-MCTS proves nothing either.
+MCTS proves nothing either. OpenSpiel still values a tried game-ending
+move by its result alone (no exploration term) and plays a known win
+first; `--terminal outcome` gives triad the same rule
+(`mcts:…,terminal=outcome`), `--terminal visits` keeps triad's default.
 """
 
 import argparse
@@ -58,11 +61,11 @@ def openspiel_round(game, cases, sims, seed):
     return time.perf_counter() - t, errors
 
 
-def triad_round(triad, dirpath, per_file, sims):
+def triad_round(triad, dirpath, per_file, sims, extra):
     """Seconds of triad's MCTS over the same positions (one thread), and
     its errors per file, from `triad bench pons`."""
     out = subprocess.run(
-        [triad, "bench", "pons", "--player", f"mcts:sims={sims}", "--dir", dirpath,
+        [triad, "bench", "pons", "--player", f"mcts:sims={sims}{extra}", "--dir", dirpath,
          "--sample", str(per_file), "--threads", "1", "--json"],
         check=True, capture_output=True, text=True)
     d = json.loads(out.stdout)
@@ -72,9 +75,10 @@ def triad_round(triad, dirpath, per_file, sims):
 class TriadPlayer:
     """One `triad move --stdin` process answering positions line by line."""
 
-    def __init__(self, triad, sims):
+    def __init__(self, triad, sims, extra):
         self.p = subprocess.Popen(
-            [triad, "move", "--game", "connect4", "--player", f"mcts:sims={sims}", "--stdin"],
+            [triad, "move", "--game", "connect4", "--player", f"mcts:sims={sims}{extra}",
+             "--stdin"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def move(self, seq, seed):
@@ -90,12 +94,12 @@ class TriadPlayer:
         self.p.wait()
 
 
-def match(game, triad, games, sims, seed):
+def match(game, triad, games, sims, seed, extra):
     """`games` games from two random plies, colours alternating: triad's
     score (1 win, 0.5 draw)."""
     rng = random.Random(seed)
     score = 0.0
-    player = TriadPlayer(triad, sims)
+    player = TriadPlayer(triad, sims, extra)
     for g in range(games):
         state = game.new_initial_state()
         seq = ""
@@ -131,7 +135,10 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--terminal", choices=["visits", "outcome"], default="visits",
+                   help="triad's treatment of game-ending moves (outcome: OpenSpiel's)")
     a = p.parse_args()
+    extra = ",terminal=outcome" if a.terminal == "outcome" else ""
     game = pyspiel.load_game("connect_four")
     cases = {f: read_cases(os.path.join(a.dir, f + ".moves"), a.positions) for f in FILES}
     n = sum(len(c) for c in cases.values())
@@ -143,13 +150,14 @@ def main():
             secs += s
             os_err[f] = e
         os_rates.append(n * a.sims / secs)
-        s, tr_err = triad_round(a.triad, a.dir, a.positions, a.sims)
+        s, tr_err = triad_round(a.triad, a.dir, a.positions, a.sims, extra)
         tr_rates.append(n * a.sims / s)
         print(f"round {r + 1}: OpenSpiel {os_rates[-1]:,.0f} sims/s, triad {tr_rates[-1]:,.0f} "
               f"sims/s", file=sys.stderr, flush=True)
     result = {
         "positions": n,
         "sims": a.sims,
+        "triad_spec": f"mcts:sims={a.sims}{extra}",
         "openspiel_sims_per_s": os_rates,
         "triad_sims_per_s": tr_rates,
         "openspiel_median": statistics.median(os_rates),
@@ -160,7 +168,7 @@ def main():
     }
     if a.games > 0:
         t = time.perf_counter()
-        s = match(game, a.triad, a.games, a.sims, a.seed)
+        s = match(game, a.triad, a.games, a.sims, a.seed, extra)
         result["match"] = {"games": a.games, "triad_score": s / a.games,
                            "seconds": time.perf_counter() - t}
     print(json.dumps(result, indent=1))

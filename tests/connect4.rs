@@ -351,3 +351,32 @@ fn a_bad_eval_suite_is_refused_by_name() {
         assert!(!run.join("networks").exists(), "work began: {err}");
     }
 }
+
+/// OpenSpiel's treatment of game-ending moves (`terminal=outcome`): a tried
+/// immediate win is valued by its result alone, so it draws fewer visits
+/// than under triad's default, and it is still the move played because a
+/// known win ranks first.
+#[test]
+fn outcome_terminals_play_the_win_with_fewer_visits() {
+    use game::Game;
+    let game = connect4::Connect4::standard();
+    // X to move wins at once in column 4 (index 3).
+    let pos = game.parse_state("414141").unwrap();
+    let mut visits = Vec::new();
+    for spec in ["mcts:sims=400", "mcts:sims=400,terminal=outcome"] {
+        let mut uct = eval::Uct::new(spec.parse().unwrap(), 7);
+        let best = uct.search(&pos).unwrap();
+        assert_eq!(best, connect4::Column(3), "{spec}");
+        let win = uct
+            .root_edges()
+            .find(|e| e.0 == connect4::Column(3))
+            .unwrap();
+        visits.push(win.1);
+    }
+    assert!(
+        visits[1] < visits[0] / 4,
+        "visits to the win: default {}, outcome {}",
+        visits[0],
+        visits[1]
+    );
+}

@@ -219,3 +219,98 @@ fn a_bad_position_in_a_shard_is_reported_with_the_shard() {
         "broken.parquet",
     );
 }
+
+/// A tmpfs of `kib` KiB mounted at a new folder, unmounted on drop; `None`
+/// (with a line saying the test is skipped) where mounting needs a root
+/// this process does not have.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(kib: u32) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!(
+                "skipped: cannot mount a small tmpfs here (needs root) for the full-disk test"
+            );
+            return None;
+        }
+        Some(SmallDisk { dir })
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+/// Every file under `dir` whose name says it is a temporary.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if e.file_name().to_string_lossy().contains(".tmp") {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// On a real full disk (a 48 KiB tmpfs): self-play's shard and the loop's
+/// first checkpoint fail with an I/O error that names the file and says the
+/// disk is full, exit 1, and leave no temporary file behind.
+#[test]
+fn a_full_disk_is_reported_by_file_and_leaves_no_temporaries() {
+    let Some(disk) = SmallDisk::mount(48) else {
+        return;
+    };
+    let root = disk.dir.path();
+    let config = root.join("c4.toml");
+    std::fs::write(
+        &config,
+        "[game]\nname = \"connect4\"\n[model]\nblocks = 2\nchannels = 32\n[selfplay]\nsimulations = 4\ncheap_simulations = 2\ngames_in_flight = 16\n",
+    )
+    .unwrap();
+
+    let out = triad(&[
+        "selfplay",
+        "--config",
+        config.to_str().unwrap(),
+        "--games",
+        "200",
+        "--out",
+        root.join("games").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("selfplay-s1-0000.parquet"), "{err}");
+    assert!(err.contains("No space left"), "{err}");
+    assert_eq!(temporaries(root), Vec::<String>::new(), "{err}");
+
+    let _ = std::fs::remove_dir_all(root.join("games"));
+    let out = triad(&[
+        "loop",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        root.join("run").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("gen-0000"), "{err}");
+    assert!(err.contains("No space left"), "{err}");
+    assert_eq!(temporaries(root), Vec::<String>::new(), "{err}");
+}

@@ -208,10 +208,13 @@ pub struct ShardSummary {
 
 /// Writes one shard. Rows go to `PATH.tmp`; `finish` closes the file, syncs
 /// it and renames it to `PATH`. Dropping an unfinished writer deletes the
-/// temporary file (it has no footer and no reader could use it).
+/// temporary file (it has no footer and no reader could use it), and so
+/// does a `finish` that fails (a full disk at the footer or the sync).
 pub struct ShardWriter {
     path: PathBuf,
     tmp_path: PathBuf,
+    /// Set once the shard is renamed into place: the temporary is gone.
+    published: bool,
     schema: SchemaRef,
     writer: Option<ArrowWriter<File>>,
     builders: Builders,
@@ -265,11 +268,14 @@ impl ShardWriter {
             .build();
         let file = File::create(&tmp_path).map_err(|e| err(format!("cannot create: {e}")))?;
         let schema = arrow_schema();
-        let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))
-            .map_err(|e| err(format!("cannot start Parquet writer: {e}")))?;
+        let writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp_path);
+            err(format!("cannot start Parquet writer: {e}"))
+        })?;
         Ok(ShardWriter {
             path,
             tmp_path,
+            published: false,
             schema,
             writer: Some(writer),
             builders: Builders::new(),
@@ -373,6 +379,7 @@ impl ShardWriter {
                 format!("cannot rename to {}: {e}", self.path.display()),
             )
         })?;
+        self.published = true;
         Ok(ShardSummary {
             path: self.path.clone(),
             rows: self.rows,
@@ -383,7 +390,9 @@ impl ShardWriter {
 
 impl Drop for ShardWriter {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
+        // Close the file (if still open) before removing it.
+        drop(self.writer.take());
+        if !self.published {
             let _ = std::fs::remove_file(&self.tmp_path);
         }
     }

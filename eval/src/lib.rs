@@ -21,4 +21,4 @@ pub mod uct;
 
 pub use config::EvalConfig;
 pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};
-pub use uct::{MctsSpec, Uct};
+pub use uct::{MctsSpec, Terminal, Uct};

@@ -12,7 +12,9 @@
 //! from the side that chose the edge. Results are +1 win, 0 draw, -1 loss,
 //! so `c = 2` means what it means in OpenSpiel. A terminal node is scored
 //! exactly, without a playout. The move played is the most visited root
-//! edge (ties: the better mean).
+//! edge (ties: the better mean). `terminal=outcome` switches to OpenSpiel's
+//! treatment of game-ending edges ([`Terminal::Outcome`]), for comparisons
+//! with its `MCTSBot`.
 //!
 //! Playouts ask [`GameState::terminal`] with a repetition count of 1:
 //! repetitions are not tracked inside a random game (a playout of a chess
@@ -23,7 +25,7 @@ use game::{Color, GameState, SplitMix};
 use std::fmt;
 use std::str::FromStr;
 
-/// `mcts:sims=N[,c=X][,plies=N]`.
+/// `mcts:sims=N[,c=X][,plies=N][,terminal=visits|outcome]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsSpec {
     /// Simulations (playouts) per move.
@@ -32,6 +34,27 @@ pub struct MctsSpec {
     pub c: f32,
     /// A playout longer than this is scored a draw.
     pub max_plies: u32,
+    /// How a game-ending edge is treated once tried; see [`Terminal`].
+    pub terminal: Terminal,
+}
+
+/// How UCT treats an edge whose child ends the game, once it has been
+/// tried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Terminal {
+    /// Like any other edge: its mean (the exact result, every time) plus
+    /// the exploration term; the move played is the most visited. An
+    /// immediate win keeps being chosen, so the position before it is
+    /// soon seen as lost by the side that allowed it. triad's default.
+    #[default]
+    Visits,
+    /// OpenSpiel's `MCTSBot` (also with `solve` off): a tried edge that
+    /// ends the game is valued by its result alone, without the
+    /// exploration term, so its siblings keep drawing visits while their
+    /// bonus exceeds 1; the move played is one with a known result first
+    /// (a win over everything, a draw over unknown moves only by visits),
+    /// then the most visited. For like-for-like comparisons with it.
+    Outcome,
 }
 
 impl MctsSpec {
@@ -48,6 +71,9 @@ impl fmt::Display for MctsSpec {
         if self.max_plies != MctsSpec::DEFAULT_PLIES {
             write!(f, ",plies={}", self.max_plies)?;
         }
+        if self.terminal == Terminal::Outcome {
+            f.write_str(",terminal=outcome")?;
+        }
         Ok(())
     }
 }
@@ -63,6 +89,7 @@ impl FromStr for MctsSpec {
             sims: 0,
             c: MctsSpec::DEFAULT_C,
             max_plies: MctsSpec::DEFAULT_PLIES,
+            terminal: Terminal::Visits,
         };
         for part in rest.split(',').filter(|p| !p.trim().is_empty()) {
             let (k, v) = part
@@ -91,9 +118,20 @@ impl FromStr for MctsSpec {
                         format!("player `{s}`: plies=`{v}` is not a positive number")
                     })?
                 }
+                "terminal" => {
+                    spec.terminal = match v {
+                        "visits" => Terminal::Visits,
+                        "outcome" => Terminal::Outcome,
+                        _ => {
+                            return Err(format!(
+                                "player `{s}`: terminal=`{v}` is not `visits` or `outcome`"
+                            ))
+                        }
+                    }
+                }
                 other => {
                     return Err(format!(
-                        "player `{s}`: unknown key `{other}` (mcts: takes sims, c, plies)"
+                        "player `{s}`: unknown key `{other}` (mcts: takes sims, c, plies, terminal)"
                     ))
                 }
             }
@@ -171,15 +209,20 @@ impl<S: GameState> Uct<S> {
         }
         let root = &self.nodes[0];
         let edges = &self.edges[root.first as usize..(root.first + root.count) as usize];
+        // A known result ranks first only in OpenSpiel's mode; 0 (as for
+        // an unknown move) otherwise.
+        let known = |e: &Edge<S::Move>| match self.spec.terminal {
+            Terminal::Outcome => self.known_result(e).unwrap_or(0.0),
+            Terminal::Visits => 0.0,
+        };
         edges
             .iter()
             .max_by(|a, b| {
                 let mean = |e: &Edge<S::Move>| e.total / e.visits.max(1) as f32;
-                a.visits.cmp(&b.visits).then(
-                    mean(a)
-                        .partial_cmp(&mean(b))
-                        .unwrap_or(std::cmp::Ordering::Equal),
-                )
+                known(a)
+                    .total_cmp(&known(b))
+                    .then(a.visits.cmp(&b.visits))
+                    .then(mean(a).total_cmp(&mean(b)))
             })
             .map(|e| e.mv)
     }
@@ -226,6 +269,15 @@ impl<S: GameState> Uct<S> {
         (self.nodes.len() - 1) as u32
     }
 
+    /// The exact result of `e` for the side choosing it, when its child
+    /// is a finished game.
+    fn known_result(&self, e: &Edge<S::Move>) -> Option<f32> {
+        if e.child == NONE {
+            return None;
+        }
+        self.nodes[e.child as usize].terminal.map(|v| -v)
+    }
+
     /// The edge UCT picks at `node` (which has edges).
     fn select(&self, node: u32) -> u32 {
         let n = &self.nodes[node as usize];
@@ -236,7 +288,10 @@ impl<S: GameState> Uct<S> {
             if e.visits == 0 {
                 return i;
             }
-            let score = e.total / e.visits as f32 + self.spec.c * (ln / e.visits as f32).sqrt();
+            let score = match self.known_result(e) {
+                Some(v) if self.spec.terminal == Terminal::Outcome => v,
+                _ => e.total / e.visits as f32 + self.spec.c * (ln / e.visits as f32).sqrt(),
+            };
             if score > best_score {
                 best = i;
                 best_score = score;

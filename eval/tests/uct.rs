@@ -15,6 +15,10 @@ fn spec_text_round_trips_and_errors_name_the_key() {
     let s: MctsSpec = "mcts:sims=50,c=1.5,plies=80".parse().unwrap();
     assert_eq!(s.to_string(), "mcts:sims=50,c=1.5,plies=80");
     assert_eq!(s.to_string().parse::<MctsSpec>().unwrap(), s);
+    let s: MctsSpec = "mcts:sims=50,terminal=outcome".parse().unwrap();
+    assert_eq!(s.terminal, eval::Terminal::Outcome);
+    assert_eq!(s.to_string(), "mcts:sims=50,terminal=outcome");
+    assert_eq!(s.to_string().parse::<MctsSpec>().unwrap(), s);
     assert_eq!(
         "mcts:sims=8".parse::<PlayerSpec>().unwrap(),
         PlayerSpec::Mcts("mcts:sims=8".parse().unwrap())
@@ -26,6 +30,7 @@ fn spec_text_round_trips_and_errors_name_the_key() {
         ("mcts:sims=5,c=-1", "c="),
         ("mcts:sims=5,depth=3", "unknown key `depth`"),
         ("mcts:sims", "not key=value"),
+        ("mcts:sims=5,terminal=solve", "terminal="),
     ] {
         let e = bad.parse::<PlayerSpec>().unwrap_err();
         assert!(e.contains(needle), "{bad}: {e}");

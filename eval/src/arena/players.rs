@@ -165,10 +165,12 @@ where
         PlayerSpec::Mcts(s) => Box::new(MctsPlayer::<G::State>::new(*s, seed)),
         PlayerSpec::Solver(depth) => match G::State::solver(*depth, seed) {
             Some(solver) => Box::new(SolverPlayer { solver }),
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "player `{spec}`: the game `{}` has no solver; use `ab:depth=N` or `mcts:sims=N`",
                 G::NAME
-            )),
+            ))
+            }
         },
         PlayerSpec::Net(n) => match nets {
             Some(f) => f.build(game, n, seed)?,
