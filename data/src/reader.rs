@@ -338,6 +338,7 @@ impl ShardReader {
                 ))
             }
         };
+        check_column_types(&path, builder.schema(), version)?;
         let game = if version == 1 {
             Some(ShardGame::new(V1_GAME, V1_VARIANT))
         } else {
@@ -489,6 +490,46 @@ impl ShardReader {
             decode_records(b, &mut out).map_err(|m| DataError::new(&path, m))?;
         }
         Ok(out)
+    }
+}
+
+/// Checks every known column of a shard's schema against the type this
+/// reader expects, so that a wrongly typed column (a shard written by
+/// another tool, or tampered with) is refused at open with its name, instead
+/// of panicking inside an Arrow downcast later. Lists are compared by their
+/// element types: writers name the element field differently (`item`,
+/// `element`). Columns this reader does not know are left alone.
+fn check_column_types(path: &Path, file: &Schema, version: u32) -> Result<(), DataError> {
+    let expected = arrow_schema();
+    for field in file.fields() {
+        let name = match (version, field.name().as_str()) {
+            (1, col::V1_TFEN) => col::POSITION,
+            (_, n) => n,
+        };
+        let Ok(want) = expected.field_with_name(name) else {
+            continue;
+        };
+        if !same_type(field.data_type(), want.data_type()) {
+            return Err(DataError::new(
+                path,
+                format!(
+                    "column {:?} is {} (expected {}): not a shard this program wrote",
+                    field.name(),
+                    field.data_type(),
+                    want.data_type()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Type equality that ignores the name and nullability of list elements.
+fn same_type(a: &arrow_schema::DataType, b: &arrow_schema::DataType) -> bool {
+    use arrow_schema::DataType::List;
+    match (a, b) {
+        (List(x), List(y)) => same_type(x.data_type(), y.data_type()),
+        _ => a == b,
     }
 }
 

@@ -593,6 +593,74 @@ fn corrupt_and_truncated_shards_give_errors_naming_the_file() {
     assert!(window.len() >= good.len());
 }
 
+/// A shard whose `ply` column is a string (another tool's writer, or a
+/// tampered file) panicked inside an Arrow downcast before the clean error:
+/// it is refused at open, naming the file, the column and both types.
+#[test]
+fn a_wrongly_typed_column_is_refused_at_open_by_name() {
+    use data::arrow_array::{ArrayRef, RecordBatch, StringArray, UInt32Array};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.parquet");
+    write_games(&good, 0, 2, 9);
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&good).unwrap()).unwrap();
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned();
+    let batches: Vec<RecordBatch> = builder.build().unwrap().collect::<Result<_, _>>().unwrap();
+    let old = batches[0].schema();
+    let ply = old.index_of("ply").unwrap();
+    let fields: Vec<Field> = old
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if i == ply {
+                Field::new("ply", DataType::Utf8, false)
+            } else {
+                f.as_ref().clone()
+            }
+        })
+        .collect();
+    let schema = Arc::new(Schema::new(fields));
+    let bad = dir.path().join("typed.parquet");
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .build();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&bad).unwrap(), schema.clone(), Some(props))
+            .unwrap();
+    for b in &batches {
+        let text: StringArray = b
+            .column(ply)
+            .as_any()
+            .downcast_ref::<UInt32Array>()
+            .unwrap()
+            .iter()
+            .map(|p| p.map(|p| p.to_string()))
+            .collect();
+        let mut columns: Vec<ArrayRef> = b.columns().to_vec();
+        columns[ply] = Arc::new(text);
+        w.write(&RecordBatch::try_new(schema.clone(), columns).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+    let e = ShardReader::open(&bad).err().expect("a string ply must be refused");
+    let msg = e.to_string();
+    assert!(msg.contains("typed.parquet"), "{msg}");
+    assert!(msg.contains("\"ply\" is Utf8 (expected UInt32)"), "{msg}");
+    // The good shard still opens, and a window over both skips the bad one.
+    assert!(ShardReader::open(&good).is_ok());
+    let window = ReplayWindow::load(&[dir.path()], 1_000_000).unwrap();
+    assert_eq!(window.skipped().len(), 1);
+}
+
 #[test]
 fn window_keeps_the_newest_positions_and_shuffles_reproducibly() {
     let dir = tempfile::tempdir().unwrap();
