@@ -30,7 +30,17 @@ const SHARED_MAX_BATCH: usize = 1024;
 
 /// The factory for `net:` players on `device` (the run's `[model] device`
 /// in the loop, `--device` in `triad eval`).
+///
+/// On the CPU it sets libtorch's intra-op threads to 1: matches and
+/// benchmarks run one game or position per worker thread, each player
+/// evaluating one leaf at a time, and libtorch's own threads (one per core
+/// by default) would only compete with those workers. Measured on the
+/// 2-core machine: `bench pons --threads 2` ran 2.6 times slower with the
+/// default. The loop's stages set their own thread counts again.
 pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>> {
+    if !device.is_cuda() {
+        tch::set_num_threads(1);
+    }
     Some(Box::new(NetPlayers::<G::State>::new(
         device,
         device.is_cuda(),
