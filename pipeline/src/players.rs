@@ -87,7 +87,7 @@ impl<S: GameState> NetPlayers<S> {
 
 /// Reads a `net:` spec's options into a search configuration:
 /// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
-/// true). Unknown options are errors.
+/// true), `solver=true|false` (default false). Unknown options are errors.
 fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
     let mut c = SelfplayConfig {
         simulations: spec.sims,
@@ -115,9 +115,16 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
                     _ => return Err(format!("net player: mate_check=`{v}` is not true or false")),
                 }
             }
+            "solver" => {
+                c.solver = match v.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(format!("net player: solver=`{v}` is not true or false")),
+                }
+            }
             _ => {
                 return Err(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check)"
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver)"
                 ))
             }
         }

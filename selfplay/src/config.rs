@@ -77,6 +77,13 @@ pub struct SelfplayConfig {
     /// losing after one visit, and at the root the mating move is searched
     /// first. Costs one make-move per legal move of each expanded node.
     pub mate_check: bool,
+    /// The MCTS-solver (default false): results proven in the tree (by the
+    /// rules or the mate check) propagate up: a node with a child lost for
+    /// the opponent is a proven win, a node whose children are all proven
+    /// takes the best of their values; proven nodes are scored exactly, a
+    /// proven win at the root is played at once and a proven loss avoided.
+    /// See docs/selfplay.md.
+    pub solver: bool,
 }
 
 impl Default for SelfplayConfig {
@@ -106,6 +113,7 @@ impl Default for SelfplayConfig {
             threads: 0,
             tree_reuse: true,
             mate_check: true,
+            solver: false,
         }
     }
 }

@@ -93,6 +93,7 @@ struct Settings {
     c_scale: f32,
     tree_reuse: bool,
     mate_check: bool,
+    solver: bool,
 }
 
 /// The search of one game. Reusable from move to move: its buffers keep
@@ -130,6 +131,8 @@ pub struct Search<S: GameState> {
     pub terminal_hits: u64,
     /// Expanded nodes found to have a mating move (`mate_check`).
     pub mate_hits: u64,
+    /// Nodes proven by the MCTS-solver from their children (`solver`).
+    pub proofs: u64,
 }
 
 /// The `n` target visit counts of Gumbel sequential halving over `m`
@@ -178,6 +181,7 @@ impl<S: GameState> Search<S> {
                 c_scale: config.gumbel_c_scale,
                 tree_reuse: config.tree_reuse && config.algorithm == Algorithm::Puct,
                 mate_check: config.mate_check,
+                solver: config.solver,
             },
             nodes: Vec::new(),
             edges: Vec::new(),
@@ -206,6 +210,7 @@ impl<S: GameState> Search<S> {
             cache_hits: 0,
             terminal_hits: 0,
             mate_hits: 0,
+            proofs: 0,
         }
     }
 
@@ -337,6 +342,7 @@ impl<S: GameState> Search<S> {
             n.own_draw = d;
             self.terminal_hits += 1;
             self.backup(v, d);
+            self.propagate_proof();
             return false;
         }
         self.leaf_reps = reps.min(255) as u8;
@@ -397,6 +403,7 @@ impl<S: GameState> Search<S> {
                 n.own_value = 1.0;
                 n.own_draw = 0.0;
                 self.backup(1.0, 0.0);
+                self.propagate_proof();
                 return;
             }
         }
@@ -442,6 +449,63 @@ impl<S: GameState> Search<S> {
         }
     }
 
+    /// The MCTS-solver (`solver`): the node at the end of `path` has just
+    /// been proven (by the rules, the mate check, or a proof below it);
+    /// proves its ancestors where that decides them. A node is a proven win
+    /// for its side to move when one child is a proven loss for the
+    /// opponent, and proven at the best of its children's values when every
+    /// child is proven. A proven node becomes terminal: later simulations
+    /// stop there and back up its exact value. The root is never marked
+    /// (its search goes on); [`Search::choose_move`] reads its children.
+    fn propagate_proof(&mut self) {
+        if !self.s.solver {
+            return;
+        }
+        for k in (1..self.path.len().saturating_sub(1)).rev() {
+            let node = self.path[k] as usize;
+            let child = self.path[k + 1] as usize;
+            debug_assert_eq!(self.nodes[child].state, State::Terminal);
+            let value = if self.nodes[child].own_value <= -1.0 {
+                Some(1.0)
+            } else {
+                self.all_children_proven(node)
+            };
+            let Some(v) = value else {
+                return;
+            };
+            let n = &mut self.nodes[node];
+            n.state = State::Terminal;
+            n.own_value = v;
+            n.own_draw = if v == 0.0 { 1.0 } else { 0.0 };
+            self.proofs += 1;
+        }
+    }
+
+    /// The value of `node` for its side to move if every child is proven
+    /// (the best of the children's values), else `None`.
+    fn all_children_proven(&self, node: usize) -> Option<f32> {
+        let n = &self.nodes[node];
+        let mut best = f32::NEG_INFINITY;
+        for e in &self.edges[n.first_edge as usize..(n.first_edge + n.num_edges) as usize] {
+            let c = self.nodes.get(e.child as usize)?;
+            if c.state != State::Terminal {
+                return None;
+            }
+            best = best.max(-c.own_value);
+        }
+        best.is_finite().then_some(best)
+    }
+
+    /// A proven result of root edge `e` for the side to move at the root:
+    /// +1 a proven win, 0 a proven draw, -1 a proven loss (`solver` only).
+    fn proven_edge(&self, e: &Edge<S::Move>) -> Option<f32> {
+        if !self.s.solver || e.child == NONE {
+            return None;
+        }
+        let c = &self.nodes[e.child as usize];
+        (c.state == State::Terminal).then_some(-c.own_value)
+    }
+
     /// Root set-up once the root is expanded: priors reset to the network's
     /// (dropping noise left from a reused subtree), then Dirichlet noise or
     /// the Gumbel samples and schedule.
@@ -485,6 +549,10 @@ impl<S: GameState> Search<S> {
         let c = &self.nodes[e.child as usize];
         if c.visits == 0 {
             (0, 0.0)
+        } else if c.state == State::Terminal {
+            // Exact: a node proven by the solver keeps the estimates backed
+            // up before its proof in `value_sum`.
+            (c.visits, -c.own_value)
         } else {
             (c.visits, -c.value_sum / c.visits as f32)
         }
@@ -598,6 +666,22 @@ impl<S: GameState> Search<S> {
         }
     }
 
+    /// The root's result proven by the solver, for its side to move: +1
+    /// when one move is a proven win, else the best value when every move is
+    /// proven, else (and always without `solver`) `None`.
+    pub fn root_proof(&self) -> Option<f32> {
+        let r = &self.nodes[0];
+        let mut best = f32::NEG_INFINITY;
+        for e in &self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize] {
+            match self.proven_edge(e) {
+                Some(v) if v >= 1.0 => return Some(1.0),
+                Some(v) => best = best.max(v),
+                None => return None,
+            }
+        }
+        best.is_finite().then_some(best)
+    }
+
     /// Visits of the root (1 + the sum of its children's visits).
     pub fn root_visit_count(&self) -> u32 {
         self.nodes[0].visits
@@ -647,10 +731,18 @@ impl<S: GameState> Search<S> {
     /// (the most visited move at temperature 0, ties to the better Q).
     /// Gumbel: among the most visited moves, the best `g + logit + sigma(q)`
     /// (the Gumbel samples already provide the exploration).
+    ///
+    /// With the solver, a proven win is played at once and a proven loss
+    /// only when every move is one.
     pub fn choose_move(&mut self, temperature: f32, rng: &mut Rng) -> S::Move {
         let r = self.nodes[0];
         let first = r.first_edge as usize;
         let count = r.num_edges as usize;
+        let edges = &self.edges[first..first + count];
+        if let Some(e) = edges.iter().find(|e| self.proven_edge(e) == Some(1.0)) {
+            return e.mv;
+        }
+        let all_lost = self.s.solver && edges.iter().all(|e| self.proven_edge(e) == Some(-1.0));
         if self.s.algorithm == Algorithm::Gumbel {
             let max_n = (0..count)
                 .map(|i| self.edge_stats(&self.edges[first + i]).0)
@@ -661,9 +753,13 @@ impl<S: GameState> Search<S> {
                 .expect("the root has moves");
             return self.edges[e].mv;
         }
+        let avoid = |i: usize| !all_lost && self.proven_edge(&self.edges[i]) == Some(-1.0);
         let mut best = first;
         let mut best_key = (0u32, f32::NEG_INFINITY);
         for i in first..first + count {
+            if avoid(i) {
+                continue;
+            }
             let (n, q) = self.edge_stats(&self.edges[i]);
             if n > best_key.0 || (n == best_key.0 && q > best_key.1) {
                 best_key = (n, q);
@@ -673,13 +769,17 @@ impl<S: GameState> Search<S> {
         if temperature > 0.0 && best_key.0 > 0 {
             let inv = 1.0 / temperature as f64;
             let max = best_key.0 as f64;
-            let weight = |n: u32| (n as f64 / max).powf(inv);
-            let total: f64 = (first..first + count)
-                .map(|i| weight(self.edge_stats(&self.edges[i]).0))
-                .sum();
+            let weight = |i: usize| {
+                if avoid(i) {
+                    0.0
+                } else {
+                    (self.edge_stats(&self.edges[i]).0 as f64 / max).powf(inv)
+                }
+            };
+            let total: f64 = (first..first + count).map(weight).sum();
             let mut x = rng.uniform() * total;
             for i in first..first + count {
-                let w = weight(self.edge_stats(&self.edges[i]).0);
+                let w = weight(i);
                 if w > 0.0 && x < w {
                     return self.edges[i].mv;
                 }
