@@ -191,7 +191,7 @@ fn a_bad_position_in_a_shard_is_reported_with_the_shard() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let shards = data::list_shards(&[good.clone()]).unwrap();
+    let shards = data::list_shards(std::slice::from_ref(&good)).unwrap();
     let mut rows = data::ShardReader::open(&shards[0].path)
         .unwrap()
         .read_records()

@@ -598,8 +598,8 @@ fn corrupt_and_truncated_shards_give_errors_naming_the_file() {
 /// it is refused at open, naming the file, the column and both types.
 #[test]
 fn a_wrongly_typed_column_is_refused_at_open_by_name() {
-    use data::arrow_array::{ArrayRef, RecordBatch, StringArray, UInt32Array};
     use arrow_schema::{DataType, Field, Schema};
+    use data::arrow_array::{ArrayRef, RecordBatch, StringArray, UInt32Array};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::arrow::ArrowWriter;
     use std::sync::Arc;
@@ -633,9 +633,12 @@ fn a_wrongly_typed_column_is_refused_at_open_by_name() {
     let props = parquet::file::properties::WriterProperties::builder()
         .set_key_value_metadata(kv)
         .build();
-    let mut w =
-        ArrowWriter::try_new(std::fs::File::create(&bad).unwrap(), schema.clone(), Some(props))
-            .unwrap();
+    let mut w = ArrowWriter::try_new(
+        std::fs::File::create(&bad).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
     for b in &batches {
         let text: StringArray = b
             .column(ply)
@@ -651,7 +654,9 @@ fn a_wrongly_typed_column_is_refused_at_open_by_name() {
             .unwrap();
     }
     w.close().unwrap();
-    let e = ShardReader::open(&bad).err().expect("a string ply must be refused");
+    let e = ShardReader::open(&bad)
+        .err()
+        .expect("a string ply must be refused");
     let msg = e.to_string();
     assert!(msg.contains("typed.parquet"), "{msg}");
     assert!(msg.contains("\"ply\" is Utf8 (expected UInt32)"), "{msg}");

@@ -326,7 +326,7 @@ fn solver_proofs_agree_with_the_perfect_solver() {
         let values = exact.column_values(&pos);
         let mut search = Search::new(&config, &c4.start());
         search.run(
-            &History::new(pos.clone()),
+            &History::new(pos),
             params(400),
             &mut UniformEvaluator,
             &mut rng,
