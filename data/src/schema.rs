@@ -111,7 +111,7 @@ pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 pub const UNFINISHED_RESULT: &str = "*";
 /// Ways a game ends, as stored in the `termination` column
 /// (`game::Termination::as_str`).
-pub const TERMINATIONS: [&str; 8] = [
+pub const TERMINATIONS: [&str; 12] = [
     "checkmate",
     "stalemate",
     "repetition",
@@ -119,6 +119,10 @@ pub const TERMINATIONS: [&str; 8] = [
     "resignation",
     "max-length",
     "adjudication",
+    "line",
+    "board-full",
+    "elimination",
+    "no-moves",
     "unfinished",
 ];
 /// Where a game came from, as stored in the `source` column
@@ -160,4 +164,16 @@ pub fn arrow_schema() -> SchemaRef {
         Field::new(FULL_SEARCH, DataType::Boolean, false),
         Field::new(SEED, DataType::UInt64, false),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stored names are exactly the boundary's terminations.
+    #[test]
+    fn terminations_are_the_boundarys() {
+        let names: Vec<&str> = game::Termination::ALL.iter().map(|t| t.as_str()).collect();
+        assert_eq!(names, TERMINATIONS);
+    }
 }

@@ -121,6 +121,11 @@ pub enum Termination {
     Line,
     /// The board is full and nobody has won (a draw).
     BoardFull,
+    /// The loser has no piece left on the board (Pirate Chess §8.1).
+    Elimination,
+    /// The side to move has no legal turn and loses by it (Pirate Chess
+    /// §8.2; chess-like games whose stalemate is a draw use `Stalemate`).
+    NoMoves,
     Unfinished,
 }
 
@@ -136,24 +141,29 @@ impl Termination {
             Termination::Adjudication => "adjudication",
             Termination::Line => "line",
             Termination::BoardFull => "board-full",
+            Termination::Elimination => "elimination",
+            Termination::NoMoves => "no-moves",
             Termination::Unfinished => "unfinished",
         }
     }
+    /// Every termination, in declaration order.
+    pub const ALL: [Termination; 12] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::Repetition,
+        Termination::NoCapture,
+        Termination::Resignation,
+        Termination::MaxLength,
+        Termination::Adjudication,
+        Termination::Line,
+        Termination::BoardFull,
+        Termination::Elimination,
+        Termination::NoMoves,
+        Termination::Unfinished,
+    ];
+
     pub fn parse(s: &str) -> Option<Termination> {
-        [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::Repetition,
-            Termination::NoCapture,
-            Termination::Resignation,
-            Termination::MaxLength,
-            Termination::Adjudication,
-            Termination::Line,
-            Termination::BoardFull,
-            Termination::Unfinished,
-        ]
-        .into_iter()
-        .find(|t| t.as_str() == s)
+        Termination::ALL.into_iter().find(|t| t.as_str() == s)
     }
 }
 

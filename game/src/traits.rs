@@ -71,6 +71,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// [`GameState::to_text`]) in this variant. The error says what is wrong.
     fn parse_state(&self, text: &str) -> Result<Self::State, String>;
 
+    /// The variant of this game that a position text is on, when it is not
+    /// this one: files that mix board sizes (Pirate Chess's perft vectors)
+    /// read each line in its own variant (`triad perft --suite`). `None`:
+    /// read the text with `self` (the default).
+    fn variant_for_text(&self, _text: &str) -> Option<Self> {
+        None
+    }
+
     /// The encoding contract of this variant.
     fn encoding(&self) -> Encoding {
         self.start().encoding()

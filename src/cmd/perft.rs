@@ -121,7 +121,11 @@ fn suite<G: Game>(
         let at = format!("{}:{}", path.display(), i + 1);
         let mut parts = line.split(';');
         let tfen = parts.next().unwrap_or("").trim();
-        let pos = game
+        // A file may mix board sizes: each line in its own variant.
+        let own = game.variant_for_text(tfen);
+        let pos = own
+            .as_ref()
+            .unwrap_or(game)
             .parse_state(tfen)
             .map_err(|e| CliError::input(format!("{at}: {e}")))?;
         for p in parts {

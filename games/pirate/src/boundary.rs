@@ -65,6 +65,13 @@ impl game::Game for Pirate {
         Position::start(self.size)
     }
     /// Reads a position string; it must be of this game's board size.
+    fn variant_for_text(&self, text: &str) -> Option<Pirate> {
+        Position::parse(text)
+            .ok()
+            .filter(|p| p.size() != self.size)
+            .map(|p| Pirate::sized(p.size()))
+    }
+
     fn parse_state(&self, text: &str) -> Result<Position, String> {
         let p = Position::parse(text)?;
         if p.size() != self.size {

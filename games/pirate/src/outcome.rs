@@ -9,16 +9,13 @@ impl Position {
     /// The result by the rules, given whether the side to move has a legal
     /// turn and how often this position has occurred in its game (this
     /// time included).
-    ///
-    /// The boundary's terminations have no "elimination": a side that has
-    /// no ship left is reported as [`Termination::Checkmate`] (the game's
-    /// decisive end), one with no legal turn (§8.2) as
-    /// [`Termination::Stalemate`] (a loss here).
+    /// A side with no ship left loses by [`Termination::Elimination`]
+    /// (§8.1), one with no legal turn by [`Termination::NoMoves`] (§8.2).
     pub fn terminal(&self, has_legal_move: bool, repetitions: u32) -> Option<Outcome> {
         if let Some(loser) = self.loser_by_elimination() {
             return Some(Outcome {
                 result: GameResult::win_for(loser.other().seat()),
-                termination: Termination::Checkmate,
+                termination: Termination::Elimination,
             });
         }
         let draw = |termination| {
@@ -39,7 +36,7 @@ impl Position {
         if !has_legal_move {
             return Some(Outcome {
                 result: GameResult::win_for(self.side().other().seat()),
-                termination: Termination::Stalemate,
+                termination: Termination::NoMoves,
             });
         }
         None

@@ -249,7 +249,7 @@ fn outcomes_of_section_8() {
     let o = stuck.terminal(false, 1).unwrap();
     assert_eq!(
         (o.result, o.termination),
-        (GameResult::BlackWin, Termination::Stalemate)
+        (GameResult::BlackWin, Termination::NoMoves)
     );
     let alone = Position::parse("8/8/8/8/8/8/8/P6f b - 00/00 8/8 0 30").unwrap();
     assert!(alone.has_legal_move());
@@ -260,7 +260,10 @@ fn outcomes_of_section_8() {
     assert!(w.is_winning_move(m));
     let after = w.play(m);
     let o = after.terminal(after.has_legal_move(), 1).unwrap();
-    assert_eq!(o.result, GameResult::WhiteWin);
+    assert_eq!(
+        (o.result, o.termination),
+        (GameResult::WhiteWin, Termination::Elimination)
+    );
 }
 
 /// Readers never panic: seeded random mutations of valid position strings
