@@ -380,3 +380,110 @@ fn outcome_terminals_play_the_win_with_fewer_visits() {
         visits[1]
     );
 }
+
+/// `[eval] skip_decided`: a rung that the last generation beat in every
+/// game, or lost to in every game, is not played by the next one (which
+/// says so), its `ratings.csv` cell is empty, and the plot still draws.
+/// Which rungs are decided is read from the run's own `matches.json`, and
+/// a 12-ply solver horizon against a barely trained network makes sure at
+/// least one is (the seed is fixed, so the run is the same every time).
+#[test]
+fn decided_ladder_rungs_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c4.toml");
+    std::fs::write(
+        &config,
+        r#"seed = 5
+[game]
+name = "connect4"
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 42
+games_in_flight = 8
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[eval]
+games = 2
+simulations = 4
+ladder = ["random", "solver:depth=12"]
+max_plies = 42
+threads = 1
+random_plies = 2
+skip_decided = 1
+replay_decided_every = 100
+[loop]
+generations = 2
+games_per_generation = 8
+train_steps_per_generation = 5
+"#,
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = triad(&[
+        "loop",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
+    let players: Vec<&str> = m["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let wdl = |a: &str, b: &str| -> [u64; 3] {
+        let (i, j) = (
+            players.iter().position(|p| *p == a).unwrap(),
+            players.iter().position(|p| *p == b).unwrap(),
+        );
+        let c = &m["wdl"][i][j];
+        [0, 1, 2].map(|k| c[k].as_u64().unwrap())
+    };
+    let mut skipped = 0;
+    for rung in ["random", "solver:depth=12"] {
+        let [w, d, l] = wdl("gen-0000", rung);
+        assert_eq!(w + d + l, 2, "generation 0 plays every rung");
+        let decided = d == 0 && (l == 0 || w == 0);
+        let [w1, d1, l1] = wdl("gen-0001", rung);
+        let [w2, d2, l2] = wdl("gen-0002", rung);
+        if decided {
+            skipped += 1;
+            assert_eq!(w1 + d1 + l1, 0, "{rung} decided at generation 0: {err}");
+            assert_eq!(w2 + d2 + l2, 0, "{rung} still decided: {err}");
+            assert!(err.contains(&format!("{rung}: skipped, decided")), "{err}");
+        } else {
+            assert_eq!(w1 + d1 + l1, 2, "{rung} undecided must be played: {err}");
+        }
+    }
+    assert!(skipped >= 1, "the solver should decide its rung: {err}");
+    let csv = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
+    assert!(
+        csv.lines().nth(2).unwrap().contains(",,") || csv.lines().nth(2).unwrap().ends_with(','),
+        "{csv}"
+    );
+    let plot = dir.path().join("plot.svg");
+    let out = triad(&[
+        "plot",
+        run.to_str().unwrap(),
+        "--out",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -33,6 +33,13 @@ pub struct EvalConfig {
     /// Simulations of the network's search on the suite (AlphaZero.jl's
     /// Connect Four benchmark: 600, temperature 0, no noise).
     pub suite_simulations: u32,
+    /// Skip a ladder rung once it is decided: when the networks of the last
+    /// `skip_decided` generations that played it all won every game (or all
+    /// lost every game) against it. 0 plays every rung every generation.
+    pub skip_decided: u32,
+    /// A skipped rung is played again in every generation that is a
+    /// multiple of this, so that a regression shows.
+    pub replay_decided_every: u32,
 }
 
 impl Default for EvalConfig {
@@ -48,6 +55,8 @@ impl Default for EvalConfig {
             suite_sample: 100,
             suite_final_sample: 0,
             suite_simulations: 600,
+            skip_decided: 0,
+            replay_decided_every: 5,
         }
     }
 }
@@ -72,6 +81,9 @@ impl EvalConfig {
         }
         if self.threads > 1024 {
             return Err("eval.threads: at most 1024".into());
+        }
+        if self.replay_decided_every == 0 {
+            return Err("eval.replay_decided_every: must be at least 1".into());
         }
         let most = crate::arena::openings::MAX_RANDOM_PLIES;
         if self.random_plies > most {

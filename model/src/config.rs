@@ -31,6 +31,10 @@ pub struct ModelConfig {
     /// threads made batch-64 inference ~10× slower with 2 threads than
     /// with 1 (`triad bench model`, see docs/model.md).
     pub threads: usize,
+    /// What the trunk's convolutions see past the board's edge: "zeros"
+    /// (default) or "circular" (the opposite edge, for toroidal boards such
+    /// as Pirate Chess's; docs/games/pirate.md has the measurement).
+    pub padding: crate::net::Padding,
 }
 
 impl Default for ModelConfig {
@@ -43,6 +47,7 @@ impl Default for ModelConfig {
             value_hidden: 64,
             device: "auto".to_string(),
             threads: 1,
+            padding: crate::net::Padding::Zeros,
         }
     }
 }

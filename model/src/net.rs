@@ -16,6 +16,28 @@ use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
 
+/// What the trunk's 3×3 convolutions see beyond the board's edge: zeros
+/// (an edge is an edge), or the opposite edge (`circular`: for boards
+/// without an edge, such as Pirate Chess's torus, where `a1` neighbours
+/// `h1`). The weights are the same either way; the sidecar records it
+/// because the same weights compute a different function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Padding {
+    #[default]
+    Zeros,
+    Circular,
+}
+
+impl Padding {
+    fn mode(self) -> nn::PaddingMode {
+        match self {
+            Padding::Zeros => nn::PaddingMode::Zeros,
+            Padding::Circular => nn::PaddingMode::Circular,
+        }
+    }
+}
+
 /// Everything that fixes the set and shapes of the weights. Stored in every
 /// checkpoint's sidecar; a checkpoint loads only into the same shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +52,10 @@ pub struct Shape {
     pub planes: usize,
     /// Move features (`Encoding::move_features` of the game it was built for).
     pub move_features: usize,
+    /// The trunk's padding (absent in sidecars written before it existed:
+    /// zeros).
+    #[serde(default)]
+    pub padding: Padding,
 }
 
 impl Shape {
@@ -43,6 +69,7 @@ impl Shape {
             value_hidden: config.value_hidden,
             planes: encoding.planes,
             move_features: encoding.move_features,
+            padding: config.padding,
         }
     }
 }
@@ -83,14 +110,18 @@ impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features",
+            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}",
             self.blocks,
             self.channels,
             self.move_embed,
             self.policy_hidden,
             self.value_hidden,
             self.planes,
-            self.move_features
+            self.move_features,
+            match self.padding {
+                Padding::Zeros => "",
+                Padding::Circular => ", circular padding",
+            }
         )
     }
 }
@@ -134,9 +165,10 @@ pub struct Evaluation {
     pub wdl: [f32; 3],
 }
 
-fn conv(vs: &nn::Path, i: usize, o: usize, k: i64, bias: bool) -> nn::Conv2D {
+fn conv(vs: &nn::Path, i: usize, o: usize, k: i64, bias: bool, pad: Padding) -> nn::Conv2D {
     let cfg = nn::ConvConfig {
         padding: k / 2,
+        padding_mode: pad.mode(),
         bias,
         ..Default::default()
     };
@@ -177,25 +209,25 @@ impl Network {
         tch::manual_seed(seed as i64);
         let vs = nn::VarStore::new(device);
         let root = vs.root();
-        let ch = shape.channels;
+        let (ch, pad) = (shape.channels, shape.padding);
         let bn = |p: nn::Path| nn::batch_norm2d(p, ch as i64, Default::default());
-        let input_conv = conv(&(&root / "input_conv"), shape.planes, ch, 3, false);
+        let input_conv = conv(&(&root / "input_conv"), shape.planes, ch, 3, false, pad);
         let input_bn = bn(&root / "input_bn");
         let blocks = (0..shape.blocks)
             .map(|i| {
                 let p = &root / format!("block{i}");
                 Block {
-                    conv1: conv(&(&p / "conv1"), ch, ch, 3, false),
+                    conv1: conv(&(&p / "conv1"), ch, ch, 3, false, pad),
                     bn1: bn(&p / "bn1"),
-                    conv2: conv(&(&p / "conv2"), ch, ch, 3, false),
+                    conv2: conv(&(&p / "conv2"), ch, ch, 3, false, pad),
                     bn2: bn(&p / "bn2"),
                 }
             })
             .collect();
         let pol = &root / "policy";
         let h = shape.policy_hidden;
-        let from_proj = conv(&(&pol / "from_proj"), ch, h, 1, true);
-        let to_proj = conv(&(&pol / "to_proj"), ch, h, 1, false);
+        let from_proj = conv(&(&pol / "from_proj"), ch, h, 1, true, Padding::Zeros);
+        let to_proj = conv(&(&pol / "to_proj"), ch, h, 1, false, Padding::Zeros);
         let move_embed = linear(
             &(&pol / "move_embed"),
             shape.move_features,
@@ -205,7 +237,7 @@ impl Network {
         let move_proj = linear(&(&pol / "move_proj"), shape.move_embed, h, false);
         let policy_out = linear(&(&pol / "out"), h, 1, true);
         let val = &root / "value";
-        let value_conv = conv(&(&val / "conv"), ch, ch, 1, false);
+        let value_conv = conv(&(&val / "conv"), ch, ch, 1, false, Padding::Zeros);
         let value_bn = bn(&val / "bn");
         let value_fc = linear(&(&val / "fc"), 2 * ch, shape.value_hidden, true);
         let value_out = linear(&(&val / "out"), shape.value_hidden, 3, true);

@@ -15,6 +15,7 @@ fn small_config() -> ModelConfig {
         value_hidden: 32,
         device: "cpu".into(),
         threads: 1,
+        padding: Padding::Zeros,
     }
 }
 
@@ -331,4 +332,80 @@ fn pre_encoded_leaves_give_the_same_batch() {
             assert_eq!(direct.moves(i), other.moves(i));
         }
     }
+}
+
+/// `[model] padding = "circular"`: the trunk sees a torus, so rolling the
+/// planes (a translation on the torus) changes no value, since the value
+/// head pools over every cell; with zero padding the edges show and it
+/// does change. The sidecar keeps the padding; a sidecar written before
+/// the key existed loads as zeros.
+#[test]
+fn circular_padding_makes_the_value_translation_invariant() {
+    let e = enc();
+    let circular = ModelConfig {
+        padding: Padding::Circular,
+        ..small_config()
+    };
+    let values = |config: &ModelConfig, planes: &Tensor| -> Tensor {
+        let net = Network::new(config, e, 5).unwrap();
+        let b = planes.size()[0];
+        let x = BatchTensors {
+            planes: planes.shallow_clone(),
+            move_from: Tensor::zeros([b, 1], (Kind::Int64, Device::Cpu)),
+            move_to: Tensor::zeros([b, 1], (Kind::Int64, Device::Cpu)),
+            move_features: Tensor::zeros(
+                [b, 1, e.move_features as i64],
+                (Kind::Float, Device::Cpu),
+            ),
+            mask: Tensor::ones([b, 1], (Kind::Bool, Device::Cpu)),
+        };
+        tch::no_grad(|| net.forward_t(&x, false).1)
+    };
+    tch::manual_seed(9);
+    let planes = Tensor::randn(
+        [4, e.planes as i64, e.height as i64, e.width as i64],
+        (Kind::Float, Device::Cpu),
+    );
+    let rolled = planes.roll([2i64, 3].as_slice(), [2i64, 3].as_slice());
+    let gap = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]);
+    let c = gap(&values(&circular, &planes), &values(&circular, &rolled));
+    assert!(
+        c < 1e-4,
+        "circular padding: a rolled board changed the value by {c}"
+    );
+    let z = gap(
+        &values(&small_config(), &planes),
+        &values(&small_config(), &rolled),
+    );
+    assert!(z > 1e-3, "zero padding should see the edges ({z})");
+
+    let dir = tmp_dir("circular");
+    let path = dir.join("net.safetensors");
+    let net = Network::new(&circular, e, 11).unwrap();
+    assert_eq!(net.shape().padding, Padding::Circular);
+    net.save(&path, &CheckpointInfo::new(&tag(), net.shape(), 1))
+        .unwrap();
+    let (loaded, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
+    assert_eq!(loaded.shape().padding, Padding::Circular);
+    let positions = random_positions(&Position::start(), 8, 3, 40);
+    let inputs: Vec<Input<Position>> = positions.iter().map(|p| (p, 1)).collect();
+    assert_eq!(net.evaluate(&inputs), loaded.evaluate(&inputs));
+    // A zero-padded network's sidecar without the key (as written before
+    // it existed) loads as zeros.
+    let zeros = Network::new(&small_config(), e, 11).unwrap();
+    zeros
+        .save(&path, &CheckpointInfo::new(&tag(), zeros.shape(), 1))
+        .unwrap();
+    let sidecar = model::checkpoint::sidecar_path(&path);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    assert!(json["shape"]
+        .as_object_mut()
+        .unwrap()
+        .remove("padding")
+        .is_some());
+    std::fs::write(&sidecar, json.to_string()).unwrap();
+    let (old, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
+    assert_eq!(old.shape().padding, Padding::Zeros);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -444,8 +444,9 @@ where
     }
 
     /// The players of generation `g`'s matches and their names: `gen-g`
-    /// first, then the previous and the best generation, then the ladder.
-    fn eval_players(&self, g: u32, best: u32) -> (Vec<PlayerSpec>, Vec<String>) {
+    /// first, then the previous and the best generation, then the ladder
+    /// less the rungs skipped as decided (`[eval] skip_decided`).
+    fn eval_players(&self, g: u32, best: u32, matches: &Matches) -> (Vec<PlayerSpec>, Vec<String>) {
         let net = |k: u32| {
             PlayerSpec::Net(NetSpec {
                 path: self.net_path(k).display().to_string(),
@@ -463,7 +464,18 @@ where
                 names.push(gen_name(best));
             }
         }
-        for (p, n) in self.ladder.iter().zip(&self.cfg.eval.ladder) {
+        let ec = &self.cfg.eval;
+        for (p, n) in self.ladder.iter().zip(&ec.ladder) {
+            if !g.is_multiple_of(ec.replay_decided_every) {
+                if let Some(score) = ratings::decided(matches, n, g, ec.skip_decided) {
+                    let next = g.next_multiple_of(ec.replay_decided_every);
+                    eprintln!(
+                        "  {n}: skipped, decided (score {score:.2} in the last {} generations that met it; played again at generation {next})",
+                        ec.skip_decided
+                    );
+                    continue;
+                }
+            }
             players.push(p.clone());
             names.push(n.clone());
         }
@@ -475,7 +487,7 @@ where
     fn eval(&self, state: &mut State, matches: &mut Matches) -> Result<Stage, Error> {
         let (cfg, g) = (self.cfg, state.generation);
         let me = gen_name(g);
-        let (players, names) = self.eval_players(g, state.best);
+        let (players, names) = self.eval_players(g, state.best, matches);
         let pairs = cfg.eval.games.div_ceil(2).max(1);
         let openings =
             random_openings(self.game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);

@@ -4,12 +4,13 @@
 
 use crate::Error;
 use data::{ShardSummary, ShardWriter};
-use game::{Game, GameTag};
+use game::{AlphaBetaState, Game, GameTag};
 use indicatif::ProgressBar;
 use model::{ModelConfig, Network};
-use selfplay::{Evaluator, SelfPlay, SelfplayConfig, Totals};
+use selfplay::{Adjudicator, Evaluator, SelfPlay, SelfplayConfig, Totals};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The network a run uses and the id written on its rows: the checkpoint
@@ -90,6 +91,14 @@ impl Report {
     }
 }
 
+/// The game's static evaluation (the `ab:` players' default weights) as
+/// the self-play driver's adjudicator (`[selfplay] adjudicate`).
+pub fn static_adjudicator<S: AlphaBetaState>(start: &S) -> Adjudicator<S> {
+    let tables = start.eval_tables();
+    let params = S::EvalParams::default();
+    Arc::new(move |s: &S| s.evaluate(&tables, &params))
+}
+
 /// Plays `job` with `config` and `evaluator`, writing shards as games
 /// finish. `stop` (Ctrl-C) ends it early: finished games are kept, games
 /// in progress dropped. `bar` shows games done.
@@ -100,7 +109,10 @@ pub fn play_to_shards<G: Game>(
     job: &Job,
     stop: &AtomicBool,
     bar: &ProgressBar,
-) -> Result<Report, Error> {
+) -> Result<Report, Error>
+where
+    G::State: AlphaBetaState,
+{
     if job.games == 0 || job.shard_games == 0 {
         return Err(Error::input("games and games per shard must be at least 1"));
     }
@@ -113,7 +125,8 @@ pub fn play_to_shards<G: Game>(
         )));
     }
     let mut driver = SelfPlay::new(game, config, job.seed, job.games, &job.model_id)
-        .with_first_game_id(job.first_game_id);
+        .with_first_game_id(job.first_game_id)
+        .with_adjudicator(static_adjudicator(&game.start()));
     let started = Instant::now();
     let mut finished = Vec::new();
     let (mut shard_index, mut in_shard) = (0, 0);

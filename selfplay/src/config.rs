@@ -61,6 +61,14 @@ pub struct SelfplayConfig {
     pub no_resign_share: f64,
     /// Plies after which a game stops as a draw ("max-length") (default 400).
     pub max_plies: u32,
+    /// Adjudicate games that reach `max_plies` by the game's static
+    /// evaluation (the one the `ab:` players use), in its centipawns: a side
+    /// ahead by at least this much is scored the winner (termination
+    /// `adjudication`) instead of a draw; 0 (the default) keeps the draw.
+    /// Self-play only (matches always follow the rules). For games whose
+    /// untrained searches never reach a decisive end (Pirate Chess), it
+    /// gives the first generations a result to learn from.
+    pub adjudicate: u32,
     /// Games searched at once, in two halves that take turns with the
     /// network: a network call holds up to half of them (default 256).
     pub games_in_flight: usize,
@@ -108,6 +116,7 @@ impl Default for SelfplayConfig {
             resign_plies: 3,
             no_resign_share: 0.1,
             max_plies: 400,
+            adjudicate: 0,
             games_in_flight: 256,
             cache_size: 65536,
             threads: 0,

@@ -23,6 +23,11 @@ use model::{EncodedLeaf, Encoder};
 use rayon::prelude::*;
 use std::sync::Arc;
 
+/// The game's static evaluation of a position, in centipawns from the side
+/// to move's view (`game::AlphaBetaState::evaluate`), used to adjudicate
+/// games that reach `max_plies` (`[selfplay] adjudicate`).
+pub type Adjudicator<S> = Arc<dyn Fn(&S) -> i32 + Send + Sync>;
+
 /// A finished game, ready for the shard writer.
 #[derive(Debug, Clone)]
 pub struct FinishedGame {
@@ -150,7 +155,19 @@ pub struct SelfPlay<G: Game> {
     /// reached its leaves, and whether it is current.
     batches: [Encoder<G::State>; 2],
     prepared: [bool; 2],
+    adjudicator: Option<Adjudicator<G::State>>,
     pub totals: Totals,
+}
+
+/// What every slot's game needs to know to move on (shared by the tree
+/// workers).
+struct Ctx<'a, S> {
+    config: &'a SelfplayConfig,
+    cache: Option<&'a EvalCache>,
+    encode: bool,
+    model_id: &'a str,
+    names: &'a (Arc<str>, Arc<str>),
+    adjudicator: Option<&'a (dyn Fn(&S) -> i32 + Send + Sync)>,
 }
 
 impl<G: Game> SelfPlay<G> {
@@ -207,6 +224,7 @@ impl<G: Game> SelfPlay<G> {
             start,
             batches: [Encoder::new(), Encoder::new()],
             prepared: [false; 2],
+            adjudicator: None,
             totals: Totals::default(),
         }
     }
@@ -217,6 +235,13 @@ impl<G: Game> SelfPlay<G> {
     /// unique within the run. The games themselves do not change.
     pub fn with_first_game_id(mut self, first: u64) -> SelfPlay<G> {
         self.first_id = first;
+        self
+    }
+
+    /// Scores games that reach `max_plies` by `adjudicator` when
+    /// `[selfplay] adjudicate` is set (without one, such games stay draws).
+    pub fn with_adjudicator(mut self, adjudicator: Adjudicator<G::State>) -> SelfPlay<G> {
+        self.adjudicator = Some(adjudicator);
         self
     }
 
@@ -303,10 +328,15 @@ impl<G: Game> SelfPlay<G> {
                 (enc_second, enc_first)
             };
             let eval_ready = self.prepared[turn];
-            let config = &self.config;
-            let cache = (config.cache_size > 0).then_some(&self.cache);
-            let model_id = self.model_id.as_str();
-            let names = &self.names;
+            let ctx = Ctx {
+                config: &self.config,
+                cache: (self.config.cache_size > 0).then_some(&self.cache),
+                encode,
+                model_id: self.model_id.as_str(),
+                names: &self.names,
+                adjudicator: self.adjudicator.as_deref(),
+            };
+            let ctx = &ctx;
             let pool = &self.pool;
             let (policy, wdl) = (&mut self.policy, &mut self.wdl);
             let (batch_size, tree_ready) = std::thread::scope(|scope| {
@@ -314,7 +344,7 @@ impl<G: Game> SelfPlay<G> {
                     pool.install(|| {
                         tree_group
                             .par_iter_mut()
-                            .for_each(|slot| advance(config, cache, encode, model_id, names, slot));
+                            .for_each(|slot| advance(ctx, slot));
                         // The next network batch, assembled by the pool
                         // while the network runs this one: the owner thread
                         // only runs the network.
@@ -449,14 +479,7 @@ fn encode_leaf<S: GameState>(slot: &mut Slot<S>) {
 
 /// Runs one slot's game until its search needs the network (encoding that
 /// leaf when `encode`) or the game ends.
-fn advance<S: GameState>(
-    config: &SelfplayConfig,
-    cache: Option<&EvalCache>,
-    encode: bool,
-    model_id: &str,
-    names: &(Arc<str>, Arc<str>),
-    slot: &mut Slot<S>,
-) {
+fn advance<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) {
     if slot.active.is_none() {
         return;
     }
@@ -465,31 +488,27 @@ fn advance<S: GameState>(
         slot.answer_policy.clear();
     }
     loop {
-        if slot.search.step(cache, &mut slot.rng) {
+        if slot.search.step(ctx.cache, &mut slot.rng) {
             slot.waiting = true;
             slot.leaf_ready = false;
-            if encode {
+            if ctx.encode {
                 encode_leaf(slot);
             }
             return;
         }
-        if let Some(done) = finish_move(config, model_id, names, slot) {
+        if let Some(done) = finish_move(ctx, slot) {
             slot.finished = Some(done);
             slot.active = None;
             return;
         }
-        begin_move(config, slot);
+        begin_move(ctx.config, slot);
     }
 }
 
 /// The search of the current position is complete: record it, play the
 /// move (or resign), and return the game if it is over.
-fn finish_move<S: GameState>(
-    config: &SelfplayConfig,
-    model_id: &str,
-    names: &(Arc<str>, Arc<str>),
-    slot: &mut Slot<S>,
-) -> Option<FinishedGame> {
+fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<FinishedGame> {
+    let (config, model_id, names) = (ctx.config, ctx.model_id, ctx.names);
     let active = slot.active.as_mut().expect("an active game");
     let pos = active.game.position().clone();
     let side = pos.side();
@@ -542,12 +561,39 @@ fn finish_move<S: GameState>(
     active.game.play(mv);
     slot.search.advance(mv);
     let outcome = active.game.outcome().or_else(|| {
-        (active.game.ply() >= config.max_plies as usize).then_some(Outcome {
-            result: GameResult::Draw,
-            termination: Termination::MaxLength,
-        })
+        (active.game.ply() >= config.max_plies as usize)
+            .then(|| adjudicate(config.adjudicate, ctx.adjudicator, active.game.position()))
     });
     outcome.map(|o| close_game(active, o, model_id, names))
+}
+
+/// The outcome of a game stopped at `max_plies`: a draw, unless
+/// `adjudicate` is set and the static evaluation puts one side at least
+/// that far ahead.
+fn adjudicate<S: GameState>(
+    margin: u32,
+    adjudicator: Option<&(dyn Fn(&S) -> i32 + Send + Sync)>,
+    position: &S,
+) -> Outcome {
+    let draw = Outcome {
+        result: GameResult::Draw,
+        termination: Termination::MaxLength,
+    };
+    let Some(eval) = adjudicator.filter(|_| margin > 0).map(|f| f(position)) else {
+        return draw;
+    };
+    let side = position.side();
+    let winner = if eval >= margin as i32 {
+        side
+    } else if eval <= -(margin as i32) {
+        !side
+    } else {
+        return draw;
+    };
+    Outcome {
+        result: GameResult::win_for(winner),
+        termination: Termination::Adjudication,
+    }
 }
 
 fn close_game<S: GameState>(

@@ -21,7 +21,7 @@ pub mod rng;
 pub mod server;
 
 pub use config::{Algorithm, ConfigError, SelfplayConfig};
-pub use driver::{FinishedGame, RoundStats, SelfPlay, Totals};
+pub use driver::{Adjudicator, FinishedGame, RoundStats, SelfPlay, Totals};
 pub use eval::{EvalCache, Evaluator, NetworkEvaluator, Request, UniformEvaluator};
 pub use mcts::{gumbel_schedule, Search, SearchParams};
 pub use rng::Rng;

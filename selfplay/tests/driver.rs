@@ -151,6 +151,7 @@ fn tiny_model() -> model::ModelConfig {
         value_hidden: 8,
         device: "cpu".into(),
         threads: 1,
+        ..Default::default()
     }
 }
 
@@ -309,4 +310,71 @@ fn encoding_in_the_tree_workers_changes_no_game() {
     let with_net_owner = run(&mut Declines(NetworkEvaluator::new(net())), 1);
     let with_net_workers = run(&mut NetworkEvaluator::new(net()), 2);
     assert_eq!(with_net_owner, with_net_workers);
+}
+
+/// `[selfplay] adjudicate`: a game stopped at `max_plies` is won by the side
+/// the adjudicator puts at least the margin ahead (termination
+/// `adjudication`, on every row); below the margin, without an adjudicator,
+/// or with the margin 0 it stays a draw by `max-length`. Games that end by
+/// the rules before the cap are not touched.
+#[test]
+fn games_at_the_ply_cap_are_adjudicated_by_the_margin() {
+    use game::{Color, GameResult};
+    use std::sync::Arc;
+    let game = Piratechnics::standard();
+    let config = |margin: u32| SelfplayConfig {
+        max_plies: 6,
+        adjudicate: margin,
+        resign_threshold: -1.0,
+        ..small(Algorithm::Puct, 1)
+    };
+    // The side to move after 6 plies is White: +eval means White is ahead.
+    let run = |margin: u32, eval: Option<i32>| -> Vec<FinishedGame> {
+        let mut sp = SelfPlay::new(&game, &config(margin), 3, 4, "uniform");
+        if let Some(e) = eval {
+            sp = sp.with_adjudicator(Arc::new(move |p: &Position| {
+                assert_eq!(p.side(), Color::White);
+                e
+            }));
+        }
+        let mut out = Vec::new();
+        while !sp.is_done() {
+            sp.round(&mut UniformEvaluator, &mut out);
+        }
+        assert_eq!(out.len(), 4);
+        out
+    };
+    let outcomes = |games: &[FinishedGame]| {
+        games
+            .iter()
+            .map(|g| {
+                assert_eq!(g.records.len(), 6, "every game reaches the cap");
+                assert!(g
+                    .records
+                    .iter()
+                    .all(|r| r.termination == g.outcome.termination
+                        && r.result == Some(g.outcome.result)));
+                (g.outcome.result, g.outcome.termination)
+            })
+            .collect::<Vec<_>>()
+    };
+    let won = (GameResult::WhiteWin, Termination::Adjudication);
+    let lost = (GameResult::BlackWin, Termination::Adjudication);
+    let draw = (GameResult::Draw, Termination::MaxLength);
+    assert_eq!(outcomes(&run(300, Some(300))), [won; 4]);
+    assert_eq!(outcomes(&run(300, Some(-450))), [lost; 4]);
+    assert_eq!(
+        outcomes(&run(300, Some(299))),
+        [draw; 4],
+        "below the margin"
+    );
+    assert_eq!(outcomes(&run(0, Some(10_000))), [draw; 4], "margin 0: off");
+    assert_eq!(outcomes(&run(300, None)), [draw; 4], "no adjudicator");
+    // Adjudication changes results, never the moves played.
+    let moves = |g: &[FinishedGame]| {
+        g.iter()
+            .flat_map(|g| g.records.iter().map(|r| r.chosen_move))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&run(300, Some(300))), moves(&run(0, None)));
 }

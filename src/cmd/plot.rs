@@ -28,9 +28,11 @@ fn rating_panels(path: &Path) -> Result<Vec<train::plot::Panel>, CliError> {
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
-    let rows: Vec<Vec<f64>> = lines
-        .map(|l| l.split(',').filter_map(|x| x.parse().ok()).collect())
-        .filter(|r: &Vec<f64>| r.len() == header.len())
+    // An empty cell: a ladder rung that generation did not play (skipped
+    // as decided); its line just has no point there.
+    let rows: Vec<Vec<Option<f64>>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().ok()).collect())
+        .filter(|r: &Vec<Option<f64>>| r.len() == header.len() && r[0].is_some() && r[1].is_some())
         .collect();
     if rows.is_empty() {
         return Err(CliError::input(format!(
@@ -38,7 +40,11 @@ fn rating_panels(path: &Path) -> Result<Vec<train::plot::Panel>, CliError> {
             path.display()
         )));
     }
-    let col = |i: usize| rows.iter().map(|r| (r[0], r[i])).collect::<Vec<_>>();
+    let col = |i: usize| {
+        rows.iter()
+            .filter_map(|r| Some((r[0]?, r[i]?)))
+            .collect::<Vec<_>>()
+    };
     let elo = train::plot::Panel::new("Elo (random = 0)", "generation").with("Elo", col(1));
     let mut scores = train::plot::Panel::new("score against the ladder", "generation");
     for (i, h) in header.iter().enumerate().skip(2) {

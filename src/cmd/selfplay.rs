@@ -58,7 +58,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     with_game!(run.game, |g| run_game(&g, cfg, args))
 }
 
-fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError> {
+fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError>
+where
+    G::State: game::AlphaBetaState,
+{
     let config = &cfg.selfplay;
     if args.games == 0 {
         return Err(CliError::input("--games must be at least 1"));

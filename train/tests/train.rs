@@ -21,6 +21,7 @@ fn tiny_model() -> ModelConfig {
         value_hidden: 16,
         device: "cpu".into(),
         threads: 1,
+        ..Default::default()
     }
 }
 

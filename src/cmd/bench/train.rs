@@ -161,7 +161,10 @@ fn selfplay_rows<G: Game>(
     args: &Args,
     cfg: &pipeline::RunConfig,
     dir: &Path,
-) -> Result<PathBuf, CliError> {
+) -> Result<PathBuf, CliError>
+where
+    G::State: game::AlphaBetaState,
+{
     let out = dir.join("shards");
     let (net, model_id) = load_network(game, &cfg.model, None, cfg.seed).map_err(pipeline_error)?;
     let mut sp = cfg.selfplay.clone();
@@ -195,7 +198,10 @@ fn bench<G: Game>(
     cfg: &pipeline::RunConfig,
     device: tch::Device,
     dir: &Path,
-) -> Result<Figures, CliError> {
+) -> Result<Figures, CliError>
+where
+    G::State: game::AlphaBetaState,
+{
     let (model_cfg, tc): (&ModelConfig, &TrainConfig) = (&cfg.model, &cfg.train);
     train::set_threads(tc, model_cfg);
     let data = if args.data.is_empty() {
