@@ -69,7 +69,10 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     with_game!(game, |g| run_game(&g, args))
 }
 
-fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
+where
+    G::State: game::AlphaBetaState,
+{
     let (model_cfg, train_cfg, text) = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path)

@@ -64,7 +64,15 @@ pub struct BatchBuilder<G: Game> {
     value_weight: Vec<f32>,
     /// Share of the value target taken from the stored search W/D/L.
     value_q_weight: f32,
+    /// Share taken from a hint of the position's win probability for the
+    /// side to move (`[train] value_eval_weight`), and the hint.
+    value_hint: Option<(f32, ValueHint<G::State>)>,
 }
+
+/// A position's win probability for the side to move from something other
+/// than the game's result (the game's static evaluation: see
+/// `[train] value_eval_weight`), in [0, 1].
+pub type ValueHint<S> = std::sync::Arc<dyn Fn(&S) -> f32 + Send + Sync>;
 
 /// The row's position and moves under symmetry `sym` of the game (0: as
 /// stored); `None` for a row that cannot be trained on (unreadable position
@@ -110,7 +118,15 @@ impl<G: Game> BatchBuilder<G> {
             policy_weight: Vec::new(),
             value_weight: Vec::new(),
             value_q_weight: 0.0,
+            value_hint: None,
         }
+    }
+
+    /// Mixes `weight` of `hint` into the value target (on top of
+    /// `value_q_weight`, whose share it takes from the result's).
+    pub fn with_value_hint(mut self, weight: f32, hint: ValueHint<G::State>) -> BatchBuilder<G> {
+        self.value_hint = (weight > 0.0).then_some((weight.clamp(0.0, 1.0), hint));
+        self
     }
 
     /// Mixes `q` of the search's root W/D/L into the value target (the
@@ -181,8 +197,18 @@ impl<G: Game> BatchBuilder<G> {
                     } else {
                         0.0
                     };
-                    self.value
-                        .extend((0..3).map(|i| (1.0 - q) * result[i] + q * search[i]));
+                    // The hint is of the position as trained on; symmetries
+                    // keep the rules, so the stored one's value is the same.
+                    let (e, hint) = match &self.value_hint {
+                        Some((e, f)) => {
+                            let p = f(&pos).clamp(0.0, 1.0);
+                            (e.min(1.0 - q), [p, 0.0, 1.0 - p])
+                        }
+                        None => (0.0, [0.0; 3]),
+                    };
+                    self.value.extend(
+                        (0..3).map(|i| (1.0 - q - e) * result[i] + q * search[i] + e * hint[i]),
+                    );
                     self.value_weight.push(1.0);
                 }
                 None => {

@@ -77,6 +77,18 @@ pub struct TrainConfig {
     /// (and exact near mates). Rows without a stored root W/D/L keep the
     /// result.
     pub value_q_weight: f64,
+    /// Share of the value target taken from the game's static evaluation of
+    /// the position (the `ab:` players' evaluation, as a win probability
+    /// `1 / (1 + exp(-eval / value_eval_scale))`, draw 0):
+    /// `(1-q-e)·result + q·search + e·evaluation` (default 0.0). A dense
+    /// prior for games whose first generations carry little result signal
+    /// (Pirate Chess: material decides who can still win); it biases the
+    /// value head toward the baseline's idea of the position, so keep it
+    /// small or off where results come on their own.
+    pub value_eval_weight: f64,
+    /// Evaluation (in the game's centipawns) at which `value_eval_weight`'s
+    /// win probability is 1/(1+e^-1) ≈ 0.73 (default 400).
+    pub value_eval_scale: f64,
     /// Replay window: the newest positions trained on (default 200000).
     pub window: usize,
     /// Train on file-mirrored (a↔f) copies of half the samples, when the
@@ -117,6 +129,8 @@ impl Default for TrainConfig {
             cheap_search_weight: 0.0,
             value_loss_weight: 1.0,
             value_q_weight: 0.0,
+            value_eval_weight: 0.0,
+            value_eval_scale: 400.0,
             window: 200_000,
             mirror: true,
             checkpoint_every: 500,
@@ -183,10 +197,20 @@ impl TrainConfig {
             ("min_lr_factor", self.min_lr_factor),
             ("step_gamma", self.step_gamma),
             ("value_q_weight", self.value_q_weight),
+            ("value_eval_weight", self.value_eval_weight),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                 return bad(key, "must be between 0 and 1");
             }
+        }
+        if self.value_q_weight + self.value_eval_weight > 1.0 {
+            return bad(
+                "value_eval_weight",
+                "value_q_weight + value_eval_weight must be at most 1",
+            );
+        }
+        if !(self.value_eval_scale.is_finite() && self.value_eval_scale > 0.0) {
+            return bad("value_eval_scale", "must be a number > 0");
         }
         if !(self.momentum.is_finite() && (0.0..1.0).contains(&self.momentum)) {
             return bad("momentum", "must be in [0, 1)");

@@ -279,6 +279,21 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
         .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
+/// The game's static evaluation (the `ab:` players' default weights) as a
+/// win probability for the side to move: `1 / (1 + exp(-eval / scale))`.
+pub fn static_value_hint<S: game::AlphaBetaState>(
+    start: &S,
+    scale: f64,
+) -> crate::batch::ValueHint<S> {
+    let tables = start.eval_tables();
+    let params = S::EvalParams::default();
+    let scale = scale as f32;
+    std::sync::Arc::new(move |s: &S| {
+        let eval = s.evaluate(&tables, &params) as f32;
+        1.0 / (1.0 + (-eval / scale).exp())
+    })
+}
+
 /// Runs (or resumes) a training run. `on_step` is called after every step.
 pub fn train<G: Game>(
     game: &G,
@@ -286,7 +301,10 @@ pub fn train<G: Game>(
     cfg: &TrainConfig,
     opts: &RunOptions,
     on_step: &mut dyn FnMut(&Progress),
-) -> Result<Summary, TrainError> {
+) -> Result<Summary, TrainError>
+where
+    G::State: game::AlphaBetaState,
+{
     let mut cfg = cfg.clone();
     if let Some(s) = opts.steps {
         cfg.steps = s;
@@ -396,6 +414,12 @@ pub fn train<G: Game>(
     };
     let cheap = cfg.cheap_search_weight as f32;
     let mut builder = BatchBuilder::new(game).with_value_q_weight(cfg.value_q_weight as f32);
+    if cfg.value_eval_weight > 0.0 {
+        builder = builder.with_value_hint(
+            cfg.value_eval_weight as f32,
+            static_value_hint(&game.start(), cfg.value_eval_scale),
+        );
+    }
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {
         produced += 1;

@@ -360,3 +360,40 @@ fn a_window_of_undecodable_rows_is_skipped_not_a_panic() {
     assert_eq!(s.samples, 0);
     assert!(s.skipped_rows > 0);
 }
+
+/// `[train] value_eval_weight`: the value target mixes in the hint's win
+/// probability, `(1-q-e)·result + q·search + e·[p, 0, 1-p]`, and the
+/// shares are validated together.
+#[test]
+fn the_value_target_mixes_in_the_evaluation_hint() {
+    use std::sync::Arc;
+    let pc = Piratechnics::standard();
+    let rows = random_game(&pc, 1, &pc.start(), 3, 10).positions;
+    let window = data::ReplayWindow::from_records(rows.clone());
+    let targets = |q: f32, hint: Option<(f32, f32)>| -> Vec<f32> {
+        let mut b = train::BatchBuilder::new(&pc).with_value_q_weight(q);
+        if let Some((e, p)) = hint {
+            b = b.with_value_hint(e, Arc::new(move |_: &piratechnics::Position| p));
+        }
+        let batch = b.build(window.records().iter().map(|r| (r, 0)), 0.0);
+        Vec::try_from(&batch.value_target.view([-1])).unwrap()
+    };
+    let plain = targets(0.0, None);
+    let search = targets(1.0, None);
+    let mixed = targets(0.25, Some((0.5, 0.8)));
+    assert_eq!(targets(0.0, Some((0.0, 0.8))), plain, "weight 0: no hint");
+    for i in 0..plain.len() {
+        let hint = [0.8, 0.0, 0.2][i % 3];
+        let want = 0.25 * plain[i] + 0.25 * search[i] + 0.5 * hint;
+        assert!(
+            (mixed[i] - want).abs() < 1e-6,
+            "{i}: {} vs {want}",
+            mixed[i]
+        );
+    }
+    let e = TrainConfig::from_toml_str("[train]\nvalue_q_weight = 0.6\nvalue_eval_weight = 0.5\n")
+        .unwrap_err();
+    assert!(e.0.contains("value_eval_weight"), "{e}");
+    let e = TrainConfig::from_toml_str("[train]\nvalue_eval_scale = 0\n").unwrap_err();
+    assert!(e.0.contains("value_eval_scale"), "{e}");
+}
