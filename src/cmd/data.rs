@@ -25,7 +25,7 @@ enum Verb {
     Info(InfoArgs),
     /// Write one game in the inventor's notation (readable by `triad replay`).
     #[command(
-        after_help = "The game is rebuilt from its rows: ply 0's TFEN is the start and each\nrow's chosen move is played in turn. Lines are `N)\\tWHITE,\\tBLACK;`.\nIf the game does not start from the standard position, replay it with\n`triad replay FILE --tfen '<start TFEN>'` (the TFEN is in the header).\n\nExample:\n  triad data export runs/demo/shards --game 42 --out game42.txt"
+        after_help = "The game is rebuilt from its rows: ply 0's TFEN is the start and each\nrow's chosen move is played in turn. Lines are `N)\\tWHITE,\\tBLACK;`.\nThe header names the game and its start position; `triad replay FILE`\nreads both from it.\n\nExample:\n  triad data export runs/demo/shards --game 42 --out game42.txt"
     )]
     Export(ExportArgs),
 }

@@ -9,15 +9,18 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "The record has numbered lines `N) WHITE, BLACK;`; lines starting with\n`if`, `then`, `and` or `or` are variations and are skipped; `resigns` ends the game.\nExit status 1 when a move is illegal or cannot be resolved."
+    after_help = "The record has numbered lines `N) WHITE, BLACK;`; lines starting with\n`if`, `then`, `and` or `or` are variations and are skipped; `resigns` ends the game.\nA record written by `triad data export` names its game and start position in\nits header; replay reads both from there unless --game or --position say otherwise.\nExit status 1 when a move is illegal or cannot be resolved."
 )]
 pub struct Args {
     /// The record file.
     file: PathBuf,
-    /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
-    game: String,
-    /// Start position in the game's text (default: the variant's start).
+    /// The game, `NAME[/VARIANT]` (default: the one named in the record's
+    /// `Game N (P plies, NAME/VARIANT)` header, as `triad data export`
+    /// writes it; without a header, piratechnics).
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// Start position in the game's text (default: the record header's
+    /// `Start` line, else the variant's start).
     #[arg(long, alias = "tfen", value_name = "TEXT")]
     position: Option<String>,
     /// Print one JSON object instead of text.
@@ -28,12 +31,34 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.file.display())))?;
-    let game = games::from_flag(&args.game)?;
+    let name = match &args.game {
+        Some(g) => g.clone(),
+        None => header_game(&text).unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
+    };
+    let game = games::from_flag(&name)?;
     with_game!(game, |g| replay(&g, &args, &text))
 }
 
+/// The `NAME/VARIANT` of an exported record's first line, `Game N (P plies,
+/// NAME/VARIANT): ...`.
+fn header_game(text: &str) -> Option<String> {
+    let first = text.lines().next()?.strip_prefix("Game ")?;
+    let inside = first.split_once('(')?.1.split_once(')')?.0;
+    let tag = inside.split_once(", ")?.1.trim();
+    (!tag.is_empty()).then(|| tag.to_string())
+}
+
+/// The start position of an exported record's header (`Start TEXT`, in the
+/// first few lines, before the moves).
+fn header_start(text: &str) -> Option<&str> {
+    text.lines()
+        .take(4)
+        .find_map(|l| l.strip_prefix("Start "))
+        .map(str::trim)
+}
+
 fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
-    let start = match &args.position {
+    let start = match args.position.as_deref().or_else(|| header_start(text)) {
         Some(t) => game.parse_state(t).map_err(CliError::input)?,
         None => game.start(),
     };
