@@ -383,7 +383,8 @@ fn outcome_terminals_play_the_win_with_fewer_visits() {
 
 /// `[eval] skip_decided`: a rung that the last generation beat in every
 /// game, or lost to in every game, is not played by the next one (which
-/// says so), its `ratings.csv` cell is empty, and the plot still draws.
+/// says so) until the run's last generation, which plays every rung; its
+/// `ratings.csv` cell is empty, and the plot still draws.
 /// Which rungs are decided is read from the run's own `matches.json`, and
 /// a 12-ply solver horizon against a barely trained network makes sure at
 /// least one is (the seed is fixed, so the run is the same every time).
@@ -420,7 +421,7 @@ random_plies = 2
 skip_decided = 1
 replay_decided_every = 100
 [loop]
-generations = 2
+generations = 3
 games_per_generation = 8
 train_steps_per_generation = 5
 "#,
@@ -463,6 +464,12 @@ train_steps_per_generation = 5
             skipped += 1;
             assert_eq!(w1 + d1 + l1, 0, "{rung} decided at generation 0: {err}");
             assert_eq!(w2 + d2 + l2, 0, "{rung} still decided: {err}");
+            let [w3, d3, l3] = wdl("gen-0003", rung);
+            assert_eq!(
+                w3 + d3 + l3,
+                2,
+                "the last generation plays every rung: {err}"
+            );
             assert!(err.contains(&format!("{rung}: skipped, decided")), "{err}");
         } else {
             assert_eq!(w1 + d1 + l1, 2, "{rung} undecided must be played: {err}");

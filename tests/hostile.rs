@@ -314,3 +314,65 @@ fn a_full_disk_is_reported_by_file_and_leaves_no_temporaries() {
     assert!(err.contains("No space left"), "{err}");
     assert_eq!(temporaries(root), Vec::<String>::new(), "{err}");
 }
+
+/// A record line of 10 MB is reported with its text clipped (the message
+/// stays one short line, exit 1 as for any move that cannot be read), and
+/// `triad selfplay` into a folder that another process holds is refused
+/// (exit 2) naming the holder, leaving its lock alone.
+#[test]
+fn a_huge_record_line_is_clipped_and_a_held_selfplay_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("huge.txt");
+    let huge = format!("1)\t{},\td7-d6;\n", "x".repeat(10_000_000));
+    std::fs::write(&record, huge).unwrap();
+    let out = triad(&["replay", record.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 1_000, "{} bytes of message", err.len());
+    assert!(err.contains("more characters"), "{err}");
+
+    let out_dir = dir.path().join("games");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let lock = out_dir.join("triad.lock");
+    let held = format!(
+        "pid {}\nhost another-host\ncommand triad selfplay\n",
+        std::process::id()
+    );
+    std::fs::write(&lock, &held).unwrap();
+    let config = dir.path().join("c.toml");
+    std::fs::write(
+        &config,
+        "[game]\nname = \"connect4\"\n[model]\nblocks = 1\nchannels = 8\n[selfplay]\nsimulations = 4\ncheap_simulations = 2\ngames_in_flight = 2\n",
+    )
+    .unwrap();
+    refused(
+        &[
+            "selfplay",
+            "--config",
+            config.to_str().unwrap(),
+            "--games",
+            "2",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        "in use by triad selfplay",
+    );
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), held);
+    // Once the holder is gone, the folder is free again.
+    std::fs::remove_file(&lock).unwrap();
+    let ok = triad(&[
+        "selfplay",
+        "--config",
+        config.to_str().unwrap(),
+        "--games",
+        "2",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(!lock.exists(), "the lock is released at the end");
+}

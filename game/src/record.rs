@@ -60,15 +60,21 @@ pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordRepla
             }
             if let Some(o) = outcome.or_else(|| history.outcome()) {
                 return Err(format!(
-                    "line {}: \"{token}\": the game is already over ({})",
+                    "line {}: \"{}\": the game is already over ({})",
                     i + 1,
+                    crate::clip(token, 80),
                     o.termination
                 ));
             }
             let pos = history.position().clone();
-            let m = pos
-                .parse_move(token)
-                .map_err(|e| format!("line {}: \"{token}\": {e}", i + 1))?;
+            let m = pos.parse_move(token).map_err(|e| {
+                format!(
+                    "line {}: \"{}\": {}",
+                    i + 1,
+                    crate::clip(token, 80),
+                    crate::clip(&e, 200)
+                )
+            })?;
             history
                 .try_play(m)
                 .map_err(|e| format!("line {}: {e}", i + 1))?;

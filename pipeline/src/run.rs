@@ -445,7 +445,8 @@ where
 
     /// The players of generation `g`'s matches and their names: `gen-g`
     /// first, then the previous and the best generation, then the ladder
-    /// less the rungs skipped as decided (`[eval] skip_decided`).
+    /// less the rungs skipped as decided (`[eval] skip_decided`; never in
+    /// a replay generation or the run's last).
     fn eval_players(&self, g: u32, best: u32, matches: &Matches) -> (Vec<PlayerSpec>, Vec<String>) {
         let net = |k: u32| {
             PlayerSpec::Net(NetSpec {
@@ -466,9 +467,14 @@ where
         }
         let ec = &self.cfg.eval;
         for (p, n) in self.ladder.iter().zip(&ec.ladder) {
-            if !g.is_multiple_of(ec.replay_decided_every) {
+            // Every rung in a replay generation (so a regression shows) and
+            // in the run's last one (so its final figures are complete).
+            let last = g >= self.cfg.r#loop.generations;
+            if !last && !g.is_multiple_of(ec.replay_decided_every) {
                 if let Some(score) = ratings::decided(matches, n, g, ec.skip_decided) {
-                    let next = g.next_multiple_of(ec.replay_decided_every);
+                    let next = g
+                        .next_multiple_of(ec.replay_decided_every)
+                        .min(self.cfg.r#loop.generations);
                     eprintln!(
                         "  {n}: skipped, decided (score {score:.2} in the last {} generations that met it; played again at generation {next})",
                         ec.skip_decided

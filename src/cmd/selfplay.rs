@@ -93,6 +93,10 @@ where
         shard_games: args.shard_games,
         model_id: model_id.clone(),
     };
+    // One writer per folder: a second `triad selfplay` into it is refused
+    // naming the first; a killed one's lock is taken over.
+    let _lock =
+        pipeline::lock::RunLock::acquire(&args.out, "triad selfplay").map_err(pipeline_error)?;
     let report =
         play_to_shards(game, config, &mut evaluator, &job, &stop, &bar).map_err(pipeline_error)?;
     bar.finish_and_clear();

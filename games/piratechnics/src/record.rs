@@ -139,7 +139,10 @@ impl fmt::Display for ReplayError {
         write!(
             f,
             "ply {} (line {}) \"{}\": {}",
-            self.ply, self.line, self.text, self.reason
+            self.ply,
+            self.line,
+            game::clip(&self.text, 80),
+            game::clip(&self.reason, 200)
         )
     }
 }
