@@ -154,35 +154,13 @@ fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
     let config = dir.path().join("c4.toml");
     std::fs::write(
         &config,
-        r#"seed = 3
-[game]
-name = "connect4"
-[model]
-blocks = 1
-channels = 8
-[selfplay]
-simulations = 8
-cheap_simulations = 4
-max_plies = 42
-games_in_flight = 8
-[train]
-batch_size = 16
-schedule = "constant"
-warmup_steps = 0
-checkpoint_every = 5
-metrics_every = 1
-[eval]
-games = 2
-simulations = 8
-ladder = ["random", "mcts:sims=50", "ab:depth=2", "solver:depth=2"]
-max_plies = 42
-threads = 1
-SUITE[loop]
-generations = 1
-games_per_generation = 8
-train_steps_per_generation = 5
-"#
-        .replace("SUITE", &suite),
+        tiny_c4_loop(
+            3,
+            &format!(
+                "simulations = 8\nladder = [\"random\", \"mcts:sims=50\", \"ab:depth=2\", \"solver:depth=2\"]\n{suite}"
+            ),
+            1,
+        ),
     )
     .unwrap();
     let run = dir.path().join("run");
@@ -394,37 +372,11 @@ fn decided_ladder_rungs_are_skipped() {
     let config = dir.path().join("c4.toml");
     std::fs::write(
         &config,
-        r#"seed = 5
-[game]
-name = "connect4"
-[model]
-blocks = 1
-channels = 8
-[selfplay]
-simulations = 8
-cheap_simulations = 4
-max_plies = 42
-games_in_flight = 8
-[train]
-batch_size = 16
-schedule = "constant"
-warmup_steps = 0
-checkpoint_every = 5
-metrics_every = 1
-[eval]
-games = 2
-simulations = 4
-ladder = ["random", "solver:depth=12"]
-max_plies = 42
-threads = 1
-random_plies = 2
-skip_decided = 1
-replay_decided_every = 100
-[loop]
-generations = 3
-games_per_generation = 8
-train_steps_per_generation = 5
-"#,
+        tiny_c4_loop(
+            5,
+            "simulations = 4\nladder = [\"random\", \"solver:depth=12\"]\nrandom_plies = 2\nskip_decided = 1\nreplay_decided_every = 100\n",
+            3,
+        ),
     )
     .unwrap();
     let run = dir.path().join("run");
@@ -493,4 +445,38 @@ train_steps_per_generation = 5
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A Connect Four loop small enough for a test: a 1-block network, 8 games
+/// a generation, 5 training steps; `eval` is the `[eval]` section's body
+/// and `generations` the loop's length.
+fn tiny_c4_loop(seed: u64, eval: &str, generations: u32) -> String {
+    format!(
+        r#"seed = {seed}
+[game]
+name = "connect4"
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 42
+games_in_flight = 8
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[eval]
+games = 2
+max_plies = 42
+threads = 1
+{eval}[loop]
+generations = {generations}
+games_per_generation = 8
+train_steps_per_generation = 5
+"#
+    )
 }
