@@ -276,3 +276,96 @@ fn fuzz_shards() {
     }
     eprintln!("fuzz target shards: {cases} inputs, no panic");
 }
+
+/// Position text and move text of every other game through the game
+/// boundary (`Game::parse_state`, `GameState::parse_move`), seeded by the
+/// texts of positions and legal moves of seeded random games: no panic; an
+/// accepted position round-trips and generates its moves; an accepted legal
+/// move round-trips. The alphabet is the characters of the seeds plus
+/// punctuation, so that edits stay close to the notation.
+fn fuzz_texts_of<G: Game>(label: &str, g: &G) {
+    let positions = sample_positions(g, 64);
+    let seeds: Vec<String> = positions.iter().map(|p| p.to_text()).collect();
+    let mut moves = Vec::new();
+    let mut move_texts: Vec<(usize, String)> = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        p.legal_moves(&mut moves);
+        move_texts.extend(moves.iter().take(8).map(|&m| (i, p.move_text(m))));
+    }
+    let mut alphabet: Vec<char> = seeds
+        .iter()
+        .flat_map(|s| s.chars())
+        .chain(move_texts.iter().flat_map(|(_, t)| t.chars()))
+        .chain(" /-,;:@+*=0123456789".chars())
+        .collect();
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    // Accepted inputs, so that the round-trip checks are known to have run.
+    let accepted = std::cell::Cell::new((0usize, 0usize));
+    fuzz(
+        &format!("{label} position text"),
+        budget(),
+        |rng| {
+            if rng.below(10) == 0 {
+                (0..rng.below(200))
+                    .map(|_| char::from(rng.below(128) as u8))
+                    .collect()
+            } else {
+                let s = &seeds[rng.below(seeds.len() as u64) as usize];
+                mutate(rng, s, &alphabet)
+            }
+        },
+        |text| {
+            if let Ok(pos) = g.parse_state(text) {
+                accepted.set((accepted.get().0 + 1, accepted.get().1));
+                assert_eq!(
+                    g.parse_state(&pos.to_text()).map(|p| p.to_text()),
+                    Ok(pos.to_text())
+                );
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                let _ = pos.outcome(1);
+            }
+        },
+    );
+    let k = std::cell::Cell::new(0usize);
+    fuzz(
+        &format!("{label} move text"),
+        budget(),
+        |rng| {
+            let (i, t) = &move_texts[rng.below(move_texts.len() as u64) as usize];
+            k.set(*i);
+            mutate(rng, t, &alphabet)
+        },
+        |text| {
+            let pos = &positions[k.get()];
+            if let Ok(m) = pos.parse_move(text) {
+                if pos.is_legal(m) {
+                    accepted.set((accepted.get().0, accepted.get().1 + 1));
+                    assert_eq!(pos.parse_move(&pos.move_text(m)), Ok(m));
+                }
+            }
+        },
+    );
+    let (positions_ok, moves_ok) = accepted.get();
+    eprintln!("{label}: {positions_ok} mutated positions and {moves_ok} legal moves accepted");
+    assert!(
+        positions_ok > 0 && moves_ok > 0,
+        "{label}: no mutated input was accepted ({positions_ok}, {moves_ok}): the round-trip checks never ran"
+    );
+}
+
+#[test]
+fn fuzz_texts_of_connect4_pirate_and_influence() {
+    fuzz_texts_of("connect4/7x6", &connect4::Connect4::standard());
+    fuzz_texts_of(
+        "connect4/8x6",
+        &connect4::Connect4::named("8x6", None, None).unwrap(),
+    );
+    fuzz_texts_of("pirate/8x8", &pirate::Pirate::standard());
+    fuzz_texts_of(
+        "pirate/10x6",
+        &pirate::Pirate::named("standard", Some(10), Some(6)).unwrap(),
+    );
+    fuzz_texts_of("influence/standard", &influence::Influence::standard());
+}
