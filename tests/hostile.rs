@@ -376,3 +376,128 @@ fn a_huge_record_line_is_clipped_and_a_held_selfplay_folder_is_refused() {
     );
     assert!(!lock.exists(), "the lock is released at the end");
 }
+
+/// Starts `triad ARGS` with stdout piped, waits (at most a minute) until
+/// `ready` holds, then sends SIGINT and returns its output.
+fn interrupt_when(args: &[&str], ready: impl Fn() -> bool) -> std::process::Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{args:?}: not ready after a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: signalling a child process of this test by its pid.
+    let rc = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(rc, 0);
+    child.wait_with_output().unwrap()
+}
+
+fn parquet_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const C4_TINY: &str = "seed = 3\n[game]\nname = \"connect4\"\n[model]\nblocks = 1\nchannels = 8\n[selfplay]\nsimulations = 4\ncheap_simulations = 2\ngames_in_flight = 4\n[train]\nbatch_size = 16\nschedule = \"constant\"\nwarmup_steps = 0\ncheckpoint_every = 5\n[eval]\ngames = 2\nsimulations = 4\nladder = [\"random\"]\nthreads = 1\n[loop]\ngenerations = 1000\ngames_per_generation = 8\ntrain_steps_per_generation = 5\n";
+
+/// SIGINT of `triad selfplay`: it stops, keeps every finished game in whole
+/// shards that read back, drops the games in progress, says so (`"interrupted":
+/// true`), exits 0 and releases its folder's lock; no temporary is left.
+#[test]
+fn sigint_of_selfplay_keeps_finished_games_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.toml");
+    std::fs::write(&config, C4_TINY).unwrap();
+    let out_dir = dir.path().join("games");
+    let out = interrupt_when(
+        &[
+            "selfplay",
+            "--config",
+            config.to_str().unwrap(),
+            "--games",
+            "1000000",
+            "--shard-games",
+            "2",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--json",
+        ],
+        || parquet_files(&out_dir).len() >= 2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["interrupted"], true, "{summary}");
+    let games = summary["games"].as_u64().unwrap();
+    assert!((4..1_000_000).contains(&games), "{summary}");
+    let mut rows = 0;
+    let mut ids = std::collections::BTreeSet::new();
+    for shard in parquet_files(&out_dir) {
+        for r in data::read_shard(&shard).unwrap() {
+            rows += 1;
+            ids.insert(r.game_id);
+        }
+    }
+    assert_eq!(ids.len() as u64, games, "every finished game, whole");
+    assert_eq!(rows, summary["positions"].as_u64().unwrap());
+    let left: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".parquet"))
+        .collect();
+    assert!(left.is_empty(), "no temporary and no lock left: {left:?}");
+}
+
+/// SIGINT of `triad loop`: the stage in progress ends, the state is saved,
+/// the loop exits 1 saying how to resume and releases the run's lock; the
+/// same command then goes on from there.
+#[test]
+fn sigint_of_the_loop_saves_its_state_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.toml");
+    std::fs::write(&config, C4_TINY).unwrap();
+    let run = dir.path().join("run");
+    let args = [
+        "loop",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+    ];
+    let out = interrupt_when(&args, || {
+        run.join("networks").join("gen-0002.safetensors").exists()
+    });
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("interrupted") && err.contains("resume"),
+        "{err}"
+    );
+    assert!(!run.join("triad.lock").exists(), "the lock is released");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("state.json")).unwrap()).unwrap();
+    let at = state["generation"].as_u64().unwrap();
+    assert!(at >= 2, "{state}");
+    // The same command goes on from the saved generation (stopped again).
+    let gen = |g: u64| run.join("networks").join(format!("gen-{g:04}.safetensors"));
+    let next = at + 1;
+    let out = interrupt_when(&args, || gen(next).exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        !err.contains("generation 0:"),
+        "resumed, not restarted: {err}"
+    );
+}
