@@ -26,7 +26,7 @@ use train::{BatchBuilder, TrainBatch, TrainConfig, Trainer};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Rows: real self-play games of a fresh network of the config (a cheap search of at\nmost 8 simulations, not timed), or the shards of --data. Slice j of each phase steps on\nthe same batches of the window's stream. raw: forward, backward and optimiser step on\nthose batches encoded beforehand. loop: the trainer's data path (a fresh stream: replay\nwindow, shuffle, decode, encode on the prefetch thread, device copy) and the same\nsteps. The phases alternate in --slices slices of about --seconds / --slices each; the\nfigures are medians with [min, max]. ratio = loop / raw, pair by pair: above 1.05 the\nmeasurement is broken and the command exits 1. Run the release build.\n\nExamples:\n  triad bench train\n  triad bench train --config configs/quickstart.toml --json\n  triad bench train --config configs/quickstart.toml --data runs/quickstart/games/gen-0005"
+    after_help = "Rows: real self-play games of a fresh network of the config (a cheap search of at\nmost 8 simulations, not timed), or the shards of --data. Slice j of each phase steps on\nthe same batches of the window's stream. raw: forward, backward and optimiser step on\nthose batches encoded beforehand. loop: the trainer's data path (a fresh stream: replay\nwindow, shuffle, decode, encode on the prefetch thread, device copy) and the same\nsteps. The phases alternate in --slices slices of about --seconds / --slices each, taking turns at going first; the\nfigures are medians with [min, max]. ratio = loop / raw, pair by pair: above 1.05 the\nmeasurement is broken and the command exits 1. Run the release build.\n\nExamples:\n  triad bench train\n  triad bench train --config configs/quickstart.toml --json\n  triad bench train --config configs/quickstart.toml --data runs/quickstart/games/gen-0005"
 )]
 pub struct Args {
     /// Run file whose [game], [model], [selfplay] and [train] sections are
@@ -264,35 +264,46 @@ where
     let (mut raw, mut real) = (Vec::new(), Vec::new());
     for j in 0..args.slices {
         let from = 4 + j * n;
-        bar.set_message(format!("raw step ({n} steps)"));
-        let batches = prebuilt(&mut builder, from, n);
-        let (mut samples, t) = (0usize, Instant::now());
-        for b in &batches {
-            if b.rows > 0 {
-                trainer.step(b, tc.lr, false);
+        // The phases take turns at going first (raw first in even slices,
+        // the loop first in odd ones), so that neither always runs on a
+        // warmer or a quieter machine.
+        let order = if j % 2 == 0 {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for raw_phase in order {
+            if raw_phase {
+                bar.set_message(format!("raw step ({n} steps)"));
+                let batches = prebuilt(&mut builder, from, n);
+                let (mut samples, t) = (0usize, Instant::now());
+                for b in &batches {
+                    if b.rows > 0 {
+                        trainer.step(b, tc.lr, false);
+                    }
+                    samples += b.rows;
+                }
+                raw.push(samples as f64 / t.elapsed().as_secs_f64());
+            } else {
+                bar.set_message(format!("training loop ({n} steps)"));
+                let (mut samples, t) = (0usize, Instant::now());
+                let mut loop_builder = BatchBuilder::new(game).with_value_q_weight(q);
+                let mut produced = 0usize;
+                let stream = window.batches_with(&options, move |b| {
+                    produced += 1;
+                    (produced > from).then(|| loop_builder.build(b.iter(), cheap))
+                });
+                for b in stream.flatten().take(n) {
+                    let b = b.to_device(device);
+                    if b.rows > 0 {
+                        trainer.step(&b, tc.lr, false);
+                    }
+                    samples += b.rows;
+                }
+                real.push(samples as f64 / t.elapsed().as_secs_f64());
             }
-            samples += b.rows;
+            bar.inc(1);
         }
-        raw.push(samples as f64 / t.elapsed().as_secs_f64());
-        drop(batches);
-        bar.inc(1);
-        bar.set_message(format!("training loop ({n} steps)"));
-        let (mut samples, t) = (0usize, Instant::now());
-        let mut loop_builder = BatchBuilder::new(game).with_value_q_weight(q);
-        let mut produced = 0usize;
-        let stream = window.batches_with(&options, move |b| {
-            produced += 1;
-            (produced > from).then(|| loop_builder.build(b.iter(), cheap))
-        });
-        for b in stream.flatten().take(n) {
-            let b = b.to_device(device);
-            if b.rows > 0 {
-                trainer.step(&b, tc.lr, false);
-            }
-            samples += b.rows;
-        }
-        real.push(samples as f64 / t.elapsed().as_secs_f64());
-        bar.inc(1);
     }
     bar.finish_and_clear();
     Ok(Figures {
