@@ -147,9 +147,10 @@ where
             .replace('_', "-");
         CliError::input(format!("{flag}:{}", e.split_once(':').map_or("", |x| x.1)))
     })?;
-    // Every network player's checkpoint is checked before any game: a
-    // missing file, a bad sidecar or a network of another game is bad
-    // input (exit 2), named here, not a failure in the middle of a match.
+    // Every network player's checkpoint is loaded once before any game: a
+    // missing file, a bad sidecar, a network of another game or weights
+    // that do not read (truncated, garbage, another shape) are bad input
+    // (exit 2), named here, not a failure in the middle of a match.
     let tag = game::GameTag::of(game);
     for p in &players {
         if let PlayerSpec::Net(n) = p {
@@ -163,6 +164,8 @@ where
                     n.path
                 )));
             }
+            model::Network::load(path, &tag, tch::Device::Cpu)
+                .map_err(|e| CliError::input(format!("player net:{}: {e}", n.path)))?;
         }
     }
     let pairs = args.games.div_ceil(2).max(1);
