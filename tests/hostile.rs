@@ -645,3 +645,64 @@ fn every_kind_of_bad_checkpoint_is_bad_input() {
 fn kind_file(p: &str) -> &str {
     p.trim_end_matches(".safetensors")
 }
+
+/// A run file with a bad value is refused before the loop writes anything
+/// (the probe found 26 such files that failed after a whole self-play
+/// generation and left a run directory neither config could resume); the
+/// fixed file then runs in the same directory.
+#[test]
+fn a_bad_run_file_leaves_nothing_that_blocks_the_fixed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let fixed = C4_TINY.replace("generations = 1000", "generations = 1");
+    for (key, bad) in [
+        ("train.lr", fixed.replace("[train]\n", "[train]\nlr = 0\n")),
+        (
+            "loop.gate_score",
+            fixed.replace("[loop]\n", "[loop]\ngate_score = 2\n"),
+        ),
+        (
+            "eval.ladder",
+            fixed.replace("ladder = [\"random\"]", "ladder = [\"bogus:1\"]"),
+        ),
+        (
+            "selfplay.cheap_share",
+            fixed.replace("[selfplay]\n", "[selfplay]\ncheap_share = 1.5\n"),
+        ),
+    ] {
+        let config = dir.path().join("bad.toml");
+        std::fs::write(&config, &bad).unwrap();
+        let out = triad(&[
+            "loop",
+            "--config",
+            config.to_str().unwrap(),
+            "--run",
+            run.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{key}: {err}");
+        assert!(
+            err.contains(key.split('.').next_back().unwrap()),
+            "{key}: {err}"
+        );
+        assert!(
+            !run.join("games").exists() && !run.join("networks").exists(),
+            "{key}: nothing played or written"
+        );
+    }
+    let config = dir.path().join("fixed.toml");
+    std::fs::write(&config, &fixed).unwrap();
+    let out = triad(&[
+        "loop",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(run.join("networks").join("gen-0001.safetensors").exists());
+}
