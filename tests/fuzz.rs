@@ -58,6 +58,19 @@ fn mutate(rng: &mut SplitMix, text: &str, alphabet: &[char]) -> String {
     chars.into_iter().collect()
 }
 
+/// One input in ten is random ASCII; the others are a mutation of one of
+/// `seeds` drawn from `alphabet`.
+fn random_or_mutated(rng: &mut SplitMix, seeds: &[String], alphabet: &[char]) -> String {
+    if rng.below(10) == 0 {
+        (0..rng.below(200))
+            .map(|_| char::from(rng.below(128) as u8))
+            .collect()
+    } else {
+        let s = &seeds[rng.below(seeds.len() as u64) as usize];
+        mutate(rng, s, alphabet)
+    }
+}
+
 /// Runs `check` on `cases` inputs from `make`; a panic fails the test with
 /// the input and its case number.
 fn fuzz(
@@ -102,16 +115,7 @@ fn fuzz_position_text_of_every_variant() {
         fuzz(
             &format!("piratechnics/{name} position text"),
             cases,
-            |rng| {
-                if rng.below(10) == 0 {
-                    (0..rng.below(200))
-                        .map(|_| char::from(rng.below(128) as u8))
-                        .collect()
-                } else {
-                    let s = &seeds[rng.below(seeds.len() as u64) as usize];
-                    mutate(rng, s, &TFEN_CHARS)
-                }
-            },
+            |rng| random_or_mutated(rng, &seeds, &TFEN_CHARS),
             |text| {
                 if let Ok(pos) = g.parse_state(text) {
                     // Accepted: it round-trips and its moves can be made.
@@ -305,16 +309,7 @@ fn fuzz_texts_of<G: Game>(label: &str, g: &G) {
     fuzz(
         &format!("{label} position text"),
         budget(),
-        |rng| {
-            if rng.below(10) == 0 {
-                (0..rng.below(200))
-                    .map(|_| char::from(rng.below(128) as u8))
-                    .collect()
-            } else {
-                let s = &seeds[rng.below(seeds.len() as u64) as usize];
-                mutate(rng, s, &alphabet)
-            }
-        },
+        |rng| random_or_mutated(rng, &seeds, &alphabet),
         |text| {
             if let Ok(pos) = g.parse_state(text) {
                 accepted.set((accepted.get().0 + 1, accepted.get().1));

@@ -12,6 +12,18 @@ pub fn triad(args: &[&str]) -> std::process::Output {
         .expect("triad runs")
 }
 
+/// Runs `triad` with `args` and asserts that it succeeded (the message is
+/// its stderr).
+pub fn succeeds(args: &[&str]) -> std::process::Output {
+    let out = triad(args);
+    assert!(
+        out.status.success(),
+        "triad {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 pub fn json(out: &std::process::Output) -> serde_json::Value {
     assert!(
         out.status.success(),
