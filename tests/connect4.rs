@@ -164,13 +164,7 @@ fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
     )
     .unwrap();
     let run = dir.path().join("run");
-    let out = triad(&[
-        "loop",
-        "--config",
-        config.to_str().unwrap(),
-        "--run",
-        run.to_str().unwrap(),
-    ]);
+    let out = common::run_loop(&config, &run);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     for rung in ["random", "mcts:sims=50", "ab:depth=2", "solver:depth=2"] {
@@ -316,13 +310,7 @@ fn a_bad_eval_suite_is_refused_by_name() {
         )
         .unwrap();
         let run = dir.path().join(format!("run-{game}"));
-        let out = triad(&[
-            "loop",
-            "--config",
-            config.to_str().unwrap(),
-            "--run",
-            run.to_str().unwrap(),
-        ]);
+        let out = common::run_loop(&config, &run);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains("eval.suite") && err.contains(says), "{err}");
@@ -380,13 +368,7 @@ fn decided_ladder_rungs_are_skipped() {
     )
     .unwrap();
     let run = dir.path().join("run");
-    let out = triad(&[
-        "loop",
-        "--config",
-        config.to_str().unwrap(),
-        "--run",
-        run.to_str().unwrap(),
-    ]);
+    let out = common::run_loop(&config, &run);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     let m: serde_json::Value =

@@ -672,13 +672,7 @@ fn a_bad_run_file_leaves_nothing_that_blocks_the_fixed_one() {
     ] {
         let config = dir.path().join("bad.toml");
         std::fs::write(&config, &bad).unwrap();
-        let out = triad(&[
-            "loop",
-            "--config",
-            config.to_str().unwrap(),
-            "--run",
-            run.to_str().unwrap(),
-        ]);
+        let out = common::run_loop(&config, &run);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{key}: {err}");
         assert!(
@@ -692,13 +686,7 @@ fn a_bad_run_file_leaves_nothing_that_blocks_the_fixed_one() {
     }
     let config = dir.path().join("fixed.toml");
     std::fs::write(&config, &fixed).unwrap();
-    let out = triad(&[
-        "loop",
-        "--config",
-        config.to_str().unwrap(),
-        "--run",
-        run.to_str().unwrap(),
-    ]);
+    let out = common::run_loop(&config, &run);
     assert!(
         out.status.success(),
         "{}",

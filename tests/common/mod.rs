@@ -12,6 +12,17 @@ pub fn triad(args: &[&str]) -> std::process::Output {
         .expect("triad runs")
 }
 
+/// `triad loop --config CONFIG --run RUN`.
+pub fn run_loop(config: &std::path::Path, run: &std::path::Path) -> std::process::Output {
+    triad(&[
+        "loop",
+        "--config",
+        config.to_str().expect("a UTF-8 path"),
+        "--run",
+        run.to_str().expect("a UTF-8 path"),
+    ])
+}
+
 /// Runs `triad` with `args` and asserts that it succeeded (the message is
 /// its stderr).
 pub fn succeeds(args: &[&str]) -> std::process::Output {
