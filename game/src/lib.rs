@@ -9,6 +9,7 @@
 //! `docs/games.md` walks through adding a game.
 
 mod alphabeta;
+pub mod draw;
 mod history;
 mod outcome;
 mod perft;
@@ -21,6 +22,7 @@ mod text;
 mod traits;
 
 pub use alphabeta::{AlphaBetaState, MoveOrder, PerfectPlayer};
+pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_parallel};

@@ -219,6 +219,22 @@ pub trait GameState: Clone + Send + Sync + Debug + PartialEq + 'static {
         format!("{}\n", self.to_text())
     }
 
+    /// The position as a picture (`triad show --svg`, `triad explore`):
+    /// boards, what stands on each cell, a caption; [`crate::draw::svg`]
+    /// renders it. Default: the [`GameState::diagram`] as text.
+    fn drawing(&self) -> crate::Drawing {
+        crate::draw::text_drawing(&self.diagram())
+    }
+
+    /// The cells of [`GameState::drawing`] that a legal move `m` goes from
+    /// and to (the same cell twice for a drop or a Connect Four column),
+    /// for arrows and visit shares on the board. Default: `None` (the move
+    /// is listed but not drawn).
+    fn move_cells(&self, m: Self::Move) -> Option<(crate::CellRef, crate::CellRef)> {
+        let _ = m;
+        None
+    }
+
     /// The game's text of a legal move `m` in this position.
     fn move_text(&self, m: Self::Move) -> String;
 
