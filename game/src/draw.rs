@@ -45,7 +45,7 @@ impl Panel {
                 let (r, c) = (i / cols, i % cols);
                 let from_bottom = rows - 1 - r;
                 Cell {
-                    ground: if (from_bottom + c) % 2 == 0 {
+                    ground: if (from_bottom + c).is_multiple_of(2) {
                         Ground::Dark
                     } else {
                         Ground::Light
@@ -504,6 +504,21 @@ pub fn svg(d: &Drawing, marks: &[Mark]) -> String {
     out
 }
 
+/// The usual caption of a position: who moves, or the result once the game
+/// is over ("Black to move", "White wins (checkmate)", "Draw (board-full)").
+/// `names` are the two seats' names, the first player's first ("White",
+/// "Blue", "Above (White)"); games append their counters after it.
+pub fn caption(side: Color, outcome: Option<crate::Outcome>, names: [&str; 2]) -> String {
+    match outcome {
+        None => format!("{} to move", names[side.index()]),
+        Some(o) => match o.result {
+            crate::GameResult::Draw => format!("Draw ({})", o.termination),
+            crate::GameResult::WhiteWin => format!("{} wins ({})", names[0], o.termination),
+            crate::GameResult::BlackWin => format!("{} wins ({})", names[1], o.termination),
+        },
+    }
+}
+
 /// A drawing for a game that gives none: its text diagram as lines of
 /// monospaced text, in a single off-board panel.
 pub fn text_drawing(diagram: &str) -> Drawing {
@@ -580,6 +595,29 @@ mod tests {
             ..marks[0].clone()
         };
         assert_eq!(svg(&d, &[off]).matches("<line").count(), 0);
+    }
+
+    #[test]
+    fn a_caption_names_the_mover_or_the_result() {
+        use crate::{GameResult, Outcome, Termination};
+        let names = ["Blue", "Red"];
+        assert_eq!(caption(Color::Black, None, names), "Red to move");
+        let won = Outcome {
+            result: GameResult::WhiteWin,
+            termination: Termination::Checkmate,
+        };
+        assert_eq!(
+            caption(Color::Black, Some(won), names),
+            "Blue wins (checkmate)"
+        );
+        let drawn = Outcome {
+            result: GameResult::Draw,
+            termination: Termination::BoardFull,
+        };
+        assert_eq!(
+            caption(Color::White, Some(drawn), names),
+            "Draw (board-full)"
+        );
     }
 
     #[test]

@@ -221,6 +221,14 @@ impl GameState for Position {
         s
     }
 
+    fn drawing(&self) -> game::Drawing {
+        crate::draw::drawing(self)
+    }
+
+    fn move_cells(&self, m: Column) -> Option<(game::CellRef, game::CellRef)> {
+        crate::draw::move_cells(self, m.0)
+    }
+
     fn move_text(&self, m: Column) -> String {
         column_char(m.0).to_string()
     }

@@ -16,6 +16,7 @@
 //! docs/games/connect4.md describes the encoding and the solver's figures.
 
 mod boundary;
+mod draw;
 pub mod pons;
 mod position;
 mod solver;
