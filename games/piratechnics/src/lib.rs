@@ -14,6 +14,7 @@ mod baseline;
 mod boundary;
 mod crew;
 mod diagram;
+mod draw;
 mod encode;
 mod mirror;
 mod movegen;
