@@ -20,6 +20,7 @@
 
 mod baseline;
 mod boundary;
+mod draw;
 mod encode;
 pub mod geometry;
 mod movegen;
