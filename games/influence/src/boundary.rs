@@ -195,6 +195,12 @@ impl GameState for Position {
     fn diagram(&self) -> String {
         Position::diagram(self)
     }
+    fn drawing(&self) -> game::Drawing {
+        crate::draw::drawing(self)
+    }
+    fn move_cells(&self, m: Move) -> Option<(game::CellRef, game::CellRef)> {
+        crate::draw::move_cells(self, m)
+    }
     fn move_text(&self, m: Move) -> String {
         Position::move_text(self, m)
     }

@@ -21,6 +21,7 @@
 
 mod baseline;
 mod boundary;
+mod draw;
 mod encode;
 mod movegen;
 mod outcome;
