@@ -30,6 +30,8 @@ enum Command {
     Config(cmd::config::Args),
     /// Self-play shards: summary (info) and one game in the inventor's notation (export).
     Data(cmd::data::Args),
+    /// Opening explorer and game viewer in the browser (a local web server over shards).
+    Explore(cmd::explore::Args),
     /// Matches between players (networks, alpha-beta levels, random): Elo, SPRT, ratings.
     Eval(cmd::eval::Args),
     /// The full loop: generations of self-play, training and evaluation in one run directory.
@@ -74,6 +76,7 @@ fn main() {
         Command::Config(a) => cmd::config::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Explore(a) => cmd::explore::run(a),
         Command::Loop(a) => cmd::run_loop::run(a),
         Command::Openings(a) => cmd::openings::run(a),
         Command::Move(a) => cmd::choose::run(a),

@@ -10,6 +10,7 @@
 
 pub mod chart;
 mod error;
+pub mod explore;
 pub mod openings;
 mod reader;
 mod record;

@@ -6,6 +6,7 @@ pub mod choose;
 pub mod config;
 pub mod data;
 pub mod eval;
+pub mod explore;
 pub mod openings;
 pub mod perft;
 pub mod play;

@@ -13,7 +13,7 @@ use serde_json::json;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Each line is a sequence of moves in canonical text from the start position.\n`games` counts games that began with the line, `share` is their fraction of\nall games, `of_parent` the fraction of the games reaching the line's last\nposition that chose its last move; W/D/B are White wins, draws, Black wins\n(percent of finished games); `length` is the mean game length in plies.\nOnly five columns are read and the rules run once per tree node.\n\nA run directory of `triad loop` (or its games/ folder) gives its self-play\nshards, games/gen-NNNN/*.parquet; its evaluation games (eval/) are read\nonly when named (`RUN/eval`).\n\nExamples:\n  triad openings runs/quickstart --plies 2\n  triad openings runs/quickstart --generations 5..8\n  triad openings runs/demo/shards --plies 4 --min-games 20\n  triad openings runs/demo/shards --format markdown --chart first-moves.svg"
+    after_help = "Each line is a sequence of moves in canonical text from the start position.\n`games` counts games that began with the line, `share` is their fraction of\nall games, `of_parent` the fraction of the games reaching the line's last\nposition that chose its last move; W/D/B are White wins, draws, Black wins\n(percent of finished games); `length` is the mean game length in plies.\nOnly five columns are read and the rules run once per tree node.\n\nA run directory of `triad loop` (or its games/ folder) gives its self-play\nshards, games/gen-NNNN/*.parquet; its evaluation games (eval/) are read\nonly when named (`RUN/eval`).\n\nExamples:\n  triad openings runs/quickstart --plies 2\n  triad openings runs/quickstart --generations 5..8\n  triad openings runs/demo/shards --plies 4 --min-games 20\n  triad openings runs/demo/shards --format markdown --chart first-moves.svg\n  triad openings runs/quickstart --plies 6 --html openings.html   (a page to open in a browser)"
 )]
 pub struct Args {
     /// Shard files, directories of shards, or run directories (their
@@ -35,6 +35,12 @@ pub struct Args {
     /// Also draw first-move frequency and White's score to this file (.svg or .png).
     #[arg(long, value_name = "FILE")]
     chart: Option<PathBuf>,
+    /// Also write the tree as one self-contained explorer page (the page of
+    /// `triad explore`, no server needed) to FILE: boards, moves, results
+    /// and the share per generation of every line to --plies with at least
+    /// --min-games games. Meant for trees of a few thousand lines.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -82,6 +88,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let range = args.generations.parse()?;
     let shards = shards_of(&args.paths, range.as_ref())?;
+    if let Some(html) = &args.html {
+        write_html(html, &shards, args.plies, args.min_games)?;
+    }
     let bar = row_progress(&shards, "reading");
     let games = read_opening_games(&shards, args.plies, |n| bar.inc(n))
         .map_err(|e| CliError::input(e.to_string()))?;
@@ -210,6 +219,32 @@ pub fn run(args: Args) -> Result<(), CliError> {
         write_chart(path, &first)?;
         eprintln!("chart written to {}", path.display());
     }
+    Ok(())
+}
+
+/// Writes the explorer page of `shards` with the line tree baked in.
+fn write_html(
+    path: &Path,
+    shards: &[data::ShardFile],
+    plies: usize,
+    min_games: u64,
+) -> Result<(), CliError> {
+    let game = super::explore::game_of(shards)?;
+    let (index, _) = super::explore::build_index(shards);
+    let (page, positions) = with_game!(game, |g| {
+        let explorer = super::explore::Explorer {
+            game: g,
+            index,
+            net: None,
+        };
+        super::explore::static_page(&explorer, plies, min_games)?
+    });
+    write_atomically(path, page.as_bytes())?;
+    eprintln!(
+        "explorer page with {positions} positions written to {} ({} KB)",
+        path.display(),
+        page.len() / 1024
+    );
     Ok(())
 }
 
