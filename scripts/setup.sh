@@ -49,3 +49,18 @@ if [ "$(readlink "$VENV/libtorch" 2>/dev/null || true)" != "$torch_dir" ]; then
     ln -sfn "$torch_dir" "$VENV/libtorch"
     say "linked $VENV/libtorch -> $torch_dir"
 fi
+
+# The explorer's browser test (tests/explore.rs) drives headless Chromium
+# through chromedriver: Debian's `chromium` and `chromium-driver`. Installed
+# here when missing and apt-get can (as root); otherwise the set-up says how,
+# and the test skips saying so (or fails under TRIAD_REQUIRE_BROWSER=1).
+if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        say "installing chromium and chromium-driver (the explorer's browser test)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null \
+            || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; } \
+            || say "could not install chromium (the browser test will skip): apt-get install chromium chromium-driver"
+    else
+        say "chromium/chromedriver missing: the explorer's browser test will skip (apt-get install chromium chromium-driver)"
+    fi
+fi

@@ -1,0 +1,510 @@
+//! `triad explore` and `triad openings --html` end to end: the JSON API
+//! against `triad openings --format json` on the same shards, bad requests
+//! and bad shards, and the page in a real browser (headless Chromium through
+//! chromedriver): a click on a move changes the board and the move table to
+//! the expected position and counts, on the server's page and on the static
+//! file. Screenshots for the docs: `TRIAD_SCREENSHOTS=DIR`.
+
+mod common;
+
+use common::{json, succeeds, triad};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Two generations of random Connect Four games (synthetic shards of
+/// `triad bench data`) in a run directory's layout.
+fn run_dir(root: &Path) -> PathBuf {
+    let run = root.join("run");
+    for (generation, seed) in [(0, "1"), (1, "2")] {
+        let dir = run.join(format!("games/gen-{generation:04}"));
+        succeeds(&[
+            "bench",
+            "data",
+            "--game",
+            "connect4",
+            "--positions",
+            "3000",
+            "--shard-rows",
+            "1500",
+            "--seed",
+            seed,
+            "--dir",
+            dir.to_str().unwrap(),
+            "--json",
+        ]);
+    }
+    run
+}
+
+/// A running `triad explore`, killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    log: Vec<String>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
+            .arg("explore")
+            .args(args)
+            .args(["--port", "0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("triad explore starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let mut log = Vec::new();
+        let base = loop {
+            let line = lines
+                .next()
+                .unwrap_or_else(|| panic!("explore ended before listening: {log:?}"))
+                .expect("stderr line");
+            if let Some(rest) = line.strip_prefix("listening on ") {
+                break rest.split_whitespace().next().unwrap().trim_end_matches('/').to_string();
+            }
+            log.push(line);
+        };
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server { child, base, log }
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        match ureq::get(&format!("{}{path}", self.base)).call() {
+            Ok(r) => (r.status(), r.into_json().expect("JSON")),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap_or(Value::Null)),
+            Err(e) => panic!("GET {path}: {e}"),
+        }
+    }
+
+    fn status(&self, path: &str) -> u16 {
+        match ureq::get(&format!("{}{path}", self.base)).call() {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(code, _)) => code,
+            Err(e) => panic!("GET {path}: {e}"),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The explorer's count of each move from a line (by line or by position).
+fn move_counts(server: &Server, line: &[u64], by: &str, extra: &str) -> Vec<(String, u64)> {
+    let codes: Vec<String> = line.iter().map(|c| c.to_string()).collect();
+    let (status, v) = server.get(&format!(
+        "/api/position?start=0&line={}&by={by}{extra}",
+        codes.join(",")
+    ));
+    assert_eq!(status, 200, "{v}");
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["text"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .collect()
+}
+
+/// Connect Four moves are columns 1..=7; their codes are the column - 1.
+fn codes_of(line: &str) -> Vec<u64> {
+    line.split_whitespace()
+        .map(|m| m.parse::<u64>().unwrap() - 1)
+        .collect()
+}
+
+#[test]
+fn the_api_counts_what_openings_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_dir(dir.path());
+    let r = run.to_str().unwrap();
+    let tree = json(&triad(&["openings", r, "--plies", "3", "--format", "json"]));
+    let server = Server::start(&[r]);
+    assert!(
+        server.log.iter().any(|l| l.starts_with("indexed ")),
+        "{:?}",
+        server.log
+    );
+    let (_, info) = server.get("/api/info");
+    assert_eq!(info["game"], "connect4");
+    assert_eq!(info["groups"], serde_json::json!(["gen 0000", "gen 0001"]));
+    assert_eq!(info["warnings"], serde_json::json!([]));
+
+    // Every line of the tree: its games equal the explorer's count of its
+    // last move from its parent line (by line), and to depth 2, where no
+    // two lines transpose, by position as well.
+    let lines = tree["lines"].as_array().unwrap();
+    assert!(lines.len() > 40, "{} lines", lines.len());
+    for l in lines {
+        let text = l["line"].as_str().unwrap();
+        let codes = codes_of(text);
+        let (parent, last) = codes.split_at(codes.len() - 1);
+        let want = l["games"].as_u64().unwrap();
+        let last_text = (last[0] + 1).to_string();
+        let mut bys = vec!["line"];
+        if codes.len() <= 2 {
+            bys.push("position");
+        }
+        for by in bys {
+            let counts = move_counts(&server, parent, by, "");
+            let got = counts.iter().find(|(t, _)| *t == last_text).map(|c| c.1);
+            assert_eq!(got, Some(want), "line {text} by {by}: {counts:?}");
+        }
+    }
+    // The root total is every game of the shards.
+    let (_, root) = server.get("/api/position?start=0&line=");
+    assert_eq!(root["games"], tree["games"]);
+    assert_eq!(root["game_count"], tree["games"]);
+
+    // By position, a transposed position counts the games of both orders.
+    let via = |a: &str| {
+        let counts = move_counts(&server, &codes_of(a), "position", "");
+        counts.iter().map(|c| c.1).sum::<u64>()
+    };
+    let by_line = |a: &str| {
+        let counts = move_counts(&server, &codes_of(a), "line", "");
+        counts.iter().map(|c| c.1).sum::<u64>()
+    };
+    let (x, y) = ("1 2 3", "3 2 1");
+    assert_eq!(via(x), via(y));
+    assert_eq!(via(x), by_line(x) + by_line(y));
+
+    // One generation: the same as openings --generations.
+    let gen1 = json(&triad(&[
+        "openings", r, "--plies", "1", "--format", "json", "--generations", "1",
+    ]));
+    let counts = move_counts(&server, &[], "line", "&from=1&to=1");
+    for l in gen1["lines"].as_array().unwrap() {
+        let t = l["line"].as_str().unwrap();
+        let got = counts.iter().find(|(m, _)| m == t).map(|c| c.1);
+        assert_eq!(got, l["games"].as_u64(), "generation 1, move {t}");
+    }
+    // Per-group counts of every move add up to the filtered total.
+    let (_, root) = server.get("/api/position?start=0&line=&from=1&to=1");
+    assert_eq!(root["games"], gen1["games"]);
+    let totals = root["group_totals"].as_array().unwrap();
+    assert_eq!(totals[1], gen1["games"]);
+
+    // A game through the root, replayed: one drawing per ply and the end.
+    let first = &root["game_list"][0];
+    let index = first["index"].as_u64().unwrap();
+    let (status, g) = server.get(&format!("/api/game?index={index}"));
+    assert_eq!(status, 200, "{g}");
+    let plies = g["plies"].as_array().unwrap();
+    assert_eq!(plies.len() as u64, g["length"].as_u64().unwrap() + 1);
+    assert!(plies
+        .iter()
+        .all(|p| p["svg"].as_str().unwrap().starts_with("<svg")));
+    assert!(plies[0]["visits"].as_array().unwrap().len() > 1);
+
+    // Bad requests: 400 with a message; nothing but the API and the page.
+    for (path, words) in [
+        ("/api/position?start=0&line=9", "not legal"),
+        ("/api/position?start=0&line=x", "not a move code"),
+        ("/api/position?start=7", "no start position"),
+        ("/api/position?by=diagonal", "by"),
+        ("/api/game?index=99999999", "no game"),
+    ] {
+        let (status, v) = server.get(path);
+        assert_eq!(status, 400, "{path}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(words), "{path}: {v}");
+    }
+    for path in ["/../Cargo.toml", "/run/games", "/api", "/etc/passwd"] {
+        assert_eq!(server.status(path), 404, "{path}");
+    }
+    assert_eq!(server.status("/"), 200);
+}
+
+#[test]
+fn a_corrupt_shard_is_skipped_with_a_warning_and_bad_flags_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_dir(dir.path());
+    let bad = run.join("games/gen-0001/zz-broken.parquet");
+    std::fs::write(&bad, b"PAR1 this is not parquet").unwrap();
+    let server = Server::start(&[run.to_str().unwrap()]);
+    assert!(
+        server.log.iter().any(|l| l.contains("zz-broken.parquet")),
+        "{:?}",
+        server.log
+    );
+    let (_, info) = server.get("/api/info");
+    let warnings = info["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].as_str().unwrap().contains("zz-broken.parquet"));
+    assert_eq!(info["shards"], 4);
+    drop(server);
+
+    let r = run.to_str().unwrap();
+    let out = triad(&["explore", r, "--net", "no-such.safetensors", "--port", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--net"));
+    let out = triad(&["explore", "no-such-dir", "--port", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let indexed = json(&triad(&["explore", r, "--index-only"]));
+    assert_eq!(indexed["warnings"], 1);
+    assert!(indexed["rows"].as_u64().unwrap() >= 6000);
+}
+
+// ---- The browser ----------------------------------------------------------
+
+/// chromedriver on a free port, with one headless Chromium session.
+struct Browser {
+    driver: Child,
+    url: String,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    /// `None` (having said why) when chromium or chromedriver is missing
+    /// and TRIAD_REQUIRE_BROWSER is not set.
+    fn start() -> Option<Browser> {
+        let found = |name: &str| {
+            Command::new(name)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !(found("chromedriver") && found("chromium")) {
+            let msg = "chromium and chromedriver are not installed (make setup installs them: apt-get install chromium chromium-driver)";
+            if std::env::var_os("TRIAD_REQUIRE_BROWSER").is_some() {
+                panic!("{msg}");
+            }
+            eprintln!("skipping the browser test: {msg}");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while ureq::get(&format!("{url}/status")).call().is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not answer");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,1000"]
+        }}}});
+        let mut b = Browser {
+            driver,
+            url,
+            session: String::new(),
+        };
+        let v = b.post("/session", caps);
+        b.session = v["sessionId"].as_str().expect("a session").to_string();
+        Some(b)
+    }
+
+    fn post(&self, path: &str, body: Value) -> Value {
+        let url = if self.session.is_empty() {
+            format!("{}{path}", self.url)
+        } else {
+            format!("{}/session/{}{path}", self.url, self.session)
+        };
+        let r = match ureq::post(&url).send_json(body) {
+            Ok(r) => r,
+            Err(ureq::Error::Status(code, r)) => {
+                panic!("webdriver {path}: {code} {}", r.into_string().unwrap_or_default())
+            }
+            Err(e) => panic!("webdriver {path}: {e}"),
+        };
+        let v: Value = r.into_json().unwrap();
+        v["value"].clone()
+    }
+
+    fn go(&self, url: &str) {
+        self.post("/url", serde_json::json!({ "url": url }));
+    }
+
+    fn script(&self, code: &str) -> Value {
+        self.post(
+            "/execute/sync",
+            serde_json::json!({ "script": code, "args": [] }),
+        )
+    }
+
+    /// Waits until `code` returns something other than `null`/`false`.
+    fn wait_for(&self, code: &str, what: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let v = self.script(code);
+            if !v.is_null() && v != Value::Bool(false) {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "waited in vain for {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.post(
+            "/element",
+            serde_json::json!({"using": "css selector", "value": css}),
+        );
+        let id = e[ELEMENT].as_str().expect("the element").to_string();
+        self.post(&format!("/element/{id}/click"), serde_json::json!({}));
+    }
+
+    fn screenshot(&self, name: &str) {
+        let Some(dir) = std::env::var_os("TRIAD_SCREENSHOTS") else {
+            return;
+        };
+        let r = ureq::get(&format!("{}/session/{}/screenshot", self.url, self.session))
+            .call()
+            .unwrap();
+        let v: Value = r.into_json().unwrap();
+        let png = base64_decode(v["value"].as_str().unwrap());
+        std::fs::write(Path::new(&dir).join(name), png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = ureq::delete(&format!("{}/session/{}", self.url, self.session)).call();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=' && c != b'\n').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let v: Vec<u32> = chunk.iter().map(|&c| val(c) as u32).collect();
+        let n = v.iter().fold(0u32, |a, &x| a << 6 | x) << (6 * (4 - v.len()));
+        out.extend_from_slice(&n.to_be_bytes()[1..v.len()]);
+    }
+    out
+}
+
+/// The move table as the page shows it: (move, games) per row.
+const TABLE: &str = "const rows = [...document.querySelectorAll('#moves tbody tr[data-code]')];
+  return rows.length ? rows.map(r => [r.dataset.text, +r.dataset.games]) : null;";
+
+/// Loads `url`, checks the first table against `root`, clicks the most
+/// played move and checks the board and the table against `after`.
+fn click_through(b: &Browser, url: &str, root: &[(String, u64)], after: &Value, shot: &str) {
+    b.go(url);
+    let table = b.wait_for(TABLE, "the move table");
+    let shown: Vec<(String, u64)> = serde_json::from_value(table).unwrap();
+    assert_eq!(shown, root, "the first page's move table");
+    let before = b.script("return document.body.dataset.position");
+    assert_ne!(before.as_str(), after["position"].as_str(), "the start first");
+    assert!(b
+        .script("return document.querySelector('#board svg') !== null")
+        .as_bool()
+        .unwrap());
+    b.screenshot(&format!("{shot}-start.png"));
+    let code = after["line"][0].as_u64().unwrap();
+    b.click(&format!("#moves tbody tr[data-code='{code}']"));
+    let want_position = after["position"].as_str().unwrap();
+    b.wait_for(
+        &format!("return document.body.dataset.position === {want_position:?}"),
+        "the position after the click",
+    );
+    let table: Vec<(String, u64)> =
+        serde_json::from_value(b.wait_for(TABLE, "the new table")).unwrap();
+    let want: Vec<(String, u64)> = after["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["text"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(table, want, "the move table after the click");
+    // The board drew the new position: one more stone than before.
+    let discs = b.script(
+        "return [...document.querySelectorAll('#board svg circle')].filter(c => ['#e8c31a', '#d3302f'].includes(c.getAttribute('fill'))).length",
+    );
+    assert_eq!(discs, 1, "one stone on the board after one move");
+    let crumbs = b.script("return document.getElementById('crumbs').textContent");
+    assert!(
+        crumbs.as_str().unwrap().contains(&(code + 1).to_string()),
+        "{crumbs}"
+    );
+    b.screenshot(&format!("{shot}-after.png"));
+}
+
+#[test]
+fn a_browser_clicks_a_move_and_the_board_and_table_follow() {
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_dir(dir.path());
+    let r = run.to_str().unwrap();
+    let server = Server::start(&[r]);
+
+    let root = move_counts(&server, &[], "position", "");
+    let best = {
+        let (_, v) = server.get("/api/position?start=0&line=");
+        v["moves"][0]["code"].as_u64().unwrap()
+    };
+    let (_, after) = server.get(&format!("/api/position?start=0&line={best}"));
+    click_through(&b, &format!("{}/", server.base), &root, &after, "explore");
+
+    // The game list opens a game in the viewer, which steps forward.
+    b.click("#games tbody tr");
+    b.wait_for(
+        "return document.getElementById('viewer').style.display === 'flex' && document.querySelector('#viewer-board svg') !== null",
+        "the game viewer",
+    );
+    b.click("#v-next");
+    b.wait_for(
+        "return document.querySelector('#viewer-moves span.now') !== null",
+        "the viewer's next ply",
+    );
+    b.screenshot("explore-viewer.png");
+    drop(server);
+
+    // The static page: the same tree by line, no server.
+    let html = dir.path().join("tree.html");
+    succeeds(&[
+        "openings",
+        r,
+        "--plies",
+        "2",
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("/*TRIAD_STATIC*/null"));
+    let server = Server::start(&[r]);
+    let root = move_counts(&server, &[], "line", "");
+    let (_, after) = server.get(&format!("/api/position?start=0&line={best}&by=line"));
+    drop(server);
+    click_through(
+        &b,
+        &format!("file://{}", html.display()),
+        &root,
+        &after,
+        "static",
+    );
+}
