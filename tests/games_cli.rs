@@ -449,3 +449,41 @@ fn every_command_works_for_influence_chess() {
         &tiny_config("influence", "", "value_q_weight = 0.5"),
     );
 }
+
+/// `triad show --svg FILE` draws the start of every game: an SVG document
+/// with the game's caption (who moves), written to the file while the
+/// diagram still goes to standard output; `--svg -` writes the picture
+/// alone to standard output, and refuses `--json` beside it.
+#[test]
+fn show_svg_draws_the_start_of_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, caption) in [
+        ("connect4", ">White to move<"),
+        ("piratechnics", ">White to move; move 1<"),
+        ("pirate", ">Blue to move;"),
+        ("influence", ">Above (White) to move;"),
+    ] {
+        let path = dir.path().join(format!("{game}.svg"));
+        let out = ok(&["show", "--game", game, "--svg", s(&path)]);
+        assert!(
+            !out.stdout.is_empty(),
+            "{game}: the diagram is still printed"
+        );
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>"),
+            "{game}: {svg}"
+        );
+        assert!(svg.contains(caption), "{game}: no {caption:?} in {svg}");
+        let piped = ok(&["show", "--game", game, "--svg", "-"]);
+        assert_eq!(
+            String::from_utf8_lossy(&piped.stdout).trim_end(),
+            svg,
+            "{game}"
+        );
+    }
+    // Nothing is left beside the files (the temporary name was renamed).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+    let both = triad(&["show", "--svg", "-", "--json"]);
+    common::refused_naming(&both, "--svg", "--json");
+}

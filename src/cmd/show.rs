@@ -1,13 +1,16 @@
-//! `triad show`: a position drawn in the terminal.
+//! `triad show`: a position drawn in the terminal, and as an SVG picture
+//! (`--svg`, the game's `GameState::drawing` through `game::draw::svg`).
 
+use super::data::{emit, write_atomically};
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::{Game, GameState};
 use serde_json::json;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  triad show\n  triad show --game piratechnics/8x8 --moves\n  triad show --position '<TFEN>' --json"
+    after_help = "Examples:\n  triad show\n  triad show --game piratechnics/8x8 --moves\n  triad show --position '<TFEN>' --json\n  triad show --game influence --svg board.svg\n  triad show --game connect4 --position 4453 --svg - > rack.svg"
 )]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
@@ -23,6 +26,10 @@ pub struct Args {
     /// Print one JSON object (position, side, outcome, legal moves) instead.
     #[arg(long)]
     json: bool,
+    /// Also write the position as an SVG picture to FILE (replaced
+    /// atomically); `-` writes it to standard output instead of the diagram.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -39,6 +46,20 @@ fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
     pos.legal_moves(&mut legal);
     let moves: Vec<String> = legal.iter().map(|&m| pos.move_text(m)).collect();
     let outcome = pos.terminal(!legal.is_empty(), 1);
+    if let Some(path) = &args.svg {
+        let svg = game::draw::svg(&pos.drawing(), &[]);
+        if path == Path::new("-") {
+            if args.json || args.moves {
+                return Err(CliError::input(
+                    "--svg - writes the picture to standard output: give a file to --svg, or leave out --json and --moves",
+                ));
+            }
+            emit(&svg);
+            emit("\n");
+            return Ok(());
+        }
+        write_atomically(path, svg.as_bytes())?;
+    }
     if args.json {
         print_json(&json!({
             "game": G::NAME,
