@@ -287,30 +287,44 @@ impl ExploreIndex {
         out
     }
 
-    /// Up to `limit` games through `key` within `groups` (in index order),
-    /// and how many there are in all.
+    /// How many different games stood at `key` within `groups` (a game
+    /// that came back to the position and played another move the second
+    /// time counts once here, and under both moves in [`Self::moves`]).
+    pub fn distinct_games(&self, key: Key, groups: std::ops::RangeInclusive<u32>) -> u64 {
+        let mut games: Vec<u32> = self
+            .rows_at(key)
+            .into_iter()
+            .filter(|r| groups.contains(&r.group))
+            .map(|r| r.game)
+            .collect();
+        games.sort_unstable();
+        games.dedup();
+        games.len() as u64
+    }
+
+    /// The first `limit` games through `key` within `groups` (in index
+    /// order: shard by shard, as written), and how many there are in all.
     pub fn games_at(
         &self,
         key: Key,
         groups: std::ops::RangeInclusive<u32>,
         limit: usize,
     ) -> (Vec<GameAt>, u64) {
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for r in self.rows_at(key) {
-            if !groups.contains(&r.group) || !seen.insert(r.game) {
-                continue;
-            }
-            if out.len() < limit {
-                out.push(GameAt {
-                    game: r.game,
-                    ply: r.ply,
-                    code: r.code,
-                });
-            }
-        }
-        out.sort_by_key(|g| g.game);
-        (out, seen.len() as u64)
+        let mut all: Vec<GameAt> = self
+            .rows_at(key)
+            .into_iter()
+            .filter(|r| groups.contains(&r.group))
+            .map(|r| GameAt {
+                game: r.game,
+                ply: r.ply,
+                code: r.code,
+            })
+            .collect();
+        all.sort_unstable_by_key(|g| (g.game, g.ply));
+        all.dedup_by_key(|g| g.game);
+        let count = all.len() as u64;
+        all.truncate(limit);
+        (all, count)
     }
 }
 

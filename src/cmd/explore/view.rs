@@ -70,6 +70,15 @@ pub fn score_interval(results: &[u64; 4], side_is_white: bool) -> Option<(f64, f
     Some((mean, (mean - half).max(0.0), (mean + half).min(1.0)))
 }
 
+/// A share as a short label: `42%`, `0.7%`.
+fn percent(x: f32) -> String {
+    if x < 0.095 {
+        format!("{:.1}%", 100.0 * x)
+    } else {
+        format!("{:.0}%", 100.0 * x)
+    }
+}
+
 fn result_text(r: u8) -> &'static str {
     match r {
         0 => "1-0",
@@ -217,7 +226,8 @@ impl<G: Game> Explorer<G> {
             "side": pos.side().to_string(),
             "outcome": outcome.map(|o| format!("{} ({})", o.result, o.termination)),
             "svg": svg,
-            "games": total,
+            "games": self.index.distinct_games(key, groups.clone()),
+            "moves_played": total,
             "groups": [groups.start(), groups.end()],
             "group_totals": group_totals,
             "moves": moves,
@@ -282,7 +292,7 @@ impl<G: Game> Explorer<G> {
                     from,
                     to,
                     weight,
-                    label: format!("{:.0}%", 100.0 * weight),
+                    label: percent(weight),
                     kind,
                 });
             }
@@ -360,7 +370,7 @@ impl<G: Game> Explorer<G> {
                     visits_json.push(json!({"text": pos.move_text(m), "visits": visits[i], "share": share}));
                     if k < 6 {
                         if let Some((from, to)) = pos.move_cells(m) {
-                            marks.push(Mark { from, to, weight: share, label: format!("{:.0}%", 100.0 * share), kind: MarkKind::Share });
+                            marks.push(Mark { from, to, weight: share, label: percent(share), kind: MarkKind::Share });
                         }
                     }
                 }
