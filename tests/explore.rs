@@ -65,7 +65,12 @@ impl Server {
                 .unwrap_or_else(|| panic!("explore ended before listening: {log:?}"))
                 .expect("stderr line");
             if let Some(rest) = line.strip_prefix("listening on ") {
-                break rest.split_whitespace().next().unwrap().trim_end_matches('/').to_string();
+                break rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('/')
+                    .to_string();
             }
             log.push(line);
         };
@@ -110,7 +115,12 @@ fn move_counts(server: &Server, line: &[u64], by: &str, extra: &str) -> Vec<(Str
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["text"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .map(|m| {
+            (
+                m["text"].as_str().unwrap().to_string(),
+                m["games"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -179,7 +189,14 @@ fn the_api_counts_what_openings_counts() {
 
     // One generation: the same as openings --generations.
     let gen1 = json(&triad(&[
-        "openings", r, "--plies", "1", "--format", "json", "--generations", "1",
+        "openings",
+        r,
+        "--plies",
+        "1",
+        "--format",
+        "json",
+        "--generations",
+        "1",
     ]));
     let counts = move_counts(&server, &[], "line", "&from=1&to=1");
     for l in gen1["lines"].as_array().unwrap() {
@@ -323,7 +340,10 @@ impl Browser {
         let r = match ureq::post(&url).send_json(body) {
             Ok(r) => r,
             Err(ureq::Error::Status(code, r)) => {
-                panic!("webdriver {path}: {code} {}", r.into_string().unwrap_or_default())
+                panic!(
+                    "webdriver {path}: {code} {}",
+                    r.into_string().unwrap_or_default()
+                )
             }
             Err(e) => panic!("webdriver {path}: {e}"),
         };
@@ -417,7 +437,11 @@ fn click_through(b: &Browser, url: &str, root: &[(String, u64)], after: &Value, 
     let shown: Vec<(String, u64)> = serde_json::from_value(table).unwrap();
     assert_eq!(shown, root, "the first page's move table");
     let before = b.script("return document.body.dataset.position");
-    assert_ne!(before.as_str(), after["position"].as_str(), "the start first");
+    assert_ne!(
+        before.as_str(),
+        after["position"].as_str(),
+        "the start first"
+    );
     assert!(b
         .script("return document.querySelector('#board svg') !== null")
         .as_bool()
@@ -436,7 +460,12 @@ fn click_through(b: &Browser, url: &str, root: &[(String, u64)], after: &Value, 
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["text"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .map(|m| {
+            (
+                m["text"].as_str().unwrap().to_string(),
+                m["games"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(table, want, "the move table after the click");
     // The board drew the new position: one more stone than before.

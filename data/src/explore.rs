@@ -345,7 +345,10 @@ fn read_shard_rows(
     let mut start_of_game: HashMap<u64, (u32, u64)> = HashMap::new();
     for b in starts_reader.read_filtered(&[col::GAME_ID, col::PLY, col::POSITION], Some(1))? {
         let c = Columns::new(&b);
-        let (id, pos) = (c.u64(col::GAME_ID).map_err(err)?, c.str(col::POSITION).map_err(err)?);
+        let (id, pos) = (
+            c.u64(col::GAME_ID).map_err(err)?,
+            c.str(col::POSITION).map_err(err)?,
+        );
         for i in 0..b.num_rows() {
             let text = pos.value(i);
             start_of_game.insert(id.value(i), (start_of(text), line_hash(text, &[])));

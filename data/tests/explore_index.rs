@@ -36,7 +36,11 @@ fn by_line_the_index_counts_what_the_opening_tree_counts() {
     let shards = list_shards(&[dir.path()]).unwrap();
     let index = ExploreIndex::build(&shards, |_| {});
     assert!(index.warnings.is_empty(), "{:?}", index.warnings);
-    assert_eq!(index.games.len(), 200, "equal ids in two shards stay two games");
+    assert_eq!(
+        index.games.len(),
+        200,
+        "equal ids in two shards stay two games"
+    );
     let g = Piratechnics::standard();
     let opening = read_opening_games(&shards, 3, |_| {}).unwrap();
     let tree = OpeningTree::build(&g, &opening, 3, |p, m| p.move_text(m)).unwrap();
@@ -100,7 +104,10 @@ fn a_repeated_position_counts_once_and_cut_games_and_bad_shards_are_left_out() {
     // By line, ply 0 and ply 2 are different lines.
     let start = &twice.positions[0].position;
     let at0 = index.moves(Key::Line(line_hash(start, &[])), 0..=0);
-    let codes = [twice.positions[0].chosen_move, twice.positions[1].chosen_move];
+    let codes = [
+        twice.positions[0].chosen_move,
+        twice.positions[1].chosen_move,
+    ];
     let at2 = index.moves(Key::Line(line_hash(start, &codes)), 0..=0);
     assert_eq!((at0[0].games, at2[0].games), (1, 1));
     // A position nobody reached has no moves.

@@ -41,7 +41,8 @@ pub const PAGE: &str = include_str!("page.html");
 const STATIC_SLOT: &str = "/*TRIAD_STATIC*/null";
 
 #[derive(clap::Args)]
-#[command(after_help = "Opens an explorer over the games: the board of the current position, the \
+#[command(
+    after_help = "Opens an explorer over the games: the board of the current position, the \
 moves played from it (games, share, White/draw/Black, the mover's score with a 95% interval, \
 mean game length), a chart of each move's share per generation, the games through the \
 position and a viewer that steps through any of them with the search's visits on the board. \
@@ -58,7 +59,8 @@ Examples:
   triad explore runs/quickstart
   triad explore runs/c4 --net runs/c4/networks/gen-0019.safetensors
   triad explore runs/quickstart/games/gen-0005 --port 8100
-  triad openings runs/quickstart --plies 4 --html openings.html   (the same page, no server)")]
+  triad openings runs/quickstart --plies 4 --html openings.html   (the same page, no server)"
+)]
 pub struct Args {
     /// Shard files, directories of shards, or run directories (their
     /// self-play shards, games/gen-NNNN/*.parquet; `RUN/eval` for matches).
@@ -95,9 +97,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
 pub fn game_of(shards: &[ShardFile]) -> Result<games::AnyGame, CliError> {
     for s in shards {
         if let Ok(Some(g)) = data::shard_game(&s.path) {
-            return games::of_shard_files(std::slice::from_ref(s)).map_err(|e| {
-                CliError::input(format!("{}: {g}: {}", s.path.display(), e.message))
-            });
+            return games::of_shard_files(std::slice::from_ref(s))
+                .map_err(|e| CliError::input(format!("{}: {g}: {}", s.path.display(), e.message)));
         }
     }
     games::of_shard_files(&shards[..1])
@@ -206,7 +207,12 @@ fn router<G: Game>(explorer: Arc<Explorer<G>>) -> Router {
         .route("/", get(|| async { Html(PAGE) }))
         .route(
             "/favicon.ico",
-            get(|| async { (StatusCode::NO_CONTENT, [(header::CACHE_CONTROL, "max-age=86400")]) }),
+            get(|| async {
+                (
+                    StatusCode::NO_CONTENT,
+                    [(header::CACHE_CONTROL, "max-age=86400")],
+                )
+            }),
         )
         .route("/api/info", get(move || async move { Json(e1.info()) }))
         .route(

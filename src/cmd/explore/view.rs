@@ -235,7 +235,11 @@ impl<G: Game> Explorer<G> {
         });
         if with_games {
             let (list, count) = self.index.games_at(key, groups, 100);
-            out["game_list"] = Value::Array(list.iter().map(|g| self.game_entry(g.game, g.ply)).collect());
+            out["game_list"] = Value::Array(
+                list.iter()
+                    .map(|g| self.game_entry(g.game, g.ply))
+                    .collect(),
+            );
             out["game_count"] = json!(count);
         }
         Ok(out)
@@ -300,8 +304,7 @@ impl<G: Game> Explorer<G> {
         match which {
             None | Some("share") => {
                 for m in played.iter().take(6) {
-                    let Some(mv) = G::Move::from_code(m.code).filter(|&mv| pos.is_legal(mv))
-                    else {
+                    let Some(mv) = G::Move::from_code(m.code).filter(|&mv| pos.is_legal(mv)) else {
                         continue;
                     };
                     if total > 0 && m.games > 0 {
@@ -345,14 +348,24 @@ impl<G: Game> Explorer<G> {
         let mut last: Option<(CellRef, CellRef)> = None;
         let mut final_pos = None;
         for row in &rows {
-            let pos = self
-                .game
-                .parse_state(&row.position)
-                .map_err(|e| format!("{}: game {} ply {}: {e}", path.display(), g.game_id, row.ply))?;
+            let pos = self.game.parse_state(&row.position).map_err(|e| {
+                format!(
+                    "{}: game {} ply {}: {e}",
+                    path.display(),
+                    g.game_id,
+                    row.ply
+                )
+            })?;
             let chosen = G::Move::from_code(row.chosen_move).filter(|&m| pos.is_legal(m));
             let mut marks = Vec::new();
             if let Some((from, to)) = last {
-                marks.push(Mark { from, to, weight: 0.3, label: String::new(), kind: MarkKind::LastMove });
+                marks.push(Mark {
+                    from,
+                    to,
+                    weight: 0.3,
+                    label: String::new(),
+                    kind: MarkKind::LastMove,
+                });
             }
             let mut visits_json = Vec::new();
             if let Some(visits) = &row.visits {
@@ -360,17 +373,27 @@ impl<G: Game> Explorer<G> {
                 let mut order: Vec<usize> = (0..visits.len()).collect();
                 order.sort_by(|&a, &b| visits[b].cmp(&visits[a]));
                 for (k, &i) in order.iter().enumerate() {
-                    let Some(m) = G::Move::from_code(row.legal_moves[i]).filter(|&m| pos.is_legal(m)) else {
+                    let Some(m) =
+                        G::Move::from_code(row.legal_moves[i]).filter(|&m| pos.is_legal(m))
+                    else {
                         continue;
                     };
                     if visits[i] == 0 {
                         continue;
                     }
                     let share = visits[i] as f32 / sum.max(1) as f32;
-                    visits_json.push(json!({"text": pos.move_text(m), "visits": visits[i], "share": share}));
+                    visits_json.push(
+                        json!({"text": pos.move_text(m), "visits": visits[i], "share": share}),
+                    );
                     if k < 6 {
                         if let Some((from, to)) = pos.move_cells(m) {
-                            marks.push(Mark { from, to, weight: share, label: percent(share), kind: MarkKind::Share });
+                            marks.push(Mark {
+                                from,
+                                to,
+                                weight: share,
+                                label: percent(share),
+                                kind: MarkKind::Share,
+                            });
                         }
                     }
                 }
@@ -390,7 +413,13 @@ impl<G: Game> Explorer<G> {
         if let Some(pos) = final_pos {
             let mut marks = Vec::new();
             if let Some((from, to)) = last {
-                marks.push(Mark { from, to, weight: 0.3, label: String::new(), kind: MarkKind::LastMove });
+                marks.push(Mark {
+                    from,
+                    to,
+                    weight: 0.3,
+                    label: String::new(),
+                    kind: MarkKind::LastMove,
+                });
             }
             plies.push(json!({
                 "ply": rows.len(),
