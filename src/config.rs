@@ -23,7 +23,23 @@ pub fn load_run(path: &Path) -> Result<Run, CliError> {
     let (config, text) = RunConfig::load(path).map_err(CliError::input)?;
     let game = games::build(&config.game)
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    check_suite(&config, &game)
+        .map_err(|e| CliError::input(format!("{}: eval.suite: {e}", path.display())))?;
     Ok(Run { config, text, game })
+}
+
+/// The `[eval] suite` folder must hold the game's benchmark suite: a
+/// missing folder is found by `triad config`, not by the loop's first
+/// evaluation.
+fn check_suite(config: &RunConfig, game: &AnyGame) -> Result<(), String> {
+    let dir = config.eval.suite.as_str();
+    if dir.is_empty() {
+        return Ok(());
+    }
+    crate::games::with_game!(game.clone(), |g| {
+        use game::Game;
+        g.read_suite(Path::new(dir)).map(|_| ())
+    })
 }
 
 #[cfg(test)]
@@ -105,10 +121,142 @@ mod tests {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
-                load_run(&path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
-                presets += 1;
+                match load_run(&path) {
+                    Ok(_) => presets += 1,
+                    // A preset that scores a suite in ../shared/ (read in
+                    // place) loads only beside it.
+                    Err(e)
+                        if e.message.contains("eval.suite")
+                            && !Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"))
+                                .is_dir()
+                            && std::env::var_os("TRIAD_REQUIRE_SHARED").is_none() =>
+                    {
+                        eprintln!(
+                            "skipping {}: its suite is in ../shared/, which is missing",
+                            path.display()
+                        )
+                    }
+                    Err(e) => panic!("{}: {}", path.display(), e.message),
+                }
             }
         }
         assert!(presets >= 2, "configs/ holds quickstart.toml and gpu.toml");
+    }
+
+    /// Every key of every section (read from the defaults, so a new key is
+    /// probed too) with values of the wrong type, negative, not a number
+    /// and infinite: each file is refused with exit 2 naming the file and
+    /// `section.key`. The few values a key legitimately takes are listed
+    /// with the reason. With the semantic cases above this is the probe's
+    /// "bad run files" list, grown to every key.
+    #[test]
+    fn every_key_refuses_values_of_the_wrong_kind_or_range() {
+        // (key, value): accepted on purpose.
+        let allowed: [(&str, &str, &str); 3] = [
+            (
+                "selfplay.resign_threshold",
+                "-1.0",
+                "a threshold of -1 never resigns",
+            ),
+            (
+                "eval.ladder",
+                "[]",
+                "an empty ladder plays the previous generation only",
+            ),
+            ("eval.suite", "\"\"", "empty: no suite"),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let defaults = toml::to_string(&RunConfig::default()).unwrap();
+        let table: toml::Table = defaults.parse().unwrap();
+        let mut probes: Vec<(String, String, String)> = Vec::new();
+        for (name, value) in &table {
+            let (section, keys) = match value {
+                toml::Value::Table(t) => (Some(name.as_str()), t.clone()),
+                other => {
+                    let mut t = toml::Table::new();
+                    t.insert(name.clone(), other.clone());
+                    (None, t)
+                }
+            };
+            for (key, v) in &keys {
+                let bad: &[&str] = match v {
+                    toml::Value::String(_) => &["3", "true", "[1]"],
+                    toml::Value::Boolean(_) => &["\"yes\"", "2"],
+                    toml::Value::Integer(_) => &["-1", "\"x\"", "1.5", "true"],
+                    toml::Value::Float(_) => &["nan", "inf", "-inf", "\"x\""],
+                    toml::Value::Array(_) => &["1", "\"x\"", "[[1]]"],
+                    _ => &["\"x\""],
+                };
+                for b in bad {
+                    let header = section.map_or(String::new(), |s| format!("[{s}]\n"));
+                    let full_key = section.map_or(key.clone(), |s| format!("{s}.{key}"));
+                    probes.push((full_key, b.to_string(), format!("{header}{key} = {b}\n")));
+                }
+            }
+        }
+        // Negative floats where a key must be positive or in a range.
+        for key in [
+            "selfplay.c_puct",
+            "selfplay.fpu_reduction",
+            "selfplay.dirichlet_alpha",
+            "selfplay.dirichlet_epsilon",
+            "selfplay.temperature",
+            "selfplay.gumbel_c_visit",
+            "selfplay.gumbel_c_scale",
+            "selfplay.cheap_share",
+            "selfplay.no_resign_share",
+            "train.lr",
+            "train.eps",
+            "train.weight_decay",
+            "train.grad_clip",
+            "train.min_lr_factor",
+            "train.momentum",
+            "loop.gate_score",
+        ] {
+            let (s, k) = key.split_once('.').unwrap();
+            probes.push((
+                key.to_string(),
+                "-0.5".into(),
+                format!("[{s}]\n{k} = -0.5\n"),
+            ));
+        }
+        let mut refused = 0;
+        for (i, (key, value, text)) in probes.iter().enumerate() {
+            if allowed.iter().any(|(k, v, _)| k == key && v == value) {
+                continue;
+            }
+            let file = write(dir.path(), &format!("p{i}.toml"), text);
+            let err = load_run(&file)
+                .err()
+                .unwrap_or_else(|| panic!("{key} = {value} was accepted"));
+            assert_eq!(err.code, 2, "{text:?}");
+            let short = key.rsplit('.').next().unwrap();
+            assert!(
+                err.message.contains(short) && err.message.contains(&*file.to_string_lossy()),
+                "{key} = {value}: {}",
+                err.message
+            );
+            refused += 1;
+        }
+        assert!(refused > 250, "{refused} bad files");
+        eprintln!("{refused} bad run files refused, each naming its key");
+    }
+
+    /// A suite folder that does not exist is refused by `triad config`, not
+    /// found by the loop's first evaluation; so is a learning rate that
+    /// diverges at once.
+    #[test]
+    fn a_missing_suite_and_absurd_rates_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for (text, key) in [
+            ("[eval]\nsuite = \"no/such/folder\"\n", "eval.suite"),
+            ("[train]\nlr = 1e30\n", "train.lr"),
+            ("[train]\neps = 2.0\n", "train.eps"),
+        ] {
+            let file = write(dir.path(), "x.toml", text);
+            let err = load_run(&file).err().expect("refused");
+            assert_eq!(err.code, 2);
+            assert!(err.message.contains(key), "{}", err.message);
+        }
     }
 }

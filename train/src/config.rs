@@ -182,6 +182,14 @@ impl TrainConfig {
         if !(self.lr.is_finite() && self.lr > 0.0) {
             return bad("lr", "must be a positive number");
         }
+        if self.lr > 10.0 {
+            // Every optimiser here diverges at once above this; typical
+            // rates are 1e-4 to 1e-1.
+            return bad("lr", "at most 10 (typical: 0.0001 to 0.1)");
+        }
+        if self.eps > 1.0 {
+            return bad("eps", "at most 1 (Adam's epsilon; typical 1e-8)");
+        }
         for (key, v) in [
             ("weight_decay", self.weight_decay),
             ("grad_clip", self.grad_clip),
