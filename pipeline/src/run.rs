@@ -539,6 +539,13 @@ where
             .map_err(failed)?;
         }
         w.finish().map_err(failed)?;
+        // A loop killed after saving matches.json but before saving its
+        // state plays this evaluation again on resume (the same games: it
+        // is deterministic), and its results are then in the table
+        // already: they are not added twice. Nothing else gives `me` a
+        // result before its own evaluation (later generations meet it
+        // after), so its name in the table means exactly that.
+        let recorded = matches.players.contains(&me);
         for (j, opponent) in names.iter().enumerate().skip(1) {
             let r = table.wdl[0][j];
             eprintln!(
@@ -548,7 +555,9 @@ where
                 r.losses,
                 r.score()
             );
-            matches.add(&me, opponent, r);
+            if !recorded {
+                matches.add(&me, opponent, r);
+            }
         }
         self.score_suite(g)?;
         if g > 0 {
