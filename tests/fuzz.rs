@@ -238,6 +238,21 @@ fn fuzz_checkpoint_sidecars() {
     );
 }
 
+/// A version 2 shard of a few random Connect Four games, written by this
+/// build's writer (the byte-level target's second seed).
+fn v2_shard_bytes(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("seed-v2.parquet");
+    let g = connect4::Connect4::standard();
+    let start = g.start();
+    let mut w = data::ShardWriter::create(&path).unwrap();
+    for id in 0..6 {
+        w.push_game(&data::synthetic::random_game(&g, id, &start, 9, 60))
+            .unwrap();
+    }
+    w.finish().unwrap();
+    std::fs::read(&path).unwrap()
+}
+
 #[test]
 fn fuzz_shards() {
     let v1 = std::fs::read(concat!(
@@ -246,11 +261,12 @@ fn fuzz_shards() {
     ))
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
+    let seeds = [v1, v2_shard_bytes(dir.path())];
     let path = dir.path().join("f.parquet");
     let cases = (budget() / 10).max(10);
     let mut rng = SplitMix::new(77);
     for case in 0..cases {
-        let mut bytes = v1.clone();
+        let mut bytes = seeds[case % 2].clone();
         match rng.below(3) {
             0 => {
                 // Flip bytes anywhere (footer, page headers, data pages).
@@ -277,8 +293,100 @@ fn fuzz_shards() {
             data::ShardReader::open(&path).and_then(|r| r.read_records())
         }));
         assert!(read.is_ok(), "shard case {case} panicked the reader");
+        let shards = data::list_shards(&[&path]).unwrap();
+        let indexed = catch_unwind(AssertUnwindSafe(|| {
+            data::explore::ExploreIndex::build(&shards, |_| {})
+        }));
+        assert!(
+            indexed.is_ok(),
+            "shard case {case} panicked the explorer's index"
+        );
     }
-    eprintln!("fuzz target shards: {cases} inputs, no panic");
+    eprintln!("fuzz target shards (v1 and v2 seeds): {cases} inputs, no panic");
+}
+
+/// Shard rows that a writer accepts but that lie: a mutated position text,
+/// a move code no move has or an illegal one, a ply out of order, a game id
+/// shared by two games, legal moves that are not the position's. Every
+/// reader that groups or replays games (the opening tree, the explorer's
+/// index, a game's replay) must answer with an error or a warning, never a
+/// panic; a row the writer refuses is fine too.
+#[test]
+fn fuzz_shard_rows() {
+    let g = connect4::Connect4::standard();
+    let start = g.start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.parquet");
+    let cases = (budget() / 10).max(10);
+    let mut rng = SplitMix::new(0x5EED_0F_F022);
+    let (mut written, mut refused) = (0, 0);
+    for case in 0..cases {
+        let mut games: Vec<data::GameRecord> = (0..4)
+            .map(|id| data::synthetic::random_game(&g, id, &start, case as u64, 40))
+            .collect();
+        for _ in 0..1 + rng.below(4) {
+            let gi = rng.below(games.len() as u64) as usize;
+            let rows = &mut games[gi].positions;
+            let ri = rng.below(rows.len() as u64) as usize;
+            let r = &mut rows[ri];
+            match rng.below(7) {
+                0 => {
+                    r.position = mutate(&mut rng, &r.position, &['1', '4', '7', '9', '-', ' ', 'x'])
+                }
+                1 => r.chosen_move = rng.below(u32::MAX as u64) as u32,
+                2 => r.chosen_move = rng.below(10) as u32,
+                3 => r.ply = rng.below(100) as u32,
+                4 => r.game_id = rng.below(4),
+                5 => {
+                    for c in &mut r.legal_moves {
+                        *c = rng.below(12) as u32;
+                    }
+                }
+                _ => r.position_hash = rng.next_u64(),
+            }
+        }
+        let read = catch_unwind(AssertUnwindSafe(|| {
+            let Ok(mut w) = data::ShardWriter::create(&path) else {
+                return false;
+            };
+            for game in &games {
+                if w.push_game(game).is_err() {
+                    return false;
+                }
+            }
+            if w.finish().is_err() {
+                return false;
+            }
+            let shards = data::list_shards(&[&path]).unwrap();
+            let index = data::explore::ExploreIndex::build(&shards, |_| {});
+            for m in index.moves(data::explore::Key::Position(start.hash()), 0..=0) {
+                assert!(m.games > 0);
+            }
+            if let Ok(opening) = data::openings::read_opening_games(&shards, 6, |_| {}) {
+                let _ = data::openings::OpeningTree::build(&g, &opening, 6, |p, m| p.move_text(m));
+            }
+            if let Ok(rows) = data::read_shard(&path) {
+                if let Ok(games) = data::group_games(rows) {
+                    for game in &games {
+                        let _ = game.replay(&g);
+                    }
+                }
+            }
+            true
+        }));
+        match read {
+            Ok(true) => written += 1,
+            Ok(false) => refused += 1,
+            Err(_) => panic!("shard rows case {case} panicked a reader"),
+        }
+    }
+    assert!(
+        written > cases / 4,
+        "only {written} of {cases} cases written"
+    );
+    eprintln!(
+        "fuzz target shard rows: {cases} inputs ({written} written, {refused} refused by the writer), no panic"
+    );
 }
 
 /// Position text and move text of every other game through the game
