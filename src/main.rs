@@ -56,6 +56,10 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Train a network on self-play shards (resumable; metrics and checkpoints in a run directory).
     Train(cmd::train::Args),
+    /// The trainer of a run in an object store, fed by `triad worker`s (docs/scale-out.md).
+    Trainer(cmd::trainer::Args),
+    /// A self-play worker of a run in an object store; any number, on any scheduler.
+    Worker(cmd::worker::Args),
     /// Print the triad and libtorch versions, CUDA/MKL-DNN availability and thread counts.
     Version(cmd::version::Args),
 }
@@ -88,6 +92,8 @@ fn main() {
         Command::Show(a) => cmd::show::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Train(a) => cmd::train::run(a),
+        Command::Trainer(a) => cmd::trainer::run(a),
+        Command::Worker(a) => cmd::worker::run(a),
         Command::Version(a) => cmd::version::run(a),
     };
     if let Err(e) = result {

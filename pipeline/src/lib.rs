@@ -15,6 +15,7 @@ pub mod lock;
 pub mod players;
 pub mod ratings;
 pub mod run;
+pub mod scale;
 pub mod selfplay;
 pub mod suite;
 

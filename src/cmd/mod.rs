@@ -17,7 +17,9 @@ pub mod selfplay;
 pub mod show;
 pub mod solve;
 pub mod train;
+pub mod trainer;
 pub mod version;
+pub mod worker;
 
 /// A failure to report: a one-line message and the exit status
 /// (1 a failed check, 2 bad input).

@@ -1,0 +1,230 @@
+//! A run in an object store, fed by many self-play workers and one trainer
+//! (docs/scale-out.md): the layout of the bucket, and what the two roles
+//! share. The roles themselves are [`worker`] and [`trainer`].
+//!
+//! The design is KataGo's shared directory and minigo's bucket, not a
+//! server: every object is immutable, uniquely named and written whole by
+//! one put-if-absent, so any number of machines on any scheduler can take
+//! part without talking to each other, and readers never see half a file.
+//!
+//! ```text
+//! RUN/config.toml                               the run file (put once by the trainer)
+//! RUN/checkpoints/g000003-<trainer>.safetensors a network's weights
+//! RUN/checkpoints/g000003.json                  its manifest: the fence that makes
+//!                                               generation 3 this trainer's
+//! RUN/LATEST                                    "g000003": a hint, one writer
+//! RUN/shards/g000003/w0007-<worker>-s000031.parquet  games of generation 3's network
+//! ```
+//!
+//! The listing is the truth; `LATEST` only saves a worker a listing per poll.
+
+pub mod trainer;
+pub mod worker;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use store::{Fetched, Store, StoreError};
+
+use crate::Error;
+
+/// The run file's key.
+pub const CONFIG_KEY: &str = "config.toml";
+/// The newest generation's name: a hint with one writer (the trainer).
+pub const LATEST_KEY: &str = "LATEST";
+/// Where the manifests and weights are.
+pub const CHECKPOINTS: &str = "checkpoints/";
+/// Where the shards are, one folder per generation of the network that
+/// played them.
+pub const SHARDS: &str = "shards/";
+
+/// How long a role waits for an unreachable store before it gives up.
+pub const STORE_PATIENCE: Duration = Duration::from_secs(300);
+
+/// `g000003`.
+pub fn gen_name(g: u32) -> String {
+    format!("g{g:06}")
+}
+
+/// The generation of a name `g000003…`.
+pub fn gen_of(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix('g')?.get(..6)?;
+    digits.parse().ok()
+}
+
+/// The manifest key of generation `g`.
+pub fn manifest_key(g: u32) -> String {
+    format!("{CHECKPOINTS}{}.json", gen_name(g))
+}
+
+/// A shard's key: the generation that played it, the worker, the worker's
+/// incarnation (a restarted worker never reuses a name) and its sequence.
+pub fn shard_key(g: u32, worker: u32, incarnation: &str, seq: u64) -> String {
+    format!(
+        "{SHARDS}{}/w{worker:04}-{incarnation}-s{seq:06}.parquet",
+        gen_name(g)
+    )
+}
+
+/// A published generation: where its weights are and how to check them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    pub generation: u32,
+    /// The weights' key, relative to the run.
+    pub weights: String,
+    /// SHA-256 of the weights, hex.
+    pub sha256: String,
+    pub bytes: u64,
+    /// The checkpoint's sidecar (`model::CheckpointInfo` as JSON), written
+    /// beside the downloaded weights so they load as any checkpoint.
+    pub sidecar: serde_json::Value,
+    /// The trainer incarnation that published it.
+    pub trainer: String,
+    /// Shards and rows the trainer had ingested when it trained it.
+    pub shards_seen: u64,
+    pub rows_seen: u64,
+}
+
+/// SHA-256 of `bytes`, hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A name no other process of this run will take: the time in
+/// microseconds and the pid, in hex (8 + 6 characters).
+pub fn incarnation() -> String {
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    format!(
+        "{:08x}{:06x}",
+        micros & 0xffff_ffff,
+        std::process::id() & 0xff_ffff
+    )
+}
+
+/// A store error as the roles report it: transient ones have been retried
+/// already, so both are failures of the run (exit 1), naming the store.
+pub fn store_error(e: StoreError) -> Error {
+    Error::failed(e.to_string())
+}
+
+/// Runs `f` against the store, retrying transient failures with backoff
+/// for up to [`STORE_PATIENCE`] and saying so on stderr.
+pub fn patiently<T>(
+    store: &Store,
+    what: &str,
+    f: impl FnMut(&Store) -> Result<T, StoreError>,
+) -> Result<T, Error> {
+    store
+        .retry(
+            STORE_PATIENCE,
+            |attempt, e, wait| {
+                eprintln!(
+                    "store unreachable ({what}, attempt {attempt}): {e}; retrying in {:.1} s",
+                    wait.as_secs_f64()
+                )
+            },
+            f,
+        )
+        .map_err(store_error)
+}
+
+/// The generations whose manifests are published, ascending.
+pub fn published(store: &Store) -> Result<Vec<u32>, Error> {
+    let listed = patiently(store, "listing checkpoints", |s| s.list(CHECKPOINTS))?;
+    let mut gens: Vec<u32> = listed
+        .iter()
+        .filter_map(|l| {
+            let name = l.key.strip_prefix(CHECKPOINTS)?;
+            let stem = name.strip_suffix(".json")?;
+            (stem.len() == 7).then(|| gen_of(stem)).flatten()
+        })
+        .collect();
+    gens.sort_unstable();
+    Ok(gens)
+}
+
+/// Generation `g`'s manifest.
+pub fn read_manifest(store: &Store, g: u32) -> Result<Manifest, Error> {
+    let key = manifest_key(g);
+    let bytes = patiently(store, "reading a manifest", |s| s.get(&key))?
+        .ok_or_else(|| Error::failed(format!("{}: {key} is missing", store.url())))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Error::failed(format!("{}: {key}: not a manifest: {e}", store.url())))
+}
+
+/// Downloads generation `g`'s network into `dir` (weights and sidecar),
+/// checking its SHA-256; returns the weights' local path.
+pub fn download_network(
+    store: &Store,
+    manifest: &Manifest,
+    dir: &std::path::Path,
+) -> Result<std::path::PathBuf, Error> {
+    let bytes = patiently(store, "downloading a network", |s| s.get(&manifest.weights))?
+        .ok_or_else(|| {
+            Error::failed(format!(
+                "{}: {} is missing (its manifest names it)",
+                store.url(),
+                manifest.weights
+            ))
+        })?;
+    let sum = sha256_hex(&bytes);
+    if sum != manifest.sha256 {
+        return Err(Error::failed(format!(
+            "{}: {}: checksum {sum} is not the manifest's {}: a corrupt download or object",
+            store.url(),
+            manifest.weights,
+            manifest.sha256
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    let weights = dir.join(format!("{}.safetensors", gen_name(manifest.generation)));
+    let sidecar = model::checkpoint::sidecar_path(&weights);
+    let sidecar_text = serde_json::to_vec_pretty(&manifest.sidecar)
+        .map_err(|e| Error::failed(format!("sidecar: {e}")))?;
+    write_whole(&sidecar, &sidecar_text)?;
+    write_whole(&weights, &bytes)?;
+    Ok(weights)
+}
+
+/// Writes a local file whole (temporary name, then rename).
+pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::failed(format!("{}: {e}", path.display()))
+        })
+}
+
+/// The newest published generation, through `LATEST` when it changed
+/// (`etag` is the one last seen; a conditional GET costs one round trip
+/// when nothing changed), else by listing. `None` before the first.
+pub fn newest(
+    store: &Store,
+    etag: &mut Option<String>,
+    known: Option<u32>,
+) -> Result<Option<u32>, Error> {
+    let fetched = patiently(store, "polling LATEST", |s| {
+        s.get_if_changed(LATEST_KEY, etag.as_deref())
+    })?;
+    match fetched {
+        Fetched::NotModified => Ok(known),
+        Fetched::Changed { bytes, etag: e } => {
+            *etag = e;
+            let text = String::from_utf8_lossy(&bytes);
+            let hinted = gen_of(text.trim());
+            // The hint may be behind the listing (a trainer killed between
+            // its manifest and LATEST), never ahead of it.
+            let listed = published(store)?.last().copied();
+            Ok(listed.max(hinted.filter(|h| Some(*h) <= listed)))
+        }
+        Fetched::Missing => Ok(published(store)?.last().copied()),
+    }
+}

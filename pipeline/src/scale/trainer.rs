@@ -1,0 +1,363 @@
+//! The trainer of a distributed run (`triad trainer`): publishes the run
+//! file and generation 0, then for each generation waits for enough new
+//! games, ingests the new shards by listing, trains (at most a set number
+//! of samples per new sample) and publishes the next network. Two trainers
+//! on one run: the one that loses the put-if-absent of a generation's
+//! manifest stops, saying so (a fence, no lock server).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use game::{AlphaBetaState, Game, GameTag};
+use store::{PutOutcome, Store};
+
+use super::{
+    download_network, gen_name, manifest_key, patiently, published, read_manifest, sha256_hex,
+    write_whole, Manifest, CONFIG_KEY, LATEST_KEY, SHARDS,
+};
+use crate::{Error, RunConfig};
+
+/// What a trainer is told.
+pub struct TrainerOptions<'a> {
+    pub store: &'a Store,
+    pub incarnation: String,
+    /// A local folder: the training run (checkpoints, metrics) and the
+    /// ingested shards. Kept between restarts to resume faster; a new one
+    /// starts from the newest published network.
+    pub work: PathBuf,
+    /// The run file's text (published as `config.toml`).
+    pub config_text: String,
+    /// Train up to this generation, then stop.
+    pub generations: u32,
+    /// New games needed before a generation is trained.
+    pub min_new_games: u64,
+    /// Training steps per generation (at most).
+    pub steps_per_generation: u64,
+    /// At most this many samples trained per new sample (0: no cap).
+    pub max_sample_ratio: f64,
+    /// Train on the shards of the last K generations only (0: all).
+    pub window_generations: u32,
+    pub poll: Duration,
+    pub stop: &'a AtomicBool,
+}
+
+/// What a trainer did.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct TrainerReport {
+    pub published: Vec<u32>,
+    pub shards_ingested: u64,
+    pub rows_ingested: u64,
+    pub bytes_ingested: u64,
+    /// Seconds listing, downloading and reading new shards.
+    pub ingest_seconds: f64,
+    pub train_seconds: f64,
+    pub steps: u64,
+    pub seconds: f64,
+    pub interrupted: bool,
+}
+
+impl TrainerReport {
+    pub fn shards_per_s(&self) -> f64 {
+        self.shards_ingested as f64 / self.ingest_seconds.max(1e-9)
+    }
+    pub fn rows_per_s(&self) -> f64 {
+        self.rows_ingested as f64 / self.ingest_seconds.max(1e-9)
+    }
+}
+
+/// The shards ingested so far (keys), with their rows and games.
+#[derive(Default)]
+struct Ingested {
+    keys: BTreeSet<String>,
+    games: u64,
+    rows: u64,
+}
+
+fn cache_dir(work: &Path) -> PathBuf {
+    work.join("shards")
+}
+
+/// Publishes the run file, or checks that the run's is the same.
+fn publish_config(opts: &TrainerOptions) -> Result<(), Error> {
+    let text = opts.config_text.clone();
+    let put = patiently(opts.store, "publishing config.toml", |s| {
+        s.put_new(CONFIG_KEY, text.clone().into_bytes())
+    })?;
+    if let PutOutcome::AlreadyExists = put {
+        let theirs = patiently(opts.store, "reading config.toml", |s| s.get(CONFIG_KEY))?
+            .unwrap_or_default();
+        if theirs != opts.config_text.as_bytes() {
+            return Err(Error::input(format!(
+                "{}: the run holds another config.toml: train it with that file (download it) or start a new run at another prefix",
+                opts.store.url()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Publishes the network at `weights` as generation `g`: its weights under
+/// a name of this incarnation, then its manifest by put-if-absent (the
+/// fence), then `LATEST`.
+fn publish(
+    opts: &TrainerOptions,
+    g: u32,
+    weights: &Path,
+    ingested: &Ingested,
+) -> Result<(), Error> {
+    let bytes =
+        std::fs::read(weights).map_err(|e| Error::failed(format!("{}: {e}", weights.display())))?;
+    let sidecar_path = model::checkpoint::sidecar_path(weights);
+    let sidecar: serde_json::Value = std::fs::read(&sidecar_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .ok_or_else(|| Error::failed(format!("{}: unreadable sidecar", sidecar_path.display())))?;
+    let key = format!(
+        "checkpoints/{}-{}.safetensors",
+        gen_name(g),
+        opts.incarnation
+    );
+    let manifest = Manifest {
+        generation: g,
+        weights: key.clone(),
+        sha256: sha256_hex(&bytes),
+        bytes: bytes.len() as u64,
+        sidecar,
+        trainer: opts.incarnation.clone(),
+        shards_seen: ingested.keys.len() as u64,
+        rows_seen: ingested.rows,
+    };
+    patiently(opts.store, "uploading a network", |s| {
+        s.put_new(&key, bytes.clone())
+    })?;
+    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::failed(e.to_string()))?;
+    let mkey = manifest_key(g);
+    match patiently(opts.store, "publishing a manifest", |s| {
+        s.put_new(&mkey, text.clone())
+    })? {
+        PutOutcome::Created => {}
+        PutOutcome::AlreadyExists => {
+            let theirs = read_manifest(opts.store, g)?;
+            if theirs.trainer != opts.incarnation {
+                return Err(Error::input(format!(
+                    "{}: generation {g} was published by another trainer ({}) first: this trainer is fenced off and stops (one trainer per run)",
+                    opts.store.url(),
+                    theirs.trainer
+                )));
+            }
+        }
+    }
+    patiently(opts.store, "writing LATEST", |s| {
+        s.put(LATEST_KEY, format!("{}\n", gen_name(g)).into_bytes())
+    })?;
+    Ok(())
+}
+
+/// Lists the run's shards and downloads the new ones into the cache.
+fn ingest(
+    opts: &TrainerOptions,
+    ingested: &mut Ingested,
+    report: &mut TrainerReport,
+) -> Result<u64, Error> {
+    let t = Instant::now();
+    let listed = patiently(opts.store, "listing shards", |s| s.list(SHARDS))?;
+    let mut new_games = 0;
+    for l in listed {
+        if !l.key.ends_with(".parquet") || ingested.keys.contains(&l.key) {
+            continue;
+        }
+        let bytes = patiently(opts.store, "downloading a shard", |s| s.get(&l.key))?;
+        let Some(bytes) = bytes else { continue };
+        let local = opts.work.join(&l.key);
+        if let Some(dir) = local.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+        }
+        write_whole(&local, &bytes)?;
+        let (games, rows) = match count_games(&local) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("trainer: skipping {}: {e}", l.key);
+                let _ = std::fs::remove_file(&local);
+                ingested.keys.insert(l.key);
+                continue;
+            }
+        };
+        ingested.keys.insert(l.key);
+        ingested.games += games;
+        ingested.rows += rows;
+        new_games += games;
+        report.shards_ingested += 1;
+        report.rows_ingested += rows;
+        report.bytes_ingested += bytes.len() as u64;
+    }
+    report.ingest_seconds += t.elapsed().as_secs_f64();
+    Ok(new_games)
+}
+
+/// Games (distinct ids) and rows of a shard.
+fn count_games(path: &Path) -> Result<(u64, u64), String> {
+    let reader = data::ShardReader::open(path).map_err(|e| e.to_string())?;
+    let rows = reader.num_rows();
+    let mut ids = BTreeSet::new();
+    for b in reader
+        .read_columns(&[data::schema::col::GAME_ID])
+        .map_err(|e| e.to_string())?
+    {
+        let c = data::Columns::new(&b);
+        let id = c.u64(data::schema::col::GAME_ID)?;
+        ids.extend(id.values().iter().copied());
+    }
+    Ok((ids.len() as u64, rows))
+}
+
+/// Shards already in the local cache (a restarted trainer with the same
+/// work folder does not download them again).
+fn scan_cache(opts: &TrainerOptions, ingested: &mut Ingested) {
+    let root = cache_dir(&opts.work);
+    let Ok(gens) = std::fs::read_dir(&root) else {
+        return;
+    };
+    for g in gens.flatten() {
+        let Ok(files) = std::fs::read_dir(g.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".parquet") {
+                if let Ok((games, rows)) = count_games(&f.path()) {
+                    ingested.keys.insert(format!(
+                        "{SHARDS}{}/{name}",
+                        g.file_name().to_string_lossy()
+                    ));
+                    ingested.games += games;
+                    ingested.rows += rows;
+                }
+            }
+        }
+    }
+}
+
+/// Trains and publishes generations until `opts.generations`.
+pub fn run<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    opts: &TrainerOptions,
+) -> Result<TrainerReport, Error>
+where
+    G::State: AlphaBetaState,
+{
+    let started = Instant::now();
+    let mut report = TrainerReport::default();
+    publish_config(opts)?;
+    std::fs::create_dir_all(&opts.work)
+        .map_err(|e| Error::failed(format!("{}: {e}", opts.work.display())))?;
+    let train_dir = opts.work.join("train");
+    let mut have = published(opts.store)?.last().copied();
+    if have.is_none() {
+        let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)
+            .map_err(|e| Error::input(e.to_string()))?;
+        let path = opts.work.join("g000000.safetensors");
+        let info = model::CheckpointInfo::new(&GameTag::of(game), net.shape(), 0);
+        net.save(&path, &info)
+            .map_err(|e| Error::failed(e.to_string()))?;
+        publish(opts, 0, &path, &Ingested::default())?;
+        eprintln!(
+            "trainer: published {} (a fresh network) to {}",
+            gen_name(0),
+            opts.store.url()
+        );
+        report.published.push(0);
+        have = Some(0);
+    }
+    let mut have = have.unwrap_or(0);
+    // A fresh work folder starts from the newest published network.
+    let init = if train::latest_checkpoint(&train_dir).is_none() {
+        let m = read_manifest(opts.store, have)?;
+        Some(download_network(opts.store, &m, &opts.work.join("init"))?)
+    } else {
+        None
+    };
+    let mut ingested = Ingested::default();
+    scan_cache(opts, &mut ingested);
+    let mut games_at_last = ingested.games;
+    let mut rows_at_last = ingested.rows;
+    while have < opts.generations && !opts.stop.load(Ordering::SeqCst) {
+        let g = have + 1;
+        let mut said = false;
+        loop {
+            ingest(opts, &mut ingested, &mut report)?;
+            let new = ingested.games - games_at_last;
+            if new >= opts.min_new_games || opts.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            if !said {
+                eprintln!(
+                    "trainer: generation {g}: {new} of {} new games so far; waiting for workers",
+                    opts.min_new_games
+                );
+                said = true;
+            }
+            let until = Instant::now() + opts.poll;
+            while Instant::now() < until && !opts.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        if opts.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let new_rows = ingested.rows - rows_at_last;
+        let mut steps = opts.steps_per_generation;
+        if opts.max_sample_ratio > 0.0 {
+            let cap = (opts.max_sample_ratio * new_rows as f64 / cfg.train.batch_size as f64).ceil()
+                as u64;
+            steps = steps.min(cap.max(1));
+        }
+        let data: Vec<PathBuf> = (0..g)
+            .filter(|k| opts.window_generations == 0 || *k + opts.window_generations >= g)
+            .map(|k| cache_dir(&opts.work).join(gen_name(k)))
+            .filter(|d| d.is_dir())
+            .collect();
+        let resume = train::latest_checkpoint(&train_dir).is_some();
+        let done = train::latest_checkpoint(&train_dir).map_or(0, |(_, i)| i.step);
+        let t = Instant::now();
+        let train_opts = train::RunOptions {
+            run_dir: train_dir.clone(),
+            data,
+            resume,
+            steps: Some(done + steps),
+            init: if resume { None } else { init.clone() },
+            stop_after: None,
+            config_text: Some(opts.config_text.clone()),
+        };
+        eprintln!(
+            "trainer: generation {g}: training {steps} steps on {} games ({} rows)",
+            ingested.games, ingested.rows
+        );
+        train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {}).map_err(
+            |e| match e {
+                train::TrainError::Input(m) => Error::Input(m),
+                train::TrainError::Failed(m) => Error::Failed(m),
+            },
+        )?;
+        report.train_seconds += t.elapsed().as_secs_f64();
+        report.steps += steps;
+        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
+            Error::failed(format!(
+                "{}: training wrote no checkpoint",
+                train_dir.display()
+            ))
+        })?;
+        publish(opts, g, &latest, &ingested)?;
+        eprintln!("trainer: published {} to {}", gen_name(g), opts.store.url());
+        report.published.push(g);
+        games_at_last = ingested.games;
+        rows_at_last = ingested.rows;
+        have = g;
+    }
+    report.interrupted = opts.stop.load(Ordering::SeqCst) && have < opts.generations;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}

@@ -1,0 +1,169 @@
+//! The self-play worker of a distributed run (`triad worker`): polls for the
+//! newest network between shards, plays a shard of games with it, uploads
+//! the shard whole under a name only it can own, and stops after the shard
+//! in progress on SIGTERM (the games in flight are the most a pre-empted
+//! job loses).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use game::{AlphaBetaState, Game};
+use indicatif::ProgressBar;
+use selfplay::NetworkEvaluator;
+use store::{PutOutcome, Store};
+
+use super::{download_network, gen_name, newest, patiently, read_manifest, shard_key};
+use crate::selfplay::{load_network, play_to_shards, Job};
+use crate::{Error, RunConfig};
+
+/// What a worker is told.
+pub struct WorkerOptions<'a> {
+    pub store: &'a Store,
+    /// This worker's index (from the scheduler or `--worker`).
+    pub worker: u32,
+    /// This process's incarnation ([`super::incarnation`]).
+    pub incarnation: String,
+    /// A local folder for the network and the shard being written.
+    pub work: PathBuf,
+    /// Games per uploaded shard.
+    pub games_per_shard: u64,
+    /// Stop after this many shards (tests, fixed budgets); `None`: until
+    /// stopped.
+    pub max_shards: Option<u64>,
+    /// How long to wait between polls while no network is published.
+    pub poll: Duration,
+    pub stop: &'a AtomicBool,
+}
+
+/// What a worker did.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct WorkerReport {
+    pub shards: u64,
+    pub games: u64,
+    pub rows: u64,
+    pub bytes: u64,
+    /// Generations it played with, in order.
+    pub generations: Vec<u32>,
+    /// Seconds playing, and seconds uploading.
+    pub play_seconds: f64,
+    pub upload_seconds: f64,
+    pub seconds: f64,
+    pub interrupted: bool,
+}
+
+/// The first game id of a shard: worker (16 bits), incarnation (16 bits)
+/// and the game's number within this process (32 bits), so ids are unique
+/// within a run across workers and restarts.
+fn first_game_id(worker: u32, incarnation: &str, n: u64) -> u64 {
+    let inc = incarnation
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(b as u64));
+    ((worker as u64 & 0xffff) << 48) | ((inc & 0xffff) << 32) | (n & 0xffff_ffff)
+}
+
+/// Sleeps `d` in small steps, returning early when `stop` is set.
+fn nap(d: Duration, stop: &AtomicBool) {
+    let until = Instant::now() + d;
+    while Instant::now() < until && !stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Plays and uploads shards until stopped or `max_shards` are done.
+pub fn run<G: Game>(game: &G, cfg: &RunConfig, opts: &WorkerOptions) -> Result<WorkerReport, Error>
+where
+    G::State: AlphaBetaState,
+{
+    if opts.games_per_shard == 0 {
+        return Err(Error::input("games per shard must be at least 1"));
+    }
+    let started = Instant::now();
+    let mut report = WorkerReport::default();
+    let mut etag: Option<String> = None;
+    let mut current: Option<(u32, NetworkEvaluator<G::State>)> = None;
+    let mut said_waiting = false;
+    let mut seq = 0u64;
+    let name = format!("worker {} ({})", opts.worker, opts.incarnation);
+    while !opts.stop.load(Ordering::SeqCst) && opts.max_shards.is_none_or(|m| report.shards < m) {
+        let known = current.as_ref().map(|(g, _)| *g);
+        let Some(g) = newest(opts.store, &mut etag, known)? else {
+            if !said_waiting {
+                eprintln!(
+                    "{name}: waiting for the trainer's first network in {}",
+                    opts.store.url()
+                );
+                said_waiting = true;
+            }
+            nap(opts.poll, opts.stop);
+            continue;
+        };
+        if known != Some(g) {
+            let manifest = read_manifest(opts.store, g)?;
+            let path = download_network(opts.store, &manifest, &opts.work.join("net"))?;
+            let (net, _) = load_network(game, &cfg.model, Some(&path), 0)?;
+            eprintln!("{name}: playing with {} (checksum verified)", gen_name(g));
+            current = Some((g, NetworkEvaluator::new(net)));
+            report.generations.push(g);
+        }
+        let Some((g, evaluator)) = current.as_mut() else {
+            continue;
+        };
+        let out = opts.work.join(format!("shard-{seq:06}"));
+        let _ = std::fs::remove_dir_all(&out);
+        let job = Job {
+            out: out.clone(),
+            games: opts.games_per_shard,
+            first_game_id: first_game_id(
+                opts.worker,
+                &opts.incarnation,
+                seq * opts.games_per_shard,
+            ),
+            seed: first_game_id(opts.worker, &opts.incarnation, seq) ^ 0x5eed,
+            shard_games: opts.games_per_shard,
+            model_id: gen_name(*g),
+        };
+        let t = Instant::now();
+        let played = play_to_shards(
+            game,
+            &cfg.selfplay,
+            evaluator,
+            &job,
+            opts.stop,
+            &ProgressBar::hidden(),
+        )?;
+        report.play_seconds += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        for shard in &played.shards {
+            let bytes = std::fs::read(&shard.path)
+                .map_err(|e| Error::failed(format!("{}: {e}", shard.path.display())))?;
+            let key = shard_key(*g, opts.worker, &opts.incarnation, seq);
+            let size = bytes.len() as u64;
+            // Only this incarnation writes this key: "already exists" is
+            // our own earlier put whose answer was lost, so it is success.
+            match patiently(opts.store, "uploading a shard", |s| {
+                s.put_new(&key, bytes.clone())
+            })? {
+                PutOutcome::Created | PutOutcome::AlreadyExists => {}
+            }
+            eprintln!(
+                "{name}: uploaded {key} ({} games, {} rows, {size} bytes)",
+                played.totals.games, shard.rows
+            );
+            report.shards += 1;
+            report.rows += shard.rows;
+            report.bytes += size;
+            seq += 1;
+        }
+        report.games += played.totals.games;
+        report.upload_seconds += t.elapsed().as_secs_f64();
+        let _ = std::fs::remove_dir_all(&out);
+        if played.interrupted {
+            report.interrupted = true;
+            break;
+        }
+    }
+    report.interrupted |= opts.stop.load(Ordering::SeqCst);
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
