@@ -60,6 +60,10 @@ pub struct Args {
     /// Seconds between listings while waiting for games.
     #[arg(long, default_value_t = 5.0, value_name = "S")]
     poll: f64,
+    /// Seconds to keep retrying an unreachable store (with backoff, saying
+    /// so on stderr) before giving up with exit 1.
+    #[arg(long, default_value_t = 300.0, value_name = "S")]
+    patience: f64,
     /// Print one JSON object (generations published, ingestion rates) at the end.
     #[arg(long)]
     json: bool,
@@ -75,6 +79,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.max_sample_ratio.is_finite() && args.max_sample_ratio >= 0.0) {
         return Err(CliError::input("--max-sample-ratio must be a number ≥ 0"));
     }
+    if !(args.patience.is_finite() && args.patience >= 0.0) {
+        return Err(CliError::input("--patience must be a number of seconds ≥ 0"));
+    }
+    scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
     let cfg = &run.config;
     let work = args.work.clone().unwrap_or_else(|| {

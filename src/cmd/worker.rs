@@ -53,6 +53,10 @@ pub struct Args {
     /// Seconds between polls while the trainer has published nothing.
     #[arg(long, default_value_t = 5.0, value_name = "S")]
     poll: f64,
+    /// Seconds to keep retrying an unreachable store (with backoff, saying
+    /// so on stderr) before giving up with exit 1.
+    #[arg(long, default_value_t = 300.0, value_name = "S")]
+    patience: f64,
     /// Print one JSON object (what it played and uploaded) at the end.
     #[arg(long)]
     json: bool,
@@ -89,6 +93,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             "--poll must be a positive number of seconds",
         ));
     }
+    if !(args.patience.is_finite() && args.patience >= 0.0) {
+        return Err(CliError::input("--patience must be a number of seconds ≥ 0"));
+    }
+    scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
     let incarnation = scale::incarnation();
     let work = args.work.clone().unwrap_or_else(|| {

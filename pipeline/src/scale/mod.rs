@@ -39,8 +39,21 @@ pub const CHECKPOINTS: &str = "checkpoints/";
 /// played them.
 pub const SHARDS: &str = "shards/";
 
-/// How long a role waits for an unreachable store before it gives up.
+/// How long a role waits for an unreachable store before it gives up, by
+/// default (`--patience`).
 pub const STORE_PATIENCE: Duration = Duration::from_secs(300);
+
+static PATIENCE_MS: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(STORE_PATIENCE.as_millis() as u64);
+
+/// Sets how long [`patiently`] retries an unreachable store.
+pub fn set_patience(d: Duration) {
+    PATIENCE_MS.store(d.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn patience() -> Duration {
+    Duration::from_millis(PATIENCE_MS.load(std::sync::atomic::Ordering::Relaxed))
+}
 
 /// `g000003`.
 pub fn gen_name(g: u32) -> String {
@@ -112,7 +125,8 @@ pub fn store_error(e: StoreError) -> Error {
 }
 
 /// Runs `f` against the store, retrying transient failures with backoff
-/// for up to [`STORE_PATIENCE`] and saying so on stderr.
+/// for up to the patience ([`set_patience`], default [`STORE_PATIENCE`])
+/// and saying so on stderr.
 pub fn patiently<T>(
     store: &Store,
     what: &str,
@@ -120,7 +134,7 @@ pub fn patiently<T>(
 ) -> Result<T, Error> {
     store
         .retry(
-            STORE_PATIENCE,
+            patience(),
             |attempt, e, wait| {
                 eprintln!(
                     "store unreachable ({what}, attempt {attempt}): {e}; retrying in {:.1} s",

@@ -1,0 +1,555 @@
+//! A run in an object store: `triad trainer` and `triad worker` as separate
+//! processes, against a real S3 server (SeaweedFS on loopback, started by
+//! `store::testing`) and against a local folder. Two generations with two
+//! workers (every shard once, every game id once, the workers switch to
+//! generation 1), a second trainer fenced off, `kill -9` of workers leaving
+//! no partial object and a restarted worker going on, an unreachable store
+//! retried with backoff and said, SIGTERM uploading finished games, and the
+//! Ray entry point's local mode (docs/scale-out.md).
+
+mod common;
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use store::testing::SeaweedFs;
+use store::Store;
+
+const TINY: &str = r#"seed = 5
+[game]
+name = "connect4"
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+max_plies = 42
+games_in_flight = 4
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 5
+metrics_every = 1
+[loop]
+generations = 2
+games_per_generation = 8
+train_steps_per_generation = 10
+"#;
+
+/// Where a test's run lives: a local folder, or a prefix on the S3 server.
+enum Place<'a> {
+    Local(PathBuf),
+    S3(&'a SeaweedFs, String),
+}
+
+impl Place<'_> {
+    fn url(&self) -> String {
+        match self {
+            Place::Local(p) => p.display().to_string(),
+            Place::S3(s3, prefix) => s3.url_for(prefix),
+        }
+    }
+    fn store(&self) -> Store {
+        match self {
+            Place::Local(p) => Store::open(p.to_str().unwrap()).unwrap(),
+            Place::S3(s3, prefix) => s3.open(prefix).unwrap(),
+        }
+    }
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_triad"));
+        c.args(args);
+        if let Place::S3(s3, _) = self {
+            s3.apply_env(&mut c);
+        }
+        c
+    }
+    fn spawn(&self, args: &[&str], log: &Path) -> Child {
+        self.command(args)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .expect("triad starts")
+    }
+}
+
+/// Both places: the local folder always, S3 when SeaweedFS is installed
+/// (else said and skipped; TRIAD_REQUIRE_S3=1 makes that a failure).
+fn each_place(test: impl Fn(&Place, &Path)) {
+    let dir = tempfile::tempdir().unwrap();
+    let local = Place::Local(dir.path().join("run"));
+    eprintln!("-- local folder");
+    test(&local, dir.path());
+    if let Some(s3) = SeaweedFs::start() {
+        eprintln!("-- s3 (SeaweedFS)");
+        let dir = tempfile::tempdir().unwrap();
+        test(&Place::S3(&s3, "run".into()), dir.path());
+    }
+}
+
+fn wait_for(what: &str, secs: u64, mut ok: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !ok() {
+        assert!(
+            Instant::now() < deadline,
+            "waited {secs} s in vain for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Waits for `child` at most `secs` seconds (killing it and failing after).
+fn finish_within(mut child: Child, secs: u64, what: &str) -> (Option<i32>, Value) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} did not finish within {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    finish(child)
+}
+
+fn finish(child: Child) -> (Option<i32>, Value) {
+    let out = child.wait_with_output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), v)
+}
+
+fn sigterm(child: &Child) {
+    // SAFETY: signalling a child process we own by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+}
+
+fn keys(store: &Store, prefix: &str) -> Vec<String> {
+    store
+        .list(prefix)
+        .unwrap()
+        .into_iter()
+        .map(|l| l.key)
+        .collect()
+}
+
+/// Every shard of the run reads whole; returns (shards, rows, game ids).
+fn check_shards(store: &Store, dir: &Path) -> (usize, u64, BTreeSet<u64>) {
+    let mut ids = BTreeSet::new();
+    let (mut shards, mut rows) = (0, 0);
+    for key in keys(store, "shards/") {
+        let bytes = store.get(&key).unwrap().unwrap();
+        let path = dir.join("check.parquet");
+        std::fs::write(&path, &bytes).unwrap();
+        let records =
+            data::read_shard(&path).unwrap_or_else(|e| panic!("{key} does not read whole: {e}"));
+        let mine: BTreeSet<u64> = records.iter().map(|r| r.game_id).collect();
+        for id in &mine {
+            assert!(
+                ids.insert(*id),
+                "game id {id} of {key} is in another shard too"
+            );
+        }
+        shards += 1;
+        rows += records.len() as u64;
+    }
+    (shards, rows, ids)
+}
+
+#[test]
+fn a_trainer_and_two_workers_run_two_generations() {
+    each_place(|place, dir| {
+        let cfg = dir.join("tiny.toml");
+        std::fs::write(&cfg, TINY).unwrap();
+        let url = place.url();
+        let store = place.store();
+        let work = dir.join("trainer-work");
+        let trainer = place.spawn(
+            &[
+                "trainer",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--run",
+                &url,
+                "--work",
+                work.to_str().unwrap(),
+                "--poll",
+                "0.3",
+                "--json",
+            ],
+            &dir.join("trainer.log"),
+        );
+        let workers: Vec<Child> = (0..2)
+            .map(|i| {
+                place.spawn(
+                    &[
+                        "worker",
+                        "--run",
+                        &url,
+                        "--worker",
+                        &i.to_string(),
+                        "--games-per-shard",
+                        "4",
+                        "--poll",
+                        "0.3",
+                        "--json",
+                    ],
+                    &dir.join(format!("worker{i}.log")),
+                )
+            })
+            .collect();
+        let (code, t) = finish_within(trainer, 300, "the trainer");
+        let log = std::fs::read_to_string(dir.join("trainer.log")).unwrap();
+        assert_eq!(code, Some(0), "trainer: {log}");
+        assert_eq!(t["published"], serde_json::json!([0, 1, 2]), "{t}");
+        // The workers go on until told: SIGTERM, then they upload and exit 0.
+        wait_for("a shard of generation 2's network", 120, || {
+            !keys(&store, "shards/g000002/").is_empty()
+        });
+        let mut reports = Vec::new();
+        for (i, w) in workers.into_iter().enumerate() {
+            sigterm(&w);
+            let (code, v) = finish(w);
+            let log = std::fs::read_to_string(dir.join(format!("worker{i}.log"))).unwrap();
+            assert_eq!(code, Some(0), "worker {i}: {log}");
+            assert_eq!(v["interrupted"], true, "{v}");
+            let gens = v["generations"].as_array().unwrap();
+            assert_eq!(gens[0], 0, "worker {i} began with generation 0: {v}");
+            assert!(
+                gens.contains(&1.into()),
+                "worker {i} switched to generation 1: {v}"
+            );
+            assert!(log.contains("checksum verified"), "{log}");
+            reports.push(v);
+        }
+        // Every shard landed once and reads whole; game ids are unique in
+        // the run; each worker's count is what the store holds of it.
+        let (shards, rows, ids) = check_shards(&store, dir);
+        let reported: u64 = reports.iter().map(|v| v["shards"].as_u64().unwrap()).sum();
+        assert_eq!(shards as u64, reported);
+        let games: u64 = reports.iter().map(|v| v["games"].as_u64().unwrap()).sum();
+        assert_eq!(ids.len() as u64, games);
+        assert_eq!(
+            rows,
+            reports
+                .iter()
+                .map(|v| v["rows"].as_u64().unwrap())
+                .sum::<u64>()
+        );
+        for i in 0..2 {
+            let mine = keys(&store, "shards/")
+                .into_iter()
+                .filter(|k| k.contains(&format!("/w000{i}-")))
+                .count() as u64;
+            assert_eq!(mine, reports[i]["shards"].as_u64().unwrap());
+        }
+        // The trainer ingested what was there when it trained.
+        assert!(t["rows_ingested"].as_u64().unwrap() >= 16);
+        assert_eq!(
+            keys(&store, "checkpoints/")
+                .iter()
+                .filter(|k| k.ends_with(".json"))
+                .count(),
+            3
+        );
+        assert_eq!(store.get("LATEST").unwrap().unwrap(), b"g000002\n");
+        assert_eq!(store.get("config.toml").unwrap().unwrap(), TINY.as_bytes());
+    });
+}
+
+#[test]
+fn a_second_trainer_on_the_run_is_fenced_off() {
+    each_place(|place, dir| {
+        let cfg = dir.join("tiny.toml");
+        std::fs::write(&cfg, TINY).unwrap();
+        let url = place.url();
+        let trainers: Vec<Child> = (0..2)
+            .map(|i| {
+                let work = dir.join(format!("work{i}"));
+                place.spawn(
+                    &[
+                        "trainer",
+                        "--config",
+                        cfg.to_str().unwrap(),
+                        "--run",
+                        &url,
+                        "--work",
+                        work.to_str().unwrap(),
+                        "--poll",
+                        "0.3",
+                        "--generations",
+                        "1",
+                    ],
+                    &dir.join(format!("trainer{i}.log")),
+                )
+            })
+            .collect();
+        let worker = place.spawn(
+            &[
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "0",
+                "--games-per-shard",
+                "4",
+                "--poll",
+                "0.3",
+            ],
+            &dir.join("worker.log"),
+        );
+        let codes: Vec<Option<i32>> = trainers
+            .into_iter()
+            .map(|t| finish_within(t, 300, "a trainer").0)
+            .collect();
+        sigterm(&worker);
+        assert_eq!(finish(worker).0, Some(0));
+        let logs: Vec<String> = (0..2)
+            .map(|i| std::fs::read_to_string(dir.join(format!("trainer{i}.log"))).unwrap())
+            .collect();
+        let fenced: Vec<usize> = (0..2).filter(|&i| codes[i] == Some(2)).collect();
+        assert_eq!(
+            fenced.len(),
+            1,
+            "exactly one trainer fenced off: {codes:?} {logs:?}"
+        );
+        let loser = &logs[fenced[0]];
+        assert!(loser.contains("fenced off"), "{loser}");
+        assert_eq!(codes[1 - fenced[0]], Some(0), "{logs:?}");
+        // Another run file on the same run is refused before any work.
+        let other = dir.join("other.toml");
+        std::fs::write(&other, TINY.replace("seed = 5", "seed = 6")).unwrap();
+        let out = place
+            .command(&[
+                "trainer",
+                "--config",
+                other.to_str().unwrap(),
+                "--run",
+                &url,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("another config.toml"));
+    });
+}
+
+#[test]
+fn kill_9_of_workers_leaves_no_partial_object_and_a_restarted_worker_goes_on() {
+    each_place(|place, dir| {
+        let cfg = dir.join("tiny.toml");
+        std::fs::write(&cfg, TINY).unwrap();
+        let url = place.url();
+        let store = place.store();
+        let trainer = place.spawn(
+            &[
+                "trainer",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--run",
+                &url,
+                "--work",
+                dir.join("tw").to_str().unwrap(),
+                "--poll",
+                "0.3",
+                "--generations",
+                "1",
+            ],
+            &dir.join("trainer.log"),
+        );
+        // Kill -9 a worker at ten moments spread over its shards (uploads
+        // are a few kilobytes, so most kills land while it plays; a put is
+        // one request, so none can leave half an object either way).
+        for k in 0..10u64 {
+            let mut w = place.spawn(
+                &[
+                    "worker",
+                    "--run",
+                    &url,
+                    "--worker",
+                    "0",
+                    "--games-per-shard",
+                    "2",
+                    "--poll",
+                    "0.2",
+                ],
+                &dir.join(format!("killed{k}.log")),
+            );
+            std::thread::sleep(Duration::from_millis(300 + 97 * k));
+            w.kill().unwrap();
+            w.wait().unwrap();
+        }
+        let before = check_shards(&store, dir).0;
+        // A restarted worker goes on: new shards under a new incarnation.
+        let w = place.spawn(
+            &[
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "0",
+                "--games-per-shard",
+                "2",
+                "--max-shards",
+                "2",
+                "--poll",
+                "0.2",
+                "--json",
+            ],
+            &dir.join("restarted.log"),
+        );
+        let (code, v) = finish(w);
+        assert_eq!(code, Some(0), "{v}");
+        assert_eq!(v["shards"], 2);
+        let (after, _, _) = check_shards(&store, dir);
+        assert_eq!(after, before + 2);
+        let inc = v["incarnation"].as_str().unwrap();
+        assert_eq!(
+            keys(&store, "shards/")
+                .iter()
+                .filter(|k| k.contains(inc))
+                .count(),
+            2
+        );
+        let (code, _) = finish_within(trainer, 300, "the trainer");
+        assert_eq!(code, Some(0));
+        // Nothing but whole objects: no temporary name anywhere in the run.
+        for key in keys(&store, "") {
+            assert!(!key.contains(".tmp") && !key.contains("#"), "{key}");
+        }
+    });
+}
+
+#[test]
+fn an_unreachable_store_is_retried_with_backoff_and_said() {
+    let t = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args([
+            "worker",
+            "--run",
+            "s3://triad/run",
+            "--worker",
+            "0",
+            "--patience",
+            "3",
+        ])
+        .env("AWS_ENDPOINT", "http://127.0.0.1:1")
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("AWS_ACCESS_KEY_ID", "x")
+        .env("AWS_SECRET_ACCESS_KEY", "y")
+        .env("AWS_REGION", "us-east-1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let retries: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("store unreachable"))
+        .collect();
+    assert!(retries.len() >= 2, "{err}");
+    assert!(
+        retries[0].contains("retrying in 0.5 s") && retries[1].contains("retrying in 1.0 s"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(30));
+    // Bad runs and bad flags are bad input.
+    for args in [
+        vec!["worker", "--run", "ftp://x/y", "--worker", "0"],
+        vec!["worker", "--run", "/tmp/x"],
+        vec![
+            "worker",
+            "--run",
+            "/tmp/x",
+            "--worker",
+            "0",
+            "--games-per-shard",
+            "0",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_triad"))
+            .args(&args)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env_remove("TRIAD_WORKER")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_ray_entry_point_runs_workers_locally() {
+    let python = ["python3", "python"]
+        .into_iter()
+        .find(|p| Command::new(p).arg("--version").output().is_ok());
+    let Some(python) = python else {
+        eprintln!("skipping: no python3 to run deploy/ray/workers.py");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    let run = dir.path().join("run");
+    let r = run.to_str().unwrap();
+    let trainer = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args([
+            "trainer",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--run",
+            r,
+            "--poll",
+            "0.3",
+            "--generations",
+            "1",
+        ])
+        .args(["--work", dir.path().join("tw").to_str().unwrap()])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/ray/workers.py");
+    let out = Command::new(python)
+        .args([
+            script,
+            "--local",
+            "--run",
+            r,
+            "--workers",
+            "2",
+            "--triad",
+            env!("CARGO_BIN_EXE_triad"),
+            "--",
+        ])
+        .args([
+            "--games-per-shard",
+            "4",
+            "--max-shards",
+            "2",
+            "--poll",
+            "0.3",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(finish_within(trainer, 300, "the trainer").0, Some(0));
+    let store = Store::open(r).unwrap();
+    for i in 0..2 {
+        let n = keys(&store, "shards/")
+            .iter()
+            .filter(|k| k.contains(&format!("/w000{i}-")))
+            .count();
+        assert_eq!(n, 2, "worker {i}");
+    }
+}
