@@ -553,3 +553,138 @@ fn the_ray_entry_point_runs_workers_locally() {
         assert_eq!(n, 2, "worker {i}");
     }
 }
+
+/// The figures of docs/scale-out.md (not run by `cargo test`):
+/// `cargo test --release --test scale measure -- --ignored --nocapture`.
+/// A worker's throughput against SeaweedFS and against a local folder,
+/// interleaved, three times each; then the trainer's ingestion of 200
+/// synthetic shards in each store.
+#[test]
+#[ignore]
+fn measure_worker_throughput_and_trainer_ingestion() {
+    let Some(s3) = SeaweedFs::start() else {
+        panic!("the measurement needs SeaweedFS (make setup)");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("m.toml");
+    std::fs::write(&cfg, TINY.replace("simulations = 8", "simulations = 32")).unwrap();
+    let places = [
+        Place::Local(dir.path().join("local-run")),
+        Place::S3(&s3, "m-run".into()),
+    ];
+    for p in &places {
+        let t = p.spawn(
+            &[
+                "trainer",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--run",
+                &p.url(),
+                "--generations",
+                "0",
+                "--work",
+                dir.path()
+                    .join(format!("w-{}", p.url().len()))
+                    .to_str()
+                    .unwrap(),
+            ],
+            &dir.path().join("t.log"),
+        );
+        assert_eq!(finish_within(t, 120, "publishing generation 0").0, Some(0));
+    }
+    let mut rates: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    for round in 0..3 {
+        for k in 0..2 {
+            let i = (k + round) % 2;
+            let p = &places[i];
+            let w = p.spawn(
+                &[
+                    "worker",
+                    "--run",
+                    &p.url(),
+                    "--worker",
+                    &round.to_string(),
+                    "--games-per-shard",
+                    "16",
+                    "--max-shards",
+                    "4",
+                    "--json",
+                ],
+                &dir.path().join("w.log"),
+            );
+            let (code, v) = finish_within(w, 600, "a measured worker");
+            assert_eq!(code, Some(0), "{v}");
+            rates[i].push((
+                v["games_per_hour"].as_f64().unwrap(),
+                v["upload_seconds"].as_f64().unwrap() / v["shards"].as_f64().unwrap(),
+            ));
+        }
+    }
+    for (i, name) in ["local folder", "s3 (SeaweedFS)"].iter().enumerate() {
+        let mut g: Vec<f64> = rates[i].iter().map(|r| r.0).collect();
+        let mut u: Vec<f64> = rates[i].iter().map(|r| r.1 * 1000.0).collect();
+        g.sort_by(f64::total_cmp);
+        u.sort_by(f64::total_cmp);
+        eprintln!(
+            "worker, {name}: {:.0} games/h median [{:.0}, {:.0}]; upload {:.1} ms per shard median [{:.1}, {:.1}]",
+            g[1], g[0], g[2], u[1], u[0], u[2]
+        );
+    }
+    // Ingestion: 200 shards of about 2,000 rows each.
+    let synth = dir.path().join("synth");
+    common::succeeds(&[
+        "bench",
+        "data",
+        "--game",
+        "connect4",
+        "--positions",
+        "400000",
+        "--shard-rows",
+        "2000",
+        "--dir",
+        synth.to_str().unwrap(),
+        "--json",
+    ]);
+    let files: Vec<PathBuf> = std::fs::read_dir(&synth)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    for (n, p) in places.iter().enumerate() {
+        let store = p.store();
+        for (i, f) in files.iter().enumerate() {
+            let key = format!("shards/g000000/w9999-synthetic-s{i:06}.parquet");
+            store.put_new(&key, std::fs::read(f).unwrap()).unwrap();
+        }
+        let t = p.spawn(
+            &[
+                "trainer",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--run",
+                &p.url(),
+                "--generations",
+                "1",
+                "--min-new-games",
+                "1",
+                "--steps",
+                "1",
+                "--json",
+                "--work",
+                dir.path().join(format!("ingest-{n}")).to_str().unwrap(),
+            ],
+            &dir.path().join("ti.log"),
+        );
+        let (code, v) = finish_within(t, 600, "the ingesting trainer");
+        assert_eq!(code, Some(0), "{v}");
+        eprintln!(
+            "trainer ingestion, {}: {} shards, {} rows in {:.2} s: {:.0} shards/s, {:.0} rows/s",
+            ["local folder", "s3 (SeaweedFS)"][n],
+            v["shards_ingested"],
+            v["rows_ingested"],
+            v["ingest_seconds"].as_f64().unwrap(),
+            v["shards_per_s"].as_f64().unwrap(),
+            v["rows_per_s"].as_f64().unwrap()
+        );
+    }
+}
