@@ -255,6 +255,34 @@ fn a_trainer_and_two_workers_run_two_generations() {
                 .count(),
             3
         );
+        // The readers take the run as one argument, a URL or a path: every
+        // game once, and --generations over the run's gNNNNNN folders.
+        let read = |args: &[&str]| -> Value {
+            let out = place
+                .command(args)
+                .env("TRIAD_CACHE", dir.join("cache"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let n = ids.len() as u64;
+        assert_eq!(read(&["data", "info", &url, "--json"])["games"], n);
+        assert_eq!(
+            read(&["openings", &url, "--plies", "1", "--format", "json"])["games"],
+            n
+        );
+        assert_eq!(read(&["explore", &url, "--index-only"])["games"], n);
+        let late = read(&["data", "info", &url, "--generations", "1..", "--json"]);
+        let early = read(&["data", "info", &url, "--generations", "0", "--json"]);
+        assert_eq!(
+            late["games"].as_u64().unwrap() + early["games"].as_u64().unwrap(),
+            n
+        );
         assert_eq!(store.get("LATEST").unwrap().unwrap(), b"g000002\n");
         assert_eq!(store.get("config.toml").unwrap().unwrap(), TINY.as_bytes());
     });

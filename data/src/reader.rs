@@ -42,8 +42,18 @@ pub struct ShardFile {
 /// `gen-NNNN/` folder per generation.
 pub const RUN_GAMES_DIR: &str = "games";
 
-/// `N` of a generation folder or file name `gen-NNNN` (any number of digits).
+/// The folder of a distributed run (`triad trainer`) that holds its shards,
+/// one `gNNNNNN/` folder per generation (docs/scale-out.md).
+pub const RUN_SHARDS_DIR: &str = "shards";
+
+/// `N` of a generation folder or file name `gen-NNNN` (any number of
+/// digits), or of a distributed run's generation folder `gNNNNNN` (six).
 pub fn generation_of_name(name: &str) -> Option<u32> {
+    if let Some(d) = name.strip_prefix('g') {
+        if d.len() == 6 && d.bytes().all(|b| b.is_ascii_digit()) {
+            return d.parse().ok();
+        }
+    }
     let digits = name.strip_prefix("gen-")?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -212,7 +222,8 @@ fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
 /// Lists the shards under `paths`, oldest first. Each path is a shard file;
 /// or a directory, whose shards are the `*.parquet` in it and in its
 /// generation folders `gen-NNNN/`, and, when it has a `games/` folder (a
-/// run directory of `triad loop`), those of `games/` and its generation
+/// run directory of `triad loop`) or a `shards/` folder (a distributed
+/// run of `triad trainer`), those of that folder and its generation
 /// folders: a run directory gives its self-play shards, never its
 /// evaluation games (`eval/`, which can be named explicitly).
 ///
@@ -228,9 +239,11 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
         let meta = std::fs::metadata(p).map_err(|e| DataError::new(p, e.to_string()))?;
         if meta.is_dir() {
             push_folder_shards(p, &mut out)?;
-            let games = p.join(RUN_GAMES_DIR);
-            if games.is_dir() {
-                push_folder_shards(&games, &mut out)?;
+            for sub in [RUN_GAMES_DIR, RUN_SHARDS_DIR] {
+                let games = p.join(sub);
+                if games.is_dir() {
+                    push_folder_shards(&games, &mut out)?;
+                }
             }
         } else if p.to_string_lossy().ends_with(TMP_SUFFIX) {
             return Err(DataError::new(

@@ -94,6 +94,8 @@ pub fn shards_of(
     range: Option<&Generations>,
 ) -> Result<Vec<ShardFile>, CliError> {
     let input = |e: data::DataError| CliError::input(e.to_string());
+    let local = super::fetch::localize(paths)?;
+    let paths = local.as_slice();
     let shards = match range {
         None => list_shards(paths).map_err(input)?,
         Some(r) => list_shards_in(paths, r)

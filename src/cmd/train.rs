@@ -53,6 +53,7 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<(), CliError> {
+    args.data = super::fetch::localize(&args.data)?;
     if let Some(range) = args.generations.parse()? {
         // The trainer reads what it is given: the chosen generations' shard
         // files, in the order of the whole listing.
