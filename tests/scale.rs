@@ -716,3 +716,62 @@ fn measure_worker_throughput_and_trainer_ingestion() {
         );
     }
 }
+
+/// `triad loop --run s3://…`: the loop works in a local mirror and pushes
+/// the run to the bucket; a second machine (another cache) resumes it from
+/// the bucket without replaying a generation.
+#[test]
+fn a_loop_runs_in_a_bucket_and_another_machine_resumes_it() {
+    let Some(s3) = SeaweedFs::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(&cfg, common::TINY).unwrap();
+    let url = s3.url_for("loop-run");
+    let place = Place::S3(&s3, "loop-run".into());
+    let run = |cache: &str, generations: &str| {
+        let out = place
+            .command(&[
+                "loop",
+                "--config",
+                cfg.to_str().unwrap(),
+                "--run",
+                &url,
+                "--generations",
+                generations,
+            ])
+            .env("TRIAD_CACHE", dir.path().join(cache))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    run("machine-a", "1");
+    let store = place.store();
+    for key in [
+        "state.json",
+        "networks/gen-0001.safetensors",
+        "ratings.csv",
+        "config.toml",
+    ] {
+        assert!(store.get(key).unwrap().is_some(), "{key} was not pushed");
+    }
+    assert!(keys(&store, "games/gen-0001/")
+        .iter()
+        .any(|k| k.ends_with(".parquet")));
+    assert!(keys(&store, "")
+        .iter()
+        .all(|k| !k.contains(".tmp") && !k.ends_with(".lock")));
+    let err = run("machine-b", "2");
+    assert!(
+        !err.contains("generation 1: self-play"),
+        "generation 1 replayed: {err}"
+    );
+    assert!(err.contains("generation 2"), "{err}");
+    assert!(store
+        .get("networks/gen-0002.safetensors")
+        .unwrap()
+        .is_some());
+}

@@ -110,3 +110,114 @@ fn fetch(url: &str) -> Result<PathBuf, CliError> {
     eprintln!("{url}: {} shards in {}", wanted.len(), cache.display());
     Ok(cache)
 }
+
+/// A `triad loop` run kept in a store: the loop works in a local mirror
+/// (`$TRIAD_CACHE`, one folder per URL), pulled from the store at the
+/// start (so a run resumes on any machine) and pushed back every minute
+/// and at the end, whatever the end (docs/scale-out.md).
+pub struct Mirror {
+    store: Store,
+    pub local: PathBuf,
+    pushed: std::sync::Mutex<std::collections::HashMap<PathBuf, (u64, std::time::SystemTime)>>,
+}
+
+/// Files that stay local: locks and temporaries.
+fn private(rel: &str) -> bool {
+    rel.ends_with(".lock") || rel.contains(".tmp") || rel.ends_with("triad.lock")
+}
+
+impl Mirror {
+    /// Opens the store of `url` and pulls the run into its local mirror.
+    pub fn pull(url: &str) -> Result<Mirror, CliError> {
+        let store = Store::open(url).map_err(|e| CliError::input(format!("--run: {e}")))?;
+        let local = cache_of(url).join("run");
+        std::fs::create_dir_all(&local)
+            .map_err(|e| CliError::input(format!("{}: {e}", local.display())))?;
+        let listed = store
+            .list("")
+            .map_err(|e| CliError::failed(e.to_string()))?;
+        let mut pulled = 0;
+        for l in &listed {
+            let path = local.join(&l.key);
+            if std::fs::metadata(&path).is_ok_and(|m| m.len() == l.size) {
+                continue;
+            }
+            let bytes = store
+                .get(&l.key)
+                .map_err(|e| CliError::failed(e.to_string()))?
+                .unwrap_or_default();
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
+            }
+            pipeline::scale::write_whole(&path, &bytes).map_err(super::selfplay::pipeline_error)?;
+            pulled += 1;
+        }
+        eprintln!(
+            "{url}: the run is mirrored in {} ({} objects, {pulled} fetched)",
+            local.display(),
+            listed.len()
+        );
+        Ok(Mirror {
+            store,
+            local,
+            pushed: Default::default(),
+        })
+    }
+
+    /// Uploads what changed since the last push. `state.json` is read
+    /// first and uploaded last, so the store's state never names a stage
+    /// whose files are not there yet.
+    pub fn push(&self) -> Result<usize, CliError> {
+        let state_path = self.local.join("state.json");
+        let state = std::fs::read(&state_path).ok();
+        let mut files = Vec::new();
+        let mut stack = vec![self.local.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p != state_path {
+                    files.push(p);
+                }
+            }
+        }
+        let mut pushed = self
+            .pushed
+            .lock()
+            .map_err(|_| CliError::failed("mirror lock poisoned"))?;
+        let mut n = 0;
+        for p in files {
+            let Ok(rel) = p.strip_prefix(&self.local) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let Ok(meta) = std::fs::metadata(&p) else {
+                continue;
+            };
+            let stamp = (meta.len(), meta.modified().unwrap_or(std::time::UNIX_EPOCH));
+            if private(&rel) || pushed.get(&p) == Some(&stamp) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&p) else {
+                continue;
+            };
+            self.store
+                .put(&rel, bytes)
+                .map_err(|e| CliError::failed(e.to_string()))?;
+            pushed.insert(p, stamp);
+            n += 1;
+        }
+        if let Some(state) = state {
+            self.store
+                .put("state.json", state)
+                .map_err(|e| CliError::failed(e.to_string()))?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}

@@ -21,8 +21,10 @@ pub struct Args {
     /// The run file (all sections: [game], [model], [selfplay], [train], [eval], [loop]).
     #[arg(long, value_name = "FILE")]
     config: PathBuf,
-    /// The run directory (created if missing; resumed if it holds a run).
-    #[arg(long, value_name = "RUN_DIR")]
+    /// The run directory (created if missing; resumed if it holds a run),
+    /// or a store URL (s3://, gs://, az://: the loop works in a local
+    /// mirror pulled from it and pushed back every minute and at the end).
+    #[arg(long, value_name = "RUN_DIR|URL")]
     run: PathBuf,
     /// Run to this many generations (replaces [loop] generations): raising
     /// it, here or in the run file, extends a finished run.
@@ -48,7 +50,49 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
     let cfg = &run.config;
-    with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop))
+    let url = args.run.to_string_lossy().into_owned();
+    if !super::fetch::is_url(&args.run) || url.starts_with("file://") {
+        let mut args = args;
+        if let Some(local) = url.strip_prefix("file://") {
+            args.run = PathBuf::from(local);
+        }
+        return with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop));
+    }
+    // A run in a store: the loop works in a local mirror, pushed every
+    // minute and at the end, however it ends.
+    let mirror = Arc::new(super::fetch::Mirror::pull(&url)?);
+    let mut args = args;
+    args.run = mirror.local.clone();
+    let done = Arc::new(AtomicBool::new(false));
+    let pusher = {
+        let (mirror, done) = (mirror.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut last = std::time::Instant::now();
+            while !done.load(Ordering::SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                if last.elapsed().as_secs() >= 60 {
+                    if let Err(e) = mirror.push() {
+                        eprintln!(
+                            "warning: pushing the run to {}: {}",
+                            mirror.local.display(),
+                            e.message
+                        );
+                    }
+                    last = std::time::Instant::now();
+                }
+            }
+        })
+    };
+    let result = with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop));
+    done.store(true, Ordering::SeqCst);
+    let _ = pusher.join();
+    let pushed = mirror.push();
+    match (&result, pushed) {
+        (_, Ok(n)) => eprintln!("{url}: {n} files pushed"),
+        (Ok(()), Err(e)) => return Err(e),
+        (Err(_), Err(e)) => eprintln!("warning: pushing the run to {url}: {}", e.message),
+    }
+    result
 }
 
 fn run_game<G: Game>(
