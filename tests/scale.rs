@@ -34,6 +34,12 @@ schedule = "constant"
 warmup_steps = 0
 checkpoint_every = 5
 metrics_every = 1
+[eval]
+games = 2
+simulations = 4
+ladder = ["random"]
+max_plies = 42
+threads = 1
 [loop]
 generations = 2
 games_per_generation = 8
@@ -167,21 +173,27 @@ fn a_trainer_and_two_workers_run_two_generations() {
         let url = place.url();
         let store = place.store();
         let work = dir.join("trainer-work");
-        let trainer = place.spawn(
-            &[
-                "trainer",
-                "--config",
-                cfg.to_str().unwrap(),
-                "--run",
-                &url,
-                "--work",
-                work.to_str().unwrap(),
-                "--poll",
-                "0.3",
-                "--json",
-            ],
-            &dir.join("trainer.log"),
-        );
+        let trainer = |generations: &str| {
+            place.spawn(
+                &[
+                    "trainer",
+                    "--config",
+                    cfg.to_str().unwrap(),
+                    "--run",
+                    &url,
+                    "--work",
+                    work.to_str().unwrap(),
+                    "--poll",
+                    "0.3",
+                    "--json",
+                    "--matches",
+                    "--generations",
+                    generations,
+                ],
+                &dir.join(format!("trainer{generations}.log")),
+            )
+        };
+        let first = trainer("1");
         let workers: Vec<Child> = (0..2)
             .map(|i| {
                 place.spawn(
@@ -201,10 +213,19 @@ fn a_trainer_and_two_workers_run_two_generations() {
                 )
             })
             .collect();
-        let (code, t) = finish_within(trainer, 300, "the trainer");
-        let log = std::fs::read_to_string(dir.join("trainer.log")).unwrap();
+        let (code, t) = finish_within(first, 300, "the trainer");
+        let log = std::fs::read_to_string(dir.join("trainer1.log")).unwrap();
         assert_eq!(code, Some(0), "trainer: {log}");
-        assert_eq!(t["published"], serde_json::json!([0, 1, 2]), "{t}");
+        assert_eq!(t["published"], serde_json::json!([0, 1]), "{t}");
+        // Both workers switch to generation 1 while it is the newest; then
+        // the trainer resumes from its work folder for generation 2.
+        wait_for("both workers playing generation 1", 120, || {
+            let k = keys(&store, "shards/g000001/");
+            k.iter().any(|k| k.contains("/w0000-")) && k.iter().any(|k| k.contains("/w0001-"))
+        });
+        let (code, t) = finish_within(trainer("2"), 300, "the resumed trainer");
+        assert_eq!(code, Some(0), "{t}");
+        assert_eq!(t["published"], serde_json::json!([2]), "{t}");
         // The workers go on until told: SIGTERM, then they upload and exit 0.
         wait_for("a shard of generation 2's network", 120, || {
             !keys(&store, "shards/g000002/").is_empty()
@@ -284,6 +305,28 @@ fn a_trainer_and_two_workers_run_two_generations() {
             n
         );
         assert_eq!(store.get("LATEST").unwrap().unwrap(), b"g000002\n");
+        // --matches: each generation against the previous and the ladder.
+        for g in ["g000001", "g000002"] {
+            let m: Value = serde_json::from_slice(
+                &store
+                    .get(&format!("matches/{g}.json"))
+                    .unwrap()
+                    .expect("matches"),
+            )
+            .unwrap();
+            let results = m["results"].as_array().unwrap();
+            assert_eq!(results.len(), 2, "{m}");
+            for r in results {
+                let games =
+                    r[1].as_u64().unwrap() + r[2].as_u64().unwrap() + r[3].as_u64().unwrap();
+                assert_eq!(games, 2, "{m}");
+            }
+        }
+        let ratings = String::from_utf8(store.get("ratings.md").unwrap().unwrap()).unwrap();
+        assert!(
+            ratings.contains("g000002") && ratings.contains("random"),
+            "{ratings}"
+        );
         assert_eq!(store.get("config.toml").unwrap().unwrap(), TINY.as_bytes());
     });
 }

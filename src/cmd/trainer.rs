@@ -60,6 +60,11 @@ pub struct Args {
     /// Seconds between listings while waiting for games.
     #[arg(long, default_value_t = 5.0, value_name = "S")]
     poll: f64,
+    /// After each generation, play it against the previous one and the
+    /// [eval] ladder with the [eval] settings: RUN/matches/gNNNNNN.json and
+    /// the refitted RUN/ratings.md.
+    #[arg(long)]
+    matches: bool,
     /// Seconds to keep retrying an unreachable store (with backoff, saying
     /// so on stderr) before giving up with exit 1.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
@@ -80,7 +85,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::input("--max-sample-ratio must be a number ≥ 0"));
     }
     if !(args.patience.is_finite() && args.patience >= 0.0) {
-        return Err(CliError::input("--patience must be a number of seconds ≥ 0"));
+        return Err(CliError::input(
+            "--patience must be a number of seconds ≥ 0",
+        ));
     }
     scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
@@ -107,6 +114,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         max_sample_ratio: args.max_sample_ratio,
         window_generations: args.window_generations,
         poll: Duration::from_secs_f64(args.poll),
+        matches: args.matches,
         stop: &stop,
     };
     if opts.steps_per_generation == 0 || opts.min_new_games == 0 {

@@ -14,10 +14,13 @@
 //!                                               generation 3 this trainer's
 //! RUN/LATEST                                    "g000003": a hint, one writer
 //! RUN/shards/g000003/w0007-<worker>-s000031.parquet  games of generation 3's network
+//! RUN/matches/g000003.json                      generation 3's matches (`--matches`)
+//! RUN/ratings.md                                the ratings refitted from them
 //! ```
 //!
 //! The listing is the truth; `LATEST` only saves a worker a listing per poll.
 
+pub mod matches;
 pub mod trainer;
 pub mod worker;
 

@@ -40,6 +40,9 @@ pub struct TrainerOptions<'a> {
     /// Train on the shards of the last K generations only (0: all).
     pub window_generations: u32,
     pub poll: Duration,
+    /// Play generation g against g-1 and the `[eval] ladder` after
+    /// publishing it ([`super::matches`]).
+    pub matches: bool,
     pub stop: &'a AtomicBool,
 }
 
@@ -53,6 +56,8 @@ pub struct TrainerReport {
     /// Seconds listing, downloading and reading new shards.
     pub ingest_seconds: f64,
     pub train_seconds: f64,
+    /// Seconds of matches (`--matches`).
+    pub match_seconds: f64,
     pub steps: u64,
     pub seconds: f64,
     pub interrupted: bool,
@@ -352,6 +357,19 @@ where
         })?;
         publish(opts, g, &latest, &ingested)?;
         eprintln!("trainer: published {} to {}", gen_name(g), opts.store.url());
+        if opts.matches {
+            let t = Instant::now();
+            let previous = download_network(
+                opts.store,
+                &read_manifest(opts.store, g - 1)?,
+                &opts.work.join("previous"),
+            )?;
+            let r = super::matches::play(game, cfg, opts.store, g, &latest, &previous)?;
+            for (opponent, w, d, l) in &r.results {
+                eprintln!("trainer: {} vs {opponent}: +{w} ={d} -{l}", gen_name(g));
+            }
+            report.match_seconds += t.elapsed().as_secs_f64();
+        }
         report.published.push(g);
         games_at_last = ingested.games;
         rows_at_last = ingested.rows;
