@@ -817,4 +817,23 @@ fn a_loop_runs_in_a_bucket_and_another_machine_resumes_it() {
         .get("networks/gen-0002.safetensors")
         .unwrap()
         .is_some());
+    // The plot takes the bucket's run too.
+    let out = place
+        .command(&[
+            "plot",
+            &url,
+            "--out",
+            dir.path().join("p.svg").to_str().unwrap(),
+        ])
+        .env("TRIAD_CACHE", dir.path().join("machine-c"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(dir.path().join("p.svg"))
+        .unwrap()
+        .starts_with("<svg"));
 }

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
     after_help = "Text needs a TrueType font: DejaVu Sans or Liberation Sans from the usual\nsystem folders, or TRIAD_FONT=/path/to/font.ttf.\n\nExamples:\n  triad plot runs/quickstart          (a loop run: Elo by generation + training)\n  triad plot runs/demo/train --out curves.svg"
 )]
 pub struct Args {
-    /// The run directory (a loop run, a training run, or a metrics.csv file).
+    /// The run directory (a loop run, a training run, or a metrics.csv
+    /// file), or a loop run's store URL (s3://, gs://, az://, file://).
     run_dir: PathBuf,
     /// Output file, .png or .svg (default: RUN_DIR/plot.png for a loop run,
     /// RUN_DIR/metrics.png for a training run).
@@ -78,7 +79,15 @@ fn suite_panel(path: &Path) -> Result<Option<train::plot::Panel>, CliError> {
     Ok(Some(panel))
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
+pub fn run(mut args: Args) -> Result<(), CliError> {
+    // A loop run in a store: plotted from its local mirror (the plot is
+    // written there unless --out says otherwise).
+    let text = args.run_dir.to_string_lossy().into_owned();
+    if let Some(local) = text.strip_prefix("file://") {
+        args.run_dir = PathBuf::from(local);
+    } else if super::fetch::is_url(&args.run_dir) {
+        args.run_dir = super::fetch::Mirror::pull(&text)?.local;
+    }
     let loop_run = args.run_dir.join("ratings.csv");
     let (csv, default_out) = if loop_run.exists() {
         (
