@@ -94,7 +94,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     if !(args.patience.is_finite() && args.patience >= 0.0) {
-        return Err(CliError::input("--patience must be a number of seconds ≥ 0"));
+        return Err(CliError::input(
+            "--patience must be a number of seconds ≥ 0",
+        ));
     }
     scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
