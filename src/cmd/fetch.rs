@@ -46,7 +46,9 @@ fn local_key(key: &str) -> Option<String> {
         let g = pipeline::scale::gen_of(folder)?;
         return Some(format!("games/{}/{file}", pipeline::gen_name(g)));
     }
-    (key.starts_with("games/") || key.starts_with("eval/")).then(|| key.to_string())
+    // A folder of shards (`selfplay --out URL`), or a loop run's shards.
+    (!key.contains('/') || key.starts_with("games/") || key.starts_with("eval/"))
+        .then(|| key.to_string())
 }
 
 /// `paths` with every URL replaced by its local cache folder, the run's

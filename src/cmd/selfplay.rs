@@ -34,8 +34,9 @@ pub struct Args {
     /// Games to play.
     #[arg(long, value_name = "N")]
     games: u64,
-    /// Folder for the shards (created if missing).
-    #[arg(long, value_name = "DIR")]
+    /// Folder for the shards (created if missing), or a store URL (s3://,
+    /// gs://, az://: each shard uploaded whole by put-if-absent at the end).
+    #[arg(long, value_name = "DIR|URL")]
     out: PathBuf,
     /// Seed of the games (and of the random network); same seed, same games.
     #[arg(long, default_value_t = 1, value_name = "S")]
@@ -52,10 +53,54 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<(), CliError> {
+pub fn run(mut args: Args) -> Result<(), CliError> {
     let run = load_run(&args.config)?;
     let cfg = &run.config;
+    let out_text = args.out.to_string_lossy().into_owned();
+    if let Some(local) = out_text.strip_prefix("file://") {
+        args.out = PathBuf::from(local);
+    } else if super::fetch::is_url(&args.out) {
+        // Shards for a store: written whole in a local folder, then each
+        // uploaded by put-if-absent (a name already there is refused).
+        let store =
+            store::Store::open(&out_text).map_err(|e| CliError::input(format!("--out: {e}")))?;
+        let local =
+            std::env::temp_dir().join(format!("triad-selfplay-{}", pipeline::scale::incarnation()));
+        args.out = local.clone();
+        with_game!(run.game, |g| run_game(&g, cfg, args))?;
+        let result = upload_shards(&store, &local);
+        let _ = std::fs::remove_dir_all(&local);
+        let n = result?;
+        eprintln!("{out_text}: {n} shards uploaded");
+        return Ok(());
+    }
     with_game!(run.game, |g| run_game(&g, cfg, args))
+}
+
+/// Uploads the finished shards of `dir` to `store`, each by put-if-absent.
+fn upload_shards(store: &store::Store, dir: &std::path::Path) -> Result<usize, CliError> {
+    let mut n = 0;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".parquet") {
+            continue;
+        }
+        let bytes = std::fs::read(e.path())
+            .map_err(|err| CliError::failed(format!("{}: {err}", e.path().display())))?;
+        match store.put_new(&name, bytes) {
+            Ok(store::PutOutcome::Created) => n += 1,
+            Ok(store::PutOutcome::AlreadyExists) => {
+                return Err(CliError::input(format!(
+                    "{}: {name} exists already: choose another --seed or --out",
+                    store.url()
+                )))
+            }
+            Err(err) => return Err(CliError::failed(err.to_string())),
+        }
+    }
+    Ok(n)
 }
 
 fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError>

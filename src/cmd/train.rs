@@ -30,8 +30,9 @@ pub struct Args {
     data: Vec<PathBuf>,
     #[command(flatten)]
     generations: super::data::GenerationsArg,
-    /// The run directory (created if missing).
-    #[arg(long, value_name = "RUN_DIR")]
+    /// The run directory (created if missing), or a store URL (s3://,
+    /// gs://, az://: trained in a local mirror, pushed back at the end).
+    #[arg(long, value_name = "RUN_DIR|URL")]
     out: PathBuf,
     /// Continue the run in RUN_DIR from its last checkpoint.
     #[arg(long)]
@@ -67,6 +68,29 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
         (None, Some(flag)) => games::from_flag(flag)?,
         (None, None) => games::of_shards(&args.data)?,
     };
+    // A run directory in a store: trained in its local mirror, pushed back
+    // at the end however the training ends (docs/scale-out.md).
+    let out_text = args.out.to_string_lossy().into_owned();
+    if let Some(local) = out_text.strip_prefix("file://") {
+        args.out = PathBuf::from(local);
+    } else if super::fetch::is_url(&args.out) {
+        let mirror = super::fetch::Mirror::pull(&out_text)?;
+        args.out = mirror.local.clone();
+        let result = with_game!(game, |g| run_game(&g, args));
+        let pushed = mirror.push();
+        return match (result, pushed) {
+            (Ok(()), Ok(n)) => {
+                eprintln!("{out_text}: {n} files pushed");
+                Ok(())
+            }
+            (Ok(()), Err(e)) => Err(e),
+            (Err(e), Ok(_)) => Err(e),
+            (Err(e), Err(p)) => {
+                eprintln!("warning: pushing the run to {out_text}: {}", p.message);
+                Err(e)
+            }
+        };
+    }
     with_game!(game, |g| run_game(&g, args))
 }
 

@@ -70,6 +70,17 @@ pub fn score_interval(results: &[u64; 4], side_is_white: bool) -> Option<(f64, f
     Some((mean, (mean - half).max(0.0), (mean + half).min(1.0)))
 }
 
+/// The mark of the move that led to a position (its cells, if drawn).
+fn last_move_mark(cells: Option<(CellRef, CellRef)>) -> Option<Mark> {
+    cells.map(|(from, to)| Mark {
+        from,
+        to,
+        weight: 0.3,
+        label: String::new(),
+        kind: MarkKind::LastMove,
+    })
+}
+
 /// A share as a short label: `42%`, `0.7%`.
 fn percent(x: f32) -> String {
     if x < 0.095 {
@@ -280,16 +291,7 @@ impl<G: Game> Explorer<G> {
         net: &Option<([f32; 3], Vec<f32>)>,
         legal: &[G::Move],
     ) -> Result<Vec<Mark>, Bad> {
-        let mut marks = Vec::new();
-        if let Some((from, to)) = r.last {
-            marks.push(Mark {
-                from,
-                to,
-                weight: 0.3,
-                label: String::new(),
-                kind: MarkKind::LastMove,
-            });
-        }
+        let mut marks: Vec<Mark> = last_move_mark(r.last).into_iter().collect();
         let mut add = |m: G::Move, weight: f32, kind: MarkKind| {
             if let Some((from, to)) = pos.move_cells(m) {
                 marks.push(Mark {
@@ -357,16 +359,7 @@ impl<G: Game> Explorer<G> {
                 )
             })?;
             let chosen = G::Move::from_code(row.chosen_move).filter(|&m| pos.is_legal(m));
-            let mut marks = Vec::new();
-            if let Some((from, to)) = last {
-                marks.push(Mark {
-                    from,
-                    to,
-                    weight: 0.3,
-                    label: String::new(),
-                    kind: MarkKind::LastMove,
-                });
-            }
+            let mut marks: Vec<Mark> = last_move_mark(last).into_iter().collect();
             let mut visits_json = Vec::new();
             if let Some(visits) = &row.visits {
                 let sum: u32 = visits.iter().sum();
@@ -411,16 +404,7 @@ impl<G: Game> Explorer<G> {
             final_pos = chosen.map(|m| pos.play(m));
         }
         if let Some(pos) = final_pos {
-            let mut marks = Vec::new();
-            if let Some((from, to)) = last {
-                marks.push(Mark {
-                    from,
-                    to,
-                    weight: 0.3,
-                    label: String::new(),
-                    kind: MarkKind::LastMove,
-                });
-            }
+            let marks: Vec<Mark> = last_move_mark(last).into_iter().collect();
             plies.push(json!({
                 "ply": rows.len(),
                 "side": pos.side().to_string(),
