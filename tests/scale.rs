@@ -975,3 +975,138 @@ print("ok")
         assert!(out.status.success(), "{args:?}");
     }
 }
+
+/// A TCP proxy to `target` that forwards everything until it sees the
+/// start of a shard upload (`PUT …/shards/…`), forwards only its first 64
+/// bytes and holds the rest: the upload is then in flight for as long as
+/// the test wants. The flag says that an upload is being held.
+fn upload_holding_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = Arc::new(AtomicBool::new(false));
+    let flag = held.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(mut client) = client else { continue };
+            let Ok(mut server) = std::net::TcpStream::connect(("127.0.0.1", target)) else {
+                continue;
+            };
+            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut s2, &mut c2);
+            });
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 65536];
+                let mut holding = false;
+                loop {
+                    let n = match client.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    if holding {
+                        continue; // swallowed: the server never gets the rest
+                    }
+                    let chunk = &buf[..n];
+                    let is_upload =
+                        chunk.starts_with(b"PUT ") && chunk.windows(8).any(|w| w == b"/shards/");
+                    if is_upload {
+                        let _ = server.write_all(&chunk[..n.min(64)]);
+                        holding = true;
+                        flag.store(true, Ordering::SeqCst);
+                    } else if server.write_all(chunk).is_err() {
+                        break;
+                    }
+                }
+                let _ = server.shutdown(std::net::Shutdown::Both);
+            });
+        }
+    });
+    (port, held)
+}
+
+/// `kill -9` of a worker while its shard upload is in flight (held by a
+/// proxy between it and the S3 server): no object, partial or whole, is
+/// visible; the restarted worker goes on and its shard reads whole.
+#[test]
+fn kill_9_during_an_upload_leaves_nothing_visible() {
+    let Some(s3) = SeaweedFs::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    let place = Place::S3(&s3, "held".into());
+    let url = place.url();
+    let t = place.spawn(
+        &[
+            "trainer",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--run",
+            &url,
+            "--generations",
+            "0",
+            "--work",
+            dir.path().join("tw").to_str().unwrap(),
+        ],
+        &dir.path().join("t.log"),
+    );
+    assert_eq!(finish_within(t, 120, "publishing generation 0").0, Some(0));
+    let port: u16 = s3.endpoint().rsplit(':').next().unwrap().parse().unwrap();
+    let (proxy, held) = upload_holding_proxy(port);
+    let mut worker = place
+        .command(&[
+            "worker",
+            "--run",
+            &url,
+            "--worker",
+            "0",
+            "--games-per-shard",
+            "2",
+            "--max-shards",
+            "1",
+        ])
+        .env("AWS_ENDPOINT", format!("http://127.0.0.1:{proxy}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("the worker's upload to be in flight", 120, || {
+        held.load(std::sync::atomic::Ordering::SeqCst)
+    });
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let store = place.store();
+    assert!(
+        keys(&store, "shards/").is_empty(),
+        "{:?}",
+        keys(&store, "shards/")
+    );
+    let w = place.spawn(
+        &[
+            "worker",
+            "--run",
+            &url,
+            "--worker",
+            "0",
+            "--games-per-shard",
+            "2",
+            "--max-shards",
+            "1",
+            "--json",
+        ],
+        &dir.path().join("w.log"),
+    );
+    let (code, v) = finish_within(w, 120, "the restarted worker");
+    assert_eq!(code, Some(0), "{v}");
+    let (shards, _, ids) = check_shards(&store, dir.path());
+    assert_eq!(
+        (shards, ids.len() as u64),
+        (1, v["games"].as_u64().unwrap())
+    );
+}
