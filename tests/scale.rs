@@ -623,6 +623,38 @@ fn the_ray_entry_point_runs_workers_locally() {
             .count();
         assert_eq!(n, 2, "worker {i}");
     }
+    // A worker's own device overrides the run file's; a bad one is bad input.
+    let worker = |device: &str| {
+        Command::new(env!("CARGO_BIN_EXE_triad"))
+            .args([
+                "worker",
+                "--run",
+                r,
+                "--worker",
+                "7",
+                "--games-per-shard",
+                "2",
+            ])
+            .args(["--max-shards", "1", "--device", device])
+            .output()
+            .unwrap()
+    };
+    let out = worker("tpu");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--device"));
+    let out = worker("cpu");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        keys(&store, "shards/")
+            .iter()
+            .filter(|k| k.contains("/w0007-"))
+            .count(),
+        1
+    );
 }
 
 /// The figures of docs/scale-out.md (not run by `cargo test`):

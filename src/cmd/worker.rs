@@ -53,6 +53,10 @@ pub struct Args {
     /// Seconds between polls while the trainer has published nothing.
     #[arg(long, default_value_t = 5.0, value_name = "S")]
     poll: f64,
+    /// The device of this worker's network, overriding the run file's
+    /// [model] device: "cpu", "cuda", "cuda:N" or "auto".
+    #[arg(long, value_name = "DEVICE")]
+    device: Option<String>,
     /// Seconds to keep retrying an unreachable store (with backoff, saying
     /// so on stderr) before giving up with exit 1.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
@@ -116,7 +120,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let Some(config) = config else {
         return Ok(());
     };
-    let run = load_run(&config)?;
+    let mut run = load_run(&config)?;
+    if let Some(device) = &args.device {
+        // This machine's device, whatever the run file says: GPU and CPU
+        // workers share a run (checkpoints are stored device-free).
+        run.config.model.device = device.clone();
+        run.config
+            .model
+            .tch_device()
+            .map_err(|e| CliError::input(format!("--device: {}", e.0)))?;
+    }
     let opts = worker::WorkerOptions {
         store: &store,
         worker: index,
