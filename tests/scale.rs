@@ -80,6 +80,21 @@ impl Place<'_> {
             .spawn()
             .expect("triad starts")
     }
+    /// `triad worker --run RUN --worker INDEX EXTRA…`
+    fn worker(&self, index: &str, extra: &[&str], log: &Path) -> Child {
+        let url = self.url();
+        let mut args = vec!["worker", "--run", &url, "--worker", index];
+        args.extend_from_slice(extra);
+        self.spawn(&args, log)
+    }
+    /// `triad trainer --config CONFIG --run RUN EXTRA…`
+    fn trainer(&self, config: &Path, extra: &[&str], log: &Path) -> Child {
+        let url = self.url();
+        let config = config.to_str().unwrap();
+        let mut args = vec!["trainer", "--config", config, "--run", &url];
+        args.extend_from_slice(extra);
+        self.spawn(&args, log)
+    }
 }
 
 /// Both places: the local folder always, S3 when SeaweedFS is installed
@@ -94,6 +109,16 @@ fn each_place(test: impl Fn(&Place, &Path)) {
         let dir = tempfile::tempdir().unwrap();
         test(&Place::S3(&s3, "run".into()), dir.path());
     }
+}
+
+/// A SeaweedFS server, a temporary folder and the tiny run file in it
+/// (`None` without SeaweedFS, said by `SeaweedFs::start`).
+fn s3_setup() -> Option<(SeaweedFs, tempfile::TempDir, PathBuf)> {
+    let s3 = SeaweedFs::start()?;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("tiny.toml");
+    std::fs::write(&cfg, TINY).unwrap();
+    Some((s3, dir, cfg))
 }
 
 fn wait_for(what: &str, secs: u64, mut ok: impl FnMut() -> bool) {
@@ -174,13 +199,9 @@ fn a_trainer_and_two_workers_run_two_generations() {
         let store = place.store();
         let work = dir.join("trainer-work");
         let trainer = |generations: &str| {
-            place.spawn(
+            place.trainer(
+                &cfg,
                 &[
-                    "trainer",
-                    "--config",
-                    cfg.to_str().unwrap(),
-                    "--run",
-                    &url,
                     "--work",
                     work.to_str().unwrap(),
                     "--poll",
@@ -196,19 +217,9 @@ fn a_trainer_and_two_workers_run_two_generations() {
         let first = trainer("1");
         let workers: Vec<Child> = (0..2)
             .map(|i| {
-                place.spawn(
-                    &[
-                        "worker",
-                        "--run",
-                        &url,
-                        "--worker",
-                        &i.to_string(),
-                        "--games-per-shard",
-                        "4",
-                        "--poll",
-                        "0.3",
-                        "--json",
-                    ],
+                place.worker(
+                    &i.to_string(),
+                    &["--games-per-shard", "4", "--poll", "0.3", "--json"],
                     &dir.join(format!("worker{i}.log")),
                 )
             })
@@ -340,13 +351,9 @@ fn a_second_trainer_on_the_run_is_fenced_off() {
         let trainers: Vec<Child> = (0..2)
             .map(|i| {
                 let work = dir.join(format!("work{i}"));
-                place.spawn(
+                place.trainer(
+                    &cfg,
                     &[
-                        "trainer",
-                        "--config",
-                        cfg.to_str().unwrap(),
-                        "--run",
-                        &url,
                         "--work",
                         work.to_str().unwrap(),
                         "--poll",
@@ -358,18 +365,9 @@ fn a_second_trainer_on_the_run_is_fenced_off() {
                 )
             })
             .collect();
-        let worker = place.spawn(
-            &[
-                "worker",
-                "--run",
-                &url,
-                "--worker",
-                "0",
-                "--games-per-shard",
-                "4",
-                "--poll",
-                "0.3",
-            ],
+        let worker = place.worker(
+            "0",
+            &["--games-per-shard", "4", "--poll", "0.3"],
             &dir.join("worker.log"),
         );
         let codes: Vec<Option<i32>> = trainers
@@ -413,15 +411,10 @@ fn kill_9_of_workers_leaves_no_partial_object_and_a_restarted_worker_goes_on() {
     each_place(|place, dir| {
         let cfg = dir.join("tiny.toml");
         std::fs::write(&cfg, TINY).unwrap();
-        let url = place.url();
         let store = place.store();
-        let trainer = place.spawn(
+        let trainer = place.trainer(
+            &cfg,
             &[
-                "trainer",
-                "--config",
-                cfg.to_str().unwrap(),
-                "--run",
-                &url,
                 "--work",
                 dir.join("tw").to_str().unwrap(),
                 "--poll",
@@ -435,18 +428,9 @@ fn kill_9_of_workers_leaves_no_partial_object_and_a_restarted_worker_goes_on() {
         // are a few kilobytes, so most kills land while it plays; a put is
         // one request, so none can leave half an object either way).
         for k in 0..10u64 {
-            let mut w = place.spawn(
-                &[
-                    "worker",
-                    "--run",
-                    &url,
-                    "--worker",
-                    "0",
-                    "--games-per-shard",
-                    "2",
-                    "--poll",
-                    "0.2",
-                ],
+            let mut w = place.worker(
+                "0",
+                &["--games-per-shard", "2", "--poll", "0.2"],
                 &dir.join(format!("killed{k}.log")),
             );
             std::thread::sleep(Duration::from_millis(300 + 97 * k));
@@ -455,13 +439,9 @@ fn kill_9_of_workers_leaves_no_partial_object_and_a_restarted_worker_goes_on() {
         }
         let before = check_shards(&store, dir).0;
         // A restarted worker goes on: new shards under a new incarnation.
-        let w = place.spawn(
+        let w = place.worker(
+            "0",
             &[
-                "worker",
-                "--run",
-                &url,
-                "--worker",
-                "0",
                 "--games-per-shard",
                 "2",
                 "--max-shards",
@@ -676,13 +656,9 @@ fn measure_worker_throughput_and_trainer_ingestion() {
         Place::S3(&s3, "m-run".into()),
     ];
     for p in &places {
-        let t = p.spawn(
+        let t = p.trainer(
+            &cfg,
             &[
-                "trainer",
-                "--config",
-                cfg.to_str().unwrap(),
-                "--run",
-                &p.url(),
                 "--generations",
                 "0",
                 "--work",
@@ -700,19 +676,9 @@ fn measure_worker_throughput_and_trainer_ingestion() {
         for k in 0..2 {
             let i = (k + round) % 2;
             let p = &places[i];
-            let w = p.spawn(
-                &[
-                    "worker",
-                    "--run",
-                    &p.url(),
-                    "--worker",
-                    &round.to_string(),
-                    "--games-per-shard",
-                    "16",
-                    "--max-shards",
-                    "4",
-                    "--json",
-                ],
+            let w = p.worker(
+                &round.to_string(),
+                &["--games-per-shard", "16", "--max-shards", "4", "--json"],
                 &dir.path().join("w.log"),
             );
             let (code, v) = finish_within(w, 600, "a measured worker");
@@ -759,13 +725,9 @@ fn measure_worker_throughput_and_trainer_ingestion() {
             let key = format!("shards/g000000/w9999-synthetic-s{i:06}.parquet");
             store.put_new(&key, std::fs::read(f).unwrap()).unwrap();
         }
-        let t = p.spawn(
+        let t = p.trainer(
+            &cfg,
             &[
-                "trainer",
-                "--config",
-                cfg.to_str().unwrap(),
-                "--run",
-                &p.url(),
                 "--generations",
                 "1",
                 "--min-new-games",
@@ -875,12 +837,9 @@ fn a_loop_runs_in_a_bucket_and_another_machine_resumes_it() {
 /// the bucket.
 #[test]
 fn selfplay_and_train_write_to_a_bucket() {
-    let Some(s3) = SeaweedFs::start() else {
+    let Some((s3, dir, cfg)) = s3_setup() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("tiny.toml");
-    std::fs::write(&cfg, TINY).unwrap();
     let place = Place::S3(&s3, "sp".into());
     let games = s3.url_for("sp/games");
     let c = cfg.to_str().unwrap();
@@ -1065,21 +1024,14 @@ fn upload_holding_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::
 /// visible; the restarted worker goes on and its shard reads whole.
 #[test]
 fn kill_9_during_an_upload_leaves_nothing_visible() {
-    let Some(s3) = SeaweedFs::start() else {
+    let Some((s3, dir, cfg)) = s3_setup() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("tiny.toml");
-    std::fs::write(&cfg, TINY).unwrap();
     let place = Place::S3(&s3, "held".into());
     let url = place.url();
-    let t = place.spawn(
+    let t = place.trainer(
+        &cfg,
         &[
-            "trainer",
-            "--config",
-            cfg.to_str().unwrap(),
-            "--run",
-            &url,
             "--generations",
             "0",
             "--work",
@@ -1119,19 +1071,9 @@ fn kill_9_during_an_upload_leaves_nothing_visible() {
         "{:?}",
         keys(&store, "shards/")
     );
-    let w = place.spawn(
-        &[
-            "worker",
-            "--run",
-            &url,
-            "--worker",
-            "0",
-            "--games-per-shard",
-            "2",
-            "--max-shards",
-            "1",
-            "--json",
-        ],
+    let w = place.worker(
+        "0",
+        &["--games-per-shard", "2", "--max-shards", "1", "--json"],
         &dir.path().join("w.log"),
     );
     let (code, v) = finish_within(w, 120, "the restarted worker");
