@@ -169,6 +169,12 @@ fn serve<G: Game>(game: G, shards: &[ShardFile], args: &Args) -> Result<(), CliE
         .build()
         .map_err(|e| CliError::input(format!("cannot start the server's runtime: {e}")))?;
     let addr = SocketAddr::new(args.bind, args.port);
+    if !args.bind.is_loopback() {
+        eprintln!(
+            "warning: --bind {}: the games and positions are served to the network, not only to this machine",
+            args.bind
+        );
+    }
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
             CliError::input(format!(
