@@ -125,7 +125,7 @@ pub struct Mirror {
 
 /// Files that stay local: locks and temporaries.
 fn private(rel: &str) -> bool {
-    rel.ends_with(".lock") || rel.contains(".tmp") || rel.ends_with("triad.lock")
+    rel.ends_with(".lock") || rel.contains(".tmp")
 }
 
 impl Mirror {

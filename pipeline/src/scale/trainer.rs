@@ -325,8 +325,9 @@ where
             .map(|k| cache_dir(&opts.work).join(gen_name(k)))
             .filter(|d| d.is_dir())
             .collect();
-        let resume = train::latest_checkpoint(&train_dir).is_some();
-        let done = train::latest_checkpoint(&train_dir).map_or(0, |(_, i)| i.step);
+        let last = train::latest_checkpoint(&train_dir);
+        let resume = last.is_some();
+        let done = last.map_or(0, |(_, i)| i.step);
         let t = Instant::now();
         let train_opts = train::RunOptions {
             run_dir: train_dir.clone(),

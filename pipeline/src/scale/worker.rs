@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use game::{AlphaBetaState, Game};
 use indicatif::ProgressBar;
 use selfplay::NetworkEvaluator;
-use store::{PutOutcome, Store};
+use store::Store;
 
 use super::{download_network, gen_name, newest, patiently, read_manifest, shard_key};
 use crate::selfplay::{load_network, play_to_shards, Job};
@@ -142,11 +142,9 @@ where
             let size = bytes.len() as u64;
             // Only this incarnation writes this key: "already exists" is
             // our own earlier put whose answer was lost, so it is success.
-            match patiently(opts.store, "uploading a shard", |s| {
+            patiently(opts.store, "uploading a shard", |s| {
                 s.put_new(&key, bytes.clone())
-            })? {
-                PutOutcome::Created | PutOutcome::AlreadyExists => {}
-            }
+            })?;
             eprintln!(
                 "{name}: uploaded {key} ({} games, {} rows, {size} bytes)",
                 played.totals.games, shard.rows
