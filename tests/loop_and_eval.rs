@@ -281,3 +281,52 @@ fn a_run_is_extended_locked_and_resumed_after_kill() {
     assert!(!lock.exists(), "released at the end");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `triad bench selfplay` reports its figures, with the padded move count
+/// (the policy head's width) of both phases' batches, which must be alike
+/// for the ratio to compare like with like (the pool's order is unit-tested
+/// in src/cmd/bench/selfplay.rs); `--seconds 0` is bad input.
+#[test]
+fn bench_selfplay_measures_raw_and_selfplay_on_like_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("run.toml");
+    let text = TINY.replace("games_in_flight = 4", "games_in_flight = 32");
+    std::fs::write(&cfg, text).unwrap();
+    let out = common::succeeds(&[
+        "bench",
+        "selfplay",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    let j = json(&out);
+    for key in [
+        "raw_evals_per_s",
+        "selfplay_evals_per_s",
+        "ratio",
+        "network_busy",
+    ] {
+        let v = j[key].as_f64().unwrap_or_else(|| panic!("{key} in {j}"));
+        assert!(v > 0.0 && v.is_finite(), "{key} = {v}");
+    }
+    assert!(j["network_busy"].as_f64().unwrap() <= 1.0);
+    assert_eq!(j["batch"], 16);
+    let raw = j["padded_moves"]["raw"].as_f64().unwrap();
+    let sp = j["padded_moves"]["selfplay"].as_f64().unwrap();
+    assert!(raw >= 1.0 && sp >= 1.0, "padded moves {raw} / {sp}");
+    assert!(
+        raw >= 0.8 * sp && raw <= 1.25 * sp,
+        "raw batches {raw} moves wide against self-play's {sp}"
+    );
+    let bad = triad(&[
+        "bench",
+        "selfplay",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--seconds",
+        "0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

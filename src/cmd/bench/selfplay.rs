@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Steps: (1) self-play warm-up, keeping the positions the network was \
-asked about; (2) in four alternating slices: the raw forward on those real positions \
+    after_help = "Steps: (1) self-play warm-up, keeping the newest 8 batches of positions \
+the network was asked about; (2) in four alternating slices: the raw forward on those real positions \
 in batches of games_in_flight / 2 (the batch self-play sends) with the inputs ready \
 (the network's throughput), the same with the encoding done first on the same \
 thread, and self-play (its tree workers encode the leaves), counting network \
 evaluations and the time spent inside the network. ratio = self-play / raw \
-forward; network busy = time inside the network / self-play wall time. \
+forward; network busy = time inside the network / self-play wall time; padded \
+moves = a batch's widest move list, which sets the policy head's cost, in each phase. \
 --compare adds self-play with the encoding on the network's thread.\n\n\
 Examples:\n  triad bench selfplay --config configs/quickstart.toml\n  \
 triad bench selfplay --config configs/quickstart.toml --seconds 20 --compare --json"
@@ -47,31 +48,37 @@ pub struct Args {
 /// A position the network was asked about, kept for the raw phases.
 type Kept<S> = (S, u8, Vec<<S as GameState>::Move>);
 
-/// The newest positions self-play sent to the network: the raw phases run
-/// on these, so both see positions of the same stage of the games (legal
-/// move counts, and with them the policy head's cost, grow after the
-/// opening).
+/// The newest positions self-play sent to the network, a ring of the last
+/// `cap`: the raw phases run on these, so both see positions of the same
+/// stage of the games (legal move counts, and with them the policy head's
+/// cost, grow after the opening). Slots are overwritten in place, so
+/// keeping allocates nothing once the ring is full.
 struct Pool<S: GameState> {
     kept: Vec<Kept<S>>,
     cap: usize,
     /// Where the next kept position goes once the pool is full.
     write: usize,
-    /// Positions still to keep from the requests to come.
-    to_keep: usize,
 }
 
 impl<S: GameState> Pool<S> {
     fn keep(&mut self, batch: &[Request<'_, S>]) {
-        for r in batch.iter().take(self.to_keep) {
-            let item = (r.position.clone(), r.repetitions, r.moves.to_vec());
+        for r in batch {
             if self.kept.len() < self.cap {
-                self.kept.push(item);
+                self.kept
+                    .push((r.position.clone(), r.repetitions, r.moves.to_vec()));
             } else {
-                self.kept[self.write] = item;
+                let slot = &mut self.kept[self.write];
+                slot.0.clone_from(r.position);
+                slot.1 = r.repetitions;
+                slot.2.clear();
+                slot.2.extend_from_slice(r.moves);
                 self.write = (self.write + 1) % self.cap;
             }
         }
-        self.to_keep = self.to_keep.saturating_sub(batch.len());
+    }
+    /// Position `i` counted from the oldest kept.
+    fn get(&self, i: usize) -> &Kept<S> {
+        &self.kept[(self.write + i) % self.kept.len()]
     }
 }
 
@@ -97,23 +104,29 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(200));
 
-    // (1) Warm-up, keeping real positions: enough for 8 different batches.
+    // (1) Warm-up, keeping real positions: the newest 8 batches. It lasts
+    // a slice (and at least until the pool is full), so the first raw slice
+    // runs on positions from as far into the games as self-play will be.
     bar.set_message("self-play warm-up");
     let mut finished = Vec::new();
     let mut pool = Pool {
         kept: Vec::new(),
         cap: 8 * batch,
         write: 0,
-        to_keep: 8 * batch,
     };
+    let warm_for = Duration::from_secs_f64(args.seconds) / SLICES;
     let mut warm_up = Timed {
         inner: &mut evaluator,
         workers_encode: true,
         busy: Duration::ZERO,
         pool: &mut pool,
+        padded_moves: 0,
+        batches: 0,
     };
     let warm = Instant::now();
-    while warm_up.pool.to_keep > 0 && warm.elapsed() < Duration::from_secs(120) {
+    while (warm_up.pool.kept.len() < warm_up.pool.cap || warm.elapsed() < warm_for)
+        && warm.elapsed() < Duration::from_secs(120)
+    {
         finished.clear();
         driver.round(&mut warm_up, &mut finished);
     }
@@ -129,7 +142,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let encode_batch = |enc: &mut Encoder<G::State>, pool: &Pool<G::State>, next: &mut usize| {
         enc.clear();
         for _ in 0..batch {
-            let (p, reps, moves) = &pool.kept[*next % pool.kept.len()];
+            let (p, reps, moves) = pool.get(*next % pool.kept.len());
             enc.push_with_moves(p, *reps, moves);
             *next += 1;
         }
@@ -140,7 +153,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     // with its inputs ready (the network's throughput), the raw forward
     // with the encoding done on the same thread before it (what self-play
     // did before its tree workers encoded), and self-play, each `--compare`
-    // mode too. Each self-play slice renews a batch of the pool.
+    // mode too. The raw phases run on the newest 8 batches self-play sent.
     let budget = Duration::from_secs_f64(args.seconds);
     let slice = budget / SLICES;
     let mut ready: Vec<Encoder<G::State>> = (0..8).map(|_| Encoder::new()).collect();
@@ -163,6 +176,11 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
             i += 1;
         });
         raw.add(n as u64 * batch as u64, secs, secs);
+        // measure() calls once more than it counts (its warm-up).
+        raw.batches += n as u64;
+        raw.padded_moves += (1..=n)
+            .map(|j| ready[j % ready.len()].max_moves() as u64)
+            .sum::<u64>();
         bar.set_message(format!(
             "raw forward with encoding, batch {batch} ({}/{SLICES})",
             k + 1
@@ -175,12 +193,13 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         for (mode, phase) in modes.iter().zip(sp.iter_mut()) {
             bar.set_message(format!("self-play, {} ({}/{SLICES})", mode.name(), k + 1));
             let before = driver.totals;
-            pool.to_keep = batch;
             let mut timed = Timed {
                 inner: &mut evaluator,
                 workers_encode: *mode == Mode::Workers,
                 busy: Duration::ZERO,
                 pool: &mut pool,
+                padded_moves: 0,
+                batches: 0,
             };
             let start = Instant::now();
             while start.elapsed() < slice {
@@ -191,6 +210,8 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
             let busy = timed.busy.as_secs_f64();
             let t = driver.totals;
             phase.add(t.evaluations - before.evaluations, wall, busy);
+            phase.batches += timed.batches;
+            phase.padded_moves += timed.padded_moves;
             phase.rounds += t.rounds - before.rounds;
             phase.positions += t.positions - before.positions;
         }
@@ -231,6 +252,10 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
             "ratio_to_raw_with_encoding": selfplay_evals_per_s / raw_with_encoding_per_s,
             "network_busy": network_busy,
             "mean_batch": mean_batch,
+            "padded_moves": {
+                "raw": raw.mean_padded_moves(),
+                "selfplay": main.mean_padded_moves(),
+            },
             "batch": batch,
             "positions_per_hour": positions_per_hour,
             "games_per_hour": games_per_hour,
@@ -250,6 +275,11 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
             100.0 * network_busy
         );
         println!("ratio:            {ratio:>10.3}  (self-play / raw forward)");
+        println!(
+            "padded moves:     {:>10.1} a batch in self-play, {:.1} in the raw phases (the policy head's width)",
+            main.mean_padded_moves(),
+            raw.mean_padded_moves()
+        );
         if let Some(p) = sp.get(1) {
             println!(
                 "owner encoding:   {:>10.0} evals/s, ratio {:.3}, network busy {:.1}% (--compare: encoding on the network's thread)",
@@ -302,6 +332,9 @@ struct Phase {
     busy: f64,
     rounds: u64,
     positions: u64,
+    /// Batches sent and the sum of their padded move counts.
+    batches: u64,
+    padded_moves: u64,
 }
 
 impl Phase {
@@ -312,6 +345,10 @@ impl Phase {
     }
     fn per_s(&self) -> f64 {
         self.evals as f64 / self.secs
+    }
+    /// Mean padded move count of a batch (0 when none was sent).
+    fn mean_padded_moves(&self) -> f64 {
+        self.padded_moves as f64 / self.batches.max(1) as f64
     }
 }
 
@@ -325,6 +362,10 @@ struct Timed<'a, S: GameState> {
     busy: Duration,
     /// Keeps the positions asked (outside the timed part).
     pool: &'a mut Pool<S>,
+    /// Sum over batches of the batch's padded move count (its widest
+    /// position's legal moves): the policy head's cost grows with it.
+    padded_moves: u64,
+    batches: u64,
 }
 
 impl<S: GameState> Evaluator<S> for Timed<'_, S> {
@@ -350,6 +391,8 @@ impl<S: GameState> Evaluator<S> for Timed<'_, S> {
         wdl: &mut Vec<[f32; 3]>,
     ) {
         self.pool.keep(batch);
+        self.padded_moves += encoded.max_moves() as u64;
+        self.batches += 1;
         let t = Instant::now();
         self.inner.evaluate_prepared(batch, encoded, policy, wdl);
         self.busy += t.elapsed();
@@ -367,4 +410,51 @@ fn measure(budget: Duration, mut f: impl FnMut()) -> (usize, f64) {
         n += 1;
     }
     (n, start.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use connect4::Connect4;
+
+    /// The raw phases read the newest positions self-play sent, oldest
+    /// first, overwritten in place once the ring is full: an earlier pool
+    /// stopped keeping after the warm-up's first (opening) batches.
+    #[test]
+    fn the_pool_keeps_the_newest_positions_in_order() {
+        let legal = |s: &<Connect4 as Game>::State| {
+            let mut out = Vec::new();
+            s.legal_moves(&mut out);
+            out
+        };
+        let mut states = vec![Connect4::standard().start()];
+        for i in 0..5 {
+            let last = states.last().unwrap();
+            let next = last.play(legal(last)[i]);
+            states.push(next);
+        }
+        let moves: Vec<Vec<_>> = states.iter().map(legal).collect();
+        let mut pool = Pool {
+            kept: Vec::new(),
+            cap: 4,
+            write: 0,
+        };
+        for chunk in (0..6).collect::<Vec<_>>().chunks(2) {
+            let batch: Vec<Request<'_, _>> = chunk
+                .iter()
+                .map(|&i| Request {
+                    position: &states[i],
+                    repetitions: i as u8,
+                    moves: &moves[i],
+                })
+                .collect();
+            pool.keep(&batch);
+        }
+        let kept: Vec<u8> = (0..4).map(|i| pool.get(i).1).collect();
+        assert_eq!(kept, [2, 3, 4, 5]);
+        for i in 0..4 {
+            assert_eq!(pool.get(i).0.hash(), states[i + 2].hash());
+            assert_eq!(pool.get(i).2, moves[i + 2]);
+        }
+    }
 }
