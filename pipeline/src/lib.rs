@@ -12,6 +12,7 @@
 pub mod config;
 mod error;
 pub mod lock;
+pub mod lockstep;
 pub mod players;
 pub mod ratings;
 pub mod run;

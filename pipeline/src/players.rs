@@ -2,8 +2,9 @@
 //! MCTS (no root noise, the most visited move). They live here because the
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
-use eval::arena::players::{NetFactory, NetSpec, Player};
-use game::{Game, GameState, GameTag, History};
+use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
+use eval::arena::{PlayedGame, RunOptions, Schedule};
+use game::{AlphaBetaState, Game, GameState, GameTag, History};
 use selfplay::{
     Algorithm, EvalServer, Evaluator, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig,
 };
@@ -15,10 +16,11 @@ use std::sync::{Arc, Mutex};
 ///
 /// On CUDA the players of one checkpoint share one network behind an
 /// [`EvalServer`], so the leaves of all games played at once go through the
-/// GPU together (a batch-1 forward pass is all latency there). On the CPU
-/// every player evaluates its own leaves: batching gains little there, and
-/// a game's moves then never depend on what other games are doing, so a
-/// match is reproducible bit for bit from its seed.
+/// GPU together (a batch-1 forward pass is all latency there). On the CPU a
+/// whole match is played in lockstep ([`crate::lockstep`]): each thread's
+/// games batch their leaves through its own copy of each network in a fixed
+/// order, so a match is reproducible bit for bit from its seed; `build`
+/// (one player evaluating its own leaves) serves single games.
 pub struct NetPlayers<S: GameState> {
     device: tch::Device,
     shared: bool,
@@ -37,7 +39,10 @@ const SHARED_MAX_BATCH: usize = 1024;
 /// by default) would only compete with those workers. Measured on the
 /// 2-core machine: `bench pons --threads 2` ran 2.6 times slower with the
 /// default. The loop's stages set their own thread counts again.
-pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>> {
+pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>>
+where
+    G::State: AlphaBetaState,
+{
     if !device.is_cuda() {
         tch::set_num_threads(1);
     }
@@ -88,7 +93,7 @@ impl<S: GameState> NetPlayers<S> {
 /// Reads a `net:` spec's options into a search configuration:
 /// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
 /// true), `solver=true|false` (default false). Unknown options are errors.
-fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
+pub(crate) fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
     let mut c = SelfplayConfig {
         simulations: spec.sims,
         ..SelfplayConfig::default()
@@ -132,7 +137,10 @@ fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
     Ok(c)
 }
 
-impl<G: Game> NetFactory<G> for NetPlayers<G::State> {
+impl<G: Game> NetFactory<G> for NetPlayers<G::State>
+where
+    G::State: AlphaBetaState,
+{
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
         let config = search_config(spec)?;
         Ok(Box::new(NetPlayer {
@@ -141,6 +149,45 @@ impl<G: Game> NetFactory<G> for NetPlayers<G::State> {
             sims: spec.sims,
             rng: Rng::new(seed),
         }))
+    }
+
+    /// Without a shared server (the CPU), matches are played in lockstep
+    /// (crate::lockstep): each checkpoint loaded once, its leaves batched
+    /// across the games in flight.
+    fn run_match(
+        &self,
+        game: &G,
+        players: &[PlayerSpec],
+        schedule: &Schedule,
+        openings: &[G::State],
+        opts: &RunOptions,
+        on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
+    ) -> Option<Result<Vec<PlayedGame<G>>, String>> {
+        if self.shared {
+            return None;
+        }
+        let tag = GameTag::of(game);
+        let mut networks: Vec<Vec<(String, model::Network)>> = Vec::new();
+        for _ in 0..opts.threads.max(1) {
+            let mut nets: Vec<(String, model::Network)> = Vec::new();
+            for spec in players {
+                let PlayerSpec::Net(n) = spec else { continue };
+                if let Err(e) = search_config(n) {
+                    return Some(Err(e));
+                }
+                if nets.iter().any(|(p, _)| *p == n.path) {
+                    continue;
+                }
+                match model::Network::load(Path::new(&n.path), &tag, self.device) {
+                    Ok((net, _)) => nets.push((n.path.clone(), net)),
+                    Err(e) => return Some(Err(e.to_string())),
+                }
+            }
+            networks.push(nets);
+        }
+        Some(crate::lockstep::run(
+            game, players, networks, schedule, openings, opts, on_game,
+        ))
     }
 }
 

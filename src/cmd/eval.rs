@@ -40,7 +40,8 @@ pub struct Args {
     /// Openings made by this many random plies from the start.
     #[arg(long, default_value_t = 4)]
     random_plies: u32,
-    /// Games played at once.
+    /// Threads: games played at once; on the CPU with network players, the
+    /// lockstep drivers, each playing many games whose leaves it batches.
     #[arg(long, default_value_t = 2)]
     threads: usize,
     /// Plies after which a game is scored a draw.

@@ -103,6 +103,19 @@ impl Default for RunOptions {
     }
 }
 
+/// The seed of scheduled game `index`: White's player gets it, Black's
+/// `seed + 0x9E37` ([`play_game`]).
+pub fn game_seed(opts: &RunOptions, index: usize) -> u64 {
+    opts.seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// Black's player's seed in a game seeded `seed`.
+pub fn black_seed(seed: u64) -> u64 {
+    seed.wrapping_add(0x9E37)
+}
+
 /// Plays one game of `g` (a game and variant; `opening` is one of its
 /// positions) between two fresh players.
 pub fn play_game<G: Game>(
@@ -119,7 +132,7 @@ where
 {
     let mut players = [
         build_player(g, white, seed, nets)?,
-        build_player(g, black, seed.wrapping_add(0x9E37), nets)?,
+        build_player(g, black, black_seed(seed), nets)?,
     ];
     let mut game = History::new(opening.clone());
     let outcome = loop {
@@ -149,6 +162,13 @@ where
 /// as it finishes (in finishing order) and returns `false` to stop the
 /// match: no new games start; the at most one game per thread already
 /// running finishes and is reported.
+///
+/// A match with network players goes to the factory first
+/// ([`NetFactory::run_match`]): on the CPU it plays many games in lockstep,
+/// their leaves batched through each network in a fixed order, so every
+/// game is still reproducible from the seed; games in flight when
+/// `on_game` stops the match are dropped there, and the games returned are
+/// exactly those `on_game` saw.
 pub fn run<G: Game>(
     game: &G,
     players: &[PlayerSpec],
@@ -163,6 +183,12 @@ where
 {
     if openings.is_empty() {
         return Err("no openings to play from".into());
+    }
+    if let Some(nets) = nets.filter(|_| players.iter().any(|p| matches!(p, PlayerSpec::Net(_)))) {
+        if let Some(played) = nets.run_match(game, players, schedule, openings, opts, &mut on_game)
+        {
+            return played;
+        }
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -183,10 +209,7 @@ where
                 let Some(&p) = schedule.games.get(i) else {
                     break;
                 };
-                let seed = opts
-                    .seed
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add((p.index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+                let seed = game_seed(opts, p.index);
                 let r = play_game(
                     game,
                     &players[p.white],

@@ -147,6 +147,22 @@ pub trait NetFactory<G: Game>: Sync {
     /// A new player for `spec` in games of `game` (its variant), seeded with
     /// `seed`. A checkpoint of another game or variant is an error.
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String>;
+
+    /// Plays a whole match whose players include networks, its games in
+    /// lockstep so that their leaves go through each network in batches,
+    /// as [`crate::arena::run`] describes; `None` (the default) leaves the
+    /// match to `run`'s game-per-thread workers.
+    fn run_match(
+        &self,
+        _game: &G,
+        _players: &[PlayerSpec],
+        _schedule: &super::Schedule,
+        _openings: &[G::State],
+        _opts: &super::RunOptions,
+        _on_game: &mut dyn FnMut(&super::PlayedGame<G>) -> bool,
+    ) -> Option<Result<Vec<super::PlayedGame<G>>, String>> {
+        None
+    }
 }
 
 /// Builds a fresh player for one game of `game`.

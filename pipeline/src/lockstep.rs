@@ -1,0 +1,507 @@
+//! Matches in lockstep: many games at once, the leaves of their network
+//! players batched through each network, as self-play batches its games.
+//!
+//! A match played game by game on the CPU evaluates one leaf at a time: a
+//! batch-1 forward pass, most of it fixed cost. Here the schedule is dealt
+//! to `threads` drivers (game i to driver i mod threads), each a thread
+//! with its own copy of the networks, playing up to [`IN_FLIGHT`] / threads
+//! games together in rounds:
+//!
+//! 1. every game advances until the side to move is a network whose search
+//!    needs a leaf evaluated (other players, `ab:`, `mcts:`, `random`,
+//!    `solver`, move at once);
+//! 2. each network evaluates its waiting leaves as one batch, games in slot
+//!    order, and hands the answers back.
+//!
+//! A game's moves depend only on its own searches and on the answers; each
+//! driver forms its batches in slot order and refills its slots in schedule
+//! order, so a match is reproducible bit for bit from its seed for a given
+//! thread count. (A thread count deals the games differently, and a row's
+//! numbers can differ in the last bit between batches of other widths, so
+//! another count may play other games.)
+
+use crate::players::search_config;
+use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
+use eval::arena::{black_seed, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
+use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
+use model::Network;
+use selfplay::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+/// Games played at once: enough for full batches on a CPU (self-play sends
+/// 128), few enough that a match stopped early (SPRT) wastes little.
+pub const IN_FLIGHT: usize = 128;
+
+/// A network player's seat in one game.
+struct NetSeat<S: GameState> {
+    /// Index of its network in the match's list.
+    net: usize,
+    search: Search<S>,
+    sims: u32,
+    rng: Rng,
+    /// A search of the current position is under way.
+    thinking: bool,
+    /// Its leaf waits for the network.
+    waiting: bool,
+    answer: Option<[f32; 3]>,
+    answer_policy: Vec<f32>,
+}
+
+enum Seat<G: Game> {
+    Plain(Box<dyn Player<G>>),
+    Net(Box<NetSeat<G::State>>),
+}
+
+struct Slot<G: Game> {
+    pairing: Pairing,
+    seed: u64,
+    game: History<G::State>,
+    seats: [Seat<G>; 2],
+    names: [String; 2],
+    end: Option<Result<Outcome, String>>,
+}
+
+impl<G: Game> Slot<G> {
+    /// The network seat whose leaf waits, if any.
+    fn waiting(&mut self) -> Option<&mut NetSeat<G::State>> {
+        let side = self.game.position().side().index();
+        match &mut self.seats[side] {
+            Seat::Net(n) if n.waiting => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Plays `schedule` as [`eval::arena::run`] does, in lockstep (module
+/// docs). `networks` holds, for each of `opts.threads` drivers, the
+/// distinct checkpoints of `players`' `net:` specs, loaded.
+pub fn run<G: Game>(
+    game: &G,
+    players: &[PlayerSpec],
+    networks: Vec<Vec<(String, Network)>>,
+    schedule: &Schedule,
+    openings: &[G::State],
+    opts: &RunOptions,
+    on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
+) -> Result<Vec<PlayedGame<G>>, String>
+where
+    G::State: AlphaBetaState,
+{
+    let drivers = networks.len().max(1);
+    let threads_before = tch::get_num_threads();
+    // Each driver runs its forward passes on its own thread.
+    tch::set_num_threads(1);
+    let stop = AtomicBool::new(false);
+    // A rendezvous channel: a driver hands over each game as it ends.
+    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
+    let mut done = Vec::with_capacity(schedule.games.len());
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for (d, nets) in networks.into_iter().enumerate() {
+            let (tx, stop) = (tx.clone(), &stop);
+            let mine: Vec<Pairing> = schedule
+                .games
+                .iter()
+                .copied()
+                .skip(d)
+                .step_by(drivers)
+                .collect();
+            scope.spawn(move || {
+                let mut driver = Driver::new(game, players, nets, opts, drivers);
+                let r = driver.play(&mine, openings, stop, &mut |g| tx.send(Ok(g)).is_ok());
+                if let Err(e) = r {
+                    let _ = tx.send(Err(e));
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            if stop.load(Ordering::Relaxed) {
+                continue;
+            }
+            match r {
+                Ok(g) => {
+                    if !on_game(&g) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    done.push(g);
+                }
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    tch::set_num_threads(threads_before);
+    match first_error {
+        Some(e) => Err(e),
+        None => {
+            done.sort_by_key(|g| g.pairing.index);
+            Ok(done)
+        }
+    }
+}
+
+/// One thread's share of a match: its games in slots, its own copy of
+/// each network.
+struct Driver<'a, G: Game> {
+    game: &'a G,
+    players: &'a [PlayerSpec],
+    paths: Vec<String>,
+    evaluators: Vec<NetworkEvaluator<G::State>>,
+    opts: &'a RunOptions,
+    slots: Vec<Option<Slot<G>>>,
+    policy: Vec<f32>,
+    wdl: Vec<[f32; 3]>,
+}
+
+impl<'a, G: Game> Driver<'a, G>
+where
+    G::State: AlphaBetaState,
+{
+    fn new(
+        game: &'a G,
+        players: &'a [PlayerSpec],
+        nets: Vec<(String, Network)>,
+        opts: &'a RunOptions,
+        drivers: usize,
+    ) -> Driver<'a, G> {
+        let (paths, nets): (Vec<String>, Vec<Network>) = nets.into_iter().unzip();
+        Driver {
+            game,
+            players,
+            paths,
+            evaluators: nets.into_iter().map(NetworkEvaluator::new).collect(),
+            opts,
+            slots: (0..IN_FLIGHT.div_ceil(drivers)).map(|_| None).collect(),
+            policy: Vec::new(),
+            wdl: Vec::new(),
+        }
+    }
+
+    /// Plays `games` in rounds until all have ended or `stop` is set,
+    /// handing each ended game to `send` (which returns false when nobody
+    /// listens any more).
+    fn play(
+        &mut self,
+        games: &[Pairing],
+        openings: &[G::State],
+        stop: &AtomicBool,
+        send: &mut dyn FnMut(PlayedGame<G>) -> bool,
+    ) -> Result<(), String> {
+        let mut next = 0;
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                // Games in flight are dropped.
+                return Ok(());
+            }
+            // Empty slots take the next scheduled games, in order.
+            for slot in self.slots.iter_mut().filter(|s| s.is_none()) {
+                let Some(&p) = games.get(next) else { break };
+                next += 1;
+                *slot = Some(new_slot(
+                    self.game,
+                    self.players,
+                    &self.paths,
+                    p,
+                    openings,
+                    self.opts,
+                )?);
+            }
+            if self.slots.iter().all(|s| s.is_none()) {
+                return Ok(());
+            }
+            // (1) Every game runs until a network must answer (or it ends).
+            for slot in self.slots.iter_mut().flatten() {
+                advance(slot, self.opts.max_plies);
+            }
+            for slot in self.slots.iter_mut() {
+                let Some(end) = slot.as_ref().and_then(|s| s.end.clone()) else {
+                    continue;
+                };
+                let s = slot.take().expect("a finished slot");
+                let g = PlayedGame {
+                    pairing: s.pairing,
+                    game: s.game,
+                    outcome: end?,
+                    seed: s.seed,
+                };
+                if !send(g) {
+                    return Ok(());
+                }
+            }
+            // (2) Each network answers its waiting leaves, games in slot
+            // order.
+            for k in 0..self.evaluators.len() {
+                self.answer(k);
+            }
+        }
+    }
+
+    /// Network `k` evaluates the leaves waiting for it as one batch.
+    fn answer(&mut self, k: usize) {
+        let waiting: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| {
+                self.slots[i]
+                    .as_mut()
+                    .and_then(|s| s.waiting())
+                    .is_some_and(|n| n.net == k)
+            })
+            .collect();
+        if waiting.is_empty() {
+            return;
+        }
+        {
+            let slots = &self.slots;
+            let batch: Vec<Request<'_, G::State>> = waiting
+                .iter()
+                .map(|&i| {
+                    let s = slots[i].as_ref().expect("a waiting slot");
+                    let side = s.game.position().side().index();
+                    match &s.seats[side] {
+                        Seat::Net(n) => n.search.request(),
+                        Seat::Plain(_) => unreachable!("only network seats wait"),
+                    }
+                })
+                .collect();
+            self.evaluators[k].evaluate(&batch, &mut self.policy, &mut self.wdl);
+        }
+        let mut offset = 0;
+        for (b, &i) in waiting.iter().enumerate() {
+            let n = self.slots[i]
+                .as_mut()
+                .and_then(|s| s.waiting())
+                .expect("a waiting seat");
+            let len = n.search.request().moves.len();
+            n.answer_policy.clear();
+            n.answer_policy
+                .extend_from_slice(&self.policy[offset..offset + len]);
+            offset += len;
+            n.answer = Some(self.wdl[b]);
+            n.waiting = false;
+        }
+    }
+}
+
+/// A new game in a slot: its players built as [`eval::arena::play_game`]
+/// builds them (the same seeds), network players as searches of their
+/// network's batch.
+fn new_slot<G: Game>(
+    game: &G,
+    players: &[PlayerSpec],
+    paths: &[String],
+    p: Pairing,
+    openings: &[G::State],
+    opts: &RunOptions,
+) -> Result<Slot<G>, String>
+where
+    G::State: AlphaBetaState,
+{
+    let seed = game_seed(opts, p.index);
+    let opening = &openings[p.opening % openings.len()];
+    let seat = |spec: &PlayerSpec, seed: u64| -> Result<Seat<G>, String> {
+        Ok(match spec {
+            PlayerSpec::Net(n) => Seat::Net(Box::new(net_seat(n, paths, opening, seed)?)),
+            other => Seat::Plain(build_player(game, other, seed, None)?),
+        })
+    };
+    let (white, black) = (&players[p.white], &players[p.black]);
+    Ok(Slot {
+        pairing: p,
+        seed,
+        game: History::new(opening.clone()),
+        seats: [seat(white, seed)?, seat(black, black_seed(seed))?],
+        names: [white.to_string(), black.to_string()],
+        end: None,
+    })
+}
+
+fn net_seat<S: GameState>(
+    spec: &NetSpec,
+    paths: &[String],
+    start: &S,
+    seed: u64,
+) -> Result<NetSeat<S>, String> {
+    let config = search_config(spec)?;
+    let net = paths
+        .iter()
+        .position(|p| *p == spec.path)
+        .ok_or_else(|| format!("network `{}` was not loaded", spec.path))?;
+    Ok(NetSeat {
+        net,
+        search: Search::new(&config, start),
+        sims: spec.sims,
+        rng: Rng::new(seed),
+        thinking: false,
+        waiting: false,
+        answer: None,
+        answer_policy: Vec::new(),
+    })
+}
+
+/// Plays the slot's game until a network seat waits for its leaf, or the
+/// game ends (`slot.end`).
+fn advance<G: Game>(slot: &mut Slot<G>, max_plies: usize) {
+    loop {
+        if let Some(o) = slot.game.outcome() {
+            slot.end = Some(Ok(o));
+            return;
+        }
+        if slot.game.ply() >= max_plies {
+            slot.end = Some(Ok(Outcome {
+                result: GameResult::Draw,
+                termination: Termination::MaxLength,
+            }));
+            return;
+        }
+        let side = slot.game.position().side().index();
+        let m = match &mut slot.seats[side] {
+            Seat::Plain(p) => p.choose(&slot.game),
+            Seat::Net(n) => {
+                if let Some(wdl) = n.answer.take() {
+                    n.search.provide(&n.answer_policy, wdl);
+                } else if !n.thinking {
+                    // A fresh tree each move, as the game-by-game player.
+                    n.search.reset();
+                    let params = SearchParams {
+                        simulations: n.sims,
+                        noise: false,
+                    };
+                    n.search.begin(&slot.game, params);
+                    n.thinking = true;
+                }
+                if n.search.step(None, &mut n.rng) {
+                    n.waiting = true;
+                    return;
+                }
+                n.thinking = false;
+                n.search.choose_move(0.0, &mut n.rng)
+            }
+        };
+        if let Err(e) = slot.game.try_play(m) {
+            slot.end = Some(Err(format!(
+                "{} played an illegal move: {e}",
+                slot.names[side]
+            )));
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::players::NetPlayers;
+    use eval::arena::{self, openings::random_openings, players::PlayerSpec, RunOptions, Schedule};
+    use eval::arena::{PlayedGame, Table};
+    use game::{Game, GameTag};
+    use model::{CheckpointInfo, Network, Shape};
+    use piratechnics::{Piratechnics, Position};
+
+    fn tiny_net(dir: &std::path::Path, name: &str, seed: u64) -> String {
+        let game = Piratechnics::standard();
+        let shape = Shape {
+            blocks: 1,
+            channels: 8,
+            ..Shape::of(&model::ModelConfig::default(), game.encoding())
+        };
+        let path = dir.join(name);
+        Network::with_shape(shape, tch::Device::Cpu, seed)
+            .save(&path, &CheckpointInfo::new(&GameTag::of(&game), shape, 0))
+            .unwrap();
+        path.display().to_string()
+    }
+
+    fn moves(games: &[PlayedGame<Piratechnics>]) -> Vec<Vec<u64>> {
+        games.iter().map(|g| g.game.hashes().to_vec()).collect()
+    }
+
+    /// Two networks, an alpha-beta and a random player in one round robin,
+    /// played in lockstep: every game ends, the same games come out on a
+    /// second run (on 1 and on 3 threads), and a stop after 5 games returns
+    /// exactly the 5 games the callback saw.
+    #[test]
+    fn lockstep_matches_are_reproducible_and_stop_where_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = tiny_net(dir.path(), "a.safetensors", 3);
+        let b = tiny_net(dir.path(), "b.safetensors", 4);
+        let players: Vec<PlayerSpec> = [
+            format!("net:{a},sims=8"),
+            format!("net:{b},sims=6"),
+            "ab:depth=1".into(),
+            "random".into(),
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        let game = Piratechnics::standard();
+        let openings = random_openings(&game, 3, 2, 9);
+        let schedule = Schedule::round_robin(players.len(), 3, openings.len());
+        let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
+        let play = |threads: usize, stop_after: usize| {
+            let opts = RunOptions {
+                threads,
+                max_plies: 40,
+                seed: 11,
+            };
+            let mut seen = 0;
+            let games = arena::run(
+                &game,
+                &players,
+                &schedule,
+                &openings,
+                &opts,
+                Some(&nets),
+                |_| {
+                    seen += 1;
+                    seen < stop_after
+                },
+            )
+            .unwrap();
+            assert_eq!(games.len(), seen);
+            games
+        };
+        let one = play(1, usize::MAX);
+        assert_eq!(one.len(), schedule.games.len());
+        let mut table = Table::new(players.len());
+        for g in &one {
+            assert!(g.game.ply() > 0);
+            table.add(g);
+        }
+        // Every pair met: the networks' seats were driven by the batches.
+        assert!((0..players.len()).all(|i| table.total(i).games() > 0));
+        assert_eq!(moves(&one), moves(&play(1, usize::MAX)));
+        let three = play(3, usize::MAX);
+        assert_eq!(three.len(), schedule.games.len());
+        assert_eq!(moves(&three), moves(&play(3, usize::MAX)));
+        let stopped = play(2, 5);
+        assert_eq!(stopped.len(), 5);
+    }
+
+    /// A checkpoint that does not read is an error before any game.
+    #[test]
+    fn a_bad_checkpoint_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.safetensors");
+        std::fs::write(&bad, b"not a checkpoint").unwrap();
+        let players: Vec<PlayerSpec> = [format!("net:{},sims=4", bad.display()), "random".into()]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let game = Piratechnics::standard();
+        let openings = random_openings(&game, 1, 0, 1);
+        let schedule = Schedule::gauntlet(2, 1, openings.len());
+        let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
+        let r = arena::run(
+            &game,
+            &players,
+            &schedule,
+            &openings,
+            &RunOptions::default(),
+            Some(&nets),
+            |_| true,
+        );
+        assert!(r.is_err());
+    }
+}
