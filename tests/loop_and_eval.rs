@@ -330,3 +330,92 @@ fn bench_selfplay_measures_raw_and_selfplay_on_like_positions() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `triad bench learn` runs two run files' loops from scratch under one
+/// seed and budget, interleaved, and reports each one's curve of strength
+/// against minutes with a plot; run files of two games are refused.
+#[test]
+fn bench_learn_compares_two_run_files_on_one_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("small.toml");
+    let b = dir.path().join("wide.toml");
+    let c4 =
+        format!("{TINY}[game]\nname = \"connect4\"\n").replace("max_plies = 40", "max_plies = 42");
+    std::fs::write(&a, &c4).unwrap();
+    std::fs::write(&b, c4.replace("channels = 8", "channels = 12")).unwrap();
+    let out = dir.path().join("learn");
+    let args = |minutes: &str| {
+        vec![
+            "bench".to_string(),
+            "learn".into(),
+            "--config".into(),
+            a.display().to_string(),
+            "--config".into(),
+            b.display().to_string(),
+            "--minutes".into(),
+            minutes.into(),
+            "--seed".into(),
+            "9".into(),
+            "--out".into(),
+            out.display().to_string(),
+            "--json".into(),
+        ]
+    };
+    let run = |minutes: &str| {
+        let a = args(minutes);
+        json(&common::succeeds(
+            &a.iter().map(String::as_str).collect::<Vec<_>>(),
+        ))
+    };
+    let j = run("0.01");
+    let runs = j["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(j["seed"], 9);
+    for (r, name) in runs.iter().zip(["small", "wide"]) {
+        assert_eq!(r["name"], name);
+        let curve = r["curve"].as_array().unwrap();
+        // Generation 0's evaluation, then at least one trained generation.
+        assert!(curve.len() >= 2, "{r}");
+        let minutes: Vec<f64> = curve
+            .iter()
+            .map(|p| p["minutes"].as_f64().unwrap())
+            .collect();
+        assert!(minutes.windows(2).all(|w| w[0] < w[1]), "{minutes:?}");
+        assert!(r["minutes_used"].as_f64().unwrap() >= 0.01);
+        assert!(curve.iter().all(|p| p["scores"]["random"].is_number()));
+        let copy = std::fs::read_to_string(out.join(name).join("run.toml")).unwrap();
+        assert!(copy.contains("seed = 9"), "{copy}");
+    }
+    assert!(out.join("learn.png").exists());
+    // Again with a larger budget: the runs are extended, not restarted.
+    let before = runs[0]["curve"].as_array().unwrap().len();
+    let more = run("0.03");
+    assert!(more["runs"][0]["curve"].as_array().unwrap().len() > before);
+    // Run files of two games are bad input.
+    let other = dir.path().join("other.toml");
+    std::fs::write(&other, TINY).unwrap();
+    let bad = triad(&[
+        "bench",
+        "learn",
+        "--config",
+        a.to_str().unwrap(),
+        "--config",
+        other.to_str().unwrap(),
+        "--minutes",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    refused_naming(&bad, "other.toml", "game");
+    let bad = triad(&[
+        "bench",
+        "learn",
+        "--config",
+        a.to_str().unwrap(),
+        "--minutes",
+        "0",
+        "--out",
+        "x",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -232,6 +232,10 @@ pub struct Loop<'a, G: Game> {
     /// The benchmark suite of `[eval] suite`, read once at the start.
     suite: Vec<SuiteFile<G::State>>,
     stop: &'a AtomicBool,
+    /// The generation the loop stops after is not the run's last: no
+    /// work kept for the end (the whole benchmark sample, decided rungs
+    /// played again). For runs extended a generation at a time.
+    open_ended: bool,
     /// Held while the loop runs: a second process on the run is refused.
     _lock: RunLock,
 }
@@ -294,8 +298,21 @@ where
             ladder,
             suite,
             stop,
+            open_ended: false,
             _lock: lock,
         })
+    }
+
+    /// Stops after `[loop] generations` without treating it as the run's
+    /// last generation (see the field); `triad loop --open-ended`.
+    pub fn open_ended(mut self, yes: bool) -> Self {
+        self.open_ended = yes;
+        self
+    }
+
+    /// Whether generation `g` is the run's last.
+    fn is_last(&self, g: u32) -> bool {
+        !self.open_ended && g >= self.cfg.r#loop.generations
     }
 
     fn net_path(&self, g: u32) -> PathBuf {
@@ -495,12 +512,13 @@ where
         for (p, n) in self.ladder.iter().zip(&ec.ladder) {
             // Every rung in a replay generation (so a regression shows) and
             // in the run's last one (so its final figures are complete).
-            let last = g >= self.cfg.r#loop.generations;
+            let last = self.is_last(g);
             if !last && !g.is_multiple_of(ec.replay_decided_every) {
                 if let Some(score) = ratings::decided(matches, n, g, ec.skip_decided) {
-                    let next = g
-                        .next_multiple_of(ec.replay_decided_every)
-                        .min(self.cfg.r#loop.generations);
+                    let mut next = g.next_multiple_of(ec.replay_decided_every);
+                    if !self.open_ended {
+                        next = next.min(self.cfg.r#loop.generations);
+                    }
                     eprintln!(
                         "  {n}: skipped, decided (score {score:.2} in the last {} generations that met it; played again at generation {next})",
                         ec.skip_decided
@@ -620,7 +638,7 @@ where
             return Ok(());
         }
         let ec = &self.cfg.eval;
-        let n = if g >= self.cfg.r#loop.generations {
+        let n = if self.is_last(g) {
             ec.suite_final_sample
         } else {
             ec.suite_sample

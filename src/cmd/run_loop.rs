@@ -30,6 +30,12 @@ pub struct Args {
     /// it, here or in the run file, extends a finished run.
     #[arg(long, value_name = "N")]
     generations: Option<u32>,
+    /// Stop after the last generation without treating it as the run's
+    /// end (no `suite_final_sample`, decided ladder rungs not replayed):
+    /// for a run extended a few generations at a time, as `triad bench
+    /// learn` does.
+    #[arg(long)]
+    open_ended: bool,
     /// Print the final ratings as one JSON object.
     #[arg(long)]
     json: bool,
@@ -106,7 +112,7 @@ where
     G::State: AlphaBetaState,
 {
     let summary = Loop::open(game, cfg, text, &args.run, stop)
-        .and_then(|l| l.run())
+        .and_then(|l| l.open_ended(args.open_ended).run())
         .map_err(|e| CliError {
             code: e.exit_code(),
             message: e.to_string(),

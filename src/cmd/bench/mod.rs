@@ -2,6 +2,7 @@
 //! stdout (or one JSON object with `--json`); nothing here is a test.
 
 pub mod data;
+pub mod learn;
 pub mod model;
 pub mod pons;
 pub mod search;
@@ -20,6 +21,8 @@ pub struct Args {
 enum Which {
     /// Shards: rows written and read per second, bytes per position, opening-tree time.
     Data(data::Args),
+    /// Learning: two run files' loops from scratch under one seed and budget, strength against minutes.
+    Learn(learn::Args),
     /// Raw forward evaluations per second of the network, by batch size.
     Model(model::Args),
     /// Connect Four: a player's error rate on Pascal Pons's benchmark positions (AlphaZero.jl's measure).
@@ -35,6 +38,7 @@ enum Which {
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.which {
         Which::Data(a) => data::run(a),
+        Which::Learn(a) => learn::run(a),
         Which::Model(a) => model::run(a),
         Which::Pons(a) => pons::run(a),
         Which::Search(a) => search::run(a),
