@@ -4,6 +4,7 @@
 //! this.
 
 use crate::arena::players::{build_player, NetFactory, PlayerSpec};
+use crate::arena::{Pairing, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, History, SuiteFile};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,6 +52,19 @@ where
     for file in files {
         let cases = file.sample(sample);
         let started = std::time::Instant::now();
+        if let Some(errors) = batched(game, spec, nets, &cases, threads) {
+            for _ in 0..cases.len() {
+                done(&file.name);
+            }
+            scores.push(SuiteScore {
+                file: file.name.clone(),
+                stage: file.stage.clone(),
+                positions: cases.len(),
+                errors: errors?,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+            continue;
+        }
         let next = AtomicUsize::new(0);
         let errors: Vec<Result<usize, String>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.max(1))
@@ -88,4 +102,60 @@ where
         });
     }
     Ok(scores)
+}
+
+/// A network's errors on `cases`, its searches of all positions batched
+/// together by the factory ([`NetFactory::run_match`]: each position a
+/// one-move game); `None` when the player is no network or the factory
+/// plays game by game.
+fn batched<G: Game>(
+    game: &G,
+    spec: &PlayerSpec,
+    nets: Option<&dyn NetFactory<G>>,
+    cases: &[&game::SuiteCase<G::State>],
+    threads: usize,
+) -> Option<Result<usize, String>>
+where
+    G::State: AlphaBetaState,
+{
+    if !matches!(spec, PlayerSpec::Net(_)) || cases.is_empty() {
+        return None;
+    }
+    let schedule = Schedule {
+        games: (0..cases.len())
+            .map(|i| Pairing {
+                index: i,
+                white: 0,
+                black: 0,
+                opening: i,
+            })
+            .collect(),
+    };
+    let openings: Vec<G::State> = cases.iter().map(|c| c.position.clone()).collect();
+    let opts = RunOptions {
+        threads,
+        max_plies: 1,
+        seed: 0,
+    };
+    let played = nets?.run_match(
+        game,
+        std::slice::from_ref(spec),
+        &schedule,
+        &openings,
+        &opts,
+        &mut |_| true,
+    )?;
+    Some(played.and_then(|games| {
+        let mut errors = 0;
+        for g in &games {
+            let chosen = g.game.moves().first().copied().ok_or_else(|| {
+                format!(
+                    "{spec} made no move in benchmark position {}",
+                    g.pairing.index
+                )
+            })?;
+            errors += cases[g.pairing.index].is_error(chosen) as usize;
+        }
+        Ok(errors)
+    }))
 }

@@ -479,6 +479,60 @@ mod tests {
         assert_eq!(stopped.len(), 5);
     }
 
+    /// A suite scored through the lockstep driver (each position a one-move
+    /// game, searches batched) counts the same errors as the same network
+    /// choosing one position at a time.
+    #[test]
+    fn a_batched_suite_counts_what_one_position_at_a_time_counts() {
+        use eval::arena::players::{NetFactory, NetSpec, Player};
+        use game::{GameState, SuiteCase, SuiteFile};
+        /// The factory's players without its lockstep matches.
+        struct OneByOne<'a>(&'a NetPlayers<Position>);
+        impl NetFactory<Piratechnics> for OneByOne<'_> {
+            fn build(
+                &self,
+                game: &Piratechnics,
+                spec: &NetSpec,
+                seed: u64,
+            ) -> Result<Box<dyn Player<Piratechnics>>, String> {
+                self.0.build(game, spec, seed)
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let net = tiny_net(dir.path(), "n.safetensors", 7);
+        let game = Piratechnics::standard();
+        let cases: Vec<SuiteCase<Position>> = random_openings(&game, 24, 6, 3)
+            .into_iter()
+            .map(|position| {
+                let mut moves = Vec::new();
+                position.legal_moves(&mut moves);
+                moves.truncate(moves.len() / 2);
+                SuiteCase {
+                    position,
+                    good: moves,
+                }
+            })
+            .collect();
+        let files = [SuiteFile {
+            name: "half".into(),
+            stage: "test".into(),
+            cases,
+        }];
+        let spec: PlayerSpec = format!("net:{net},sims=24").parse().unwrap();
+        let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
+        let score = |f: &dyn NetFactory<Piratechnics>| {
+            eval::suite::score_suite(&game, &spec, Some(f), &files, None, 2, &|_| {}).unwrap()
+        };
+        let batched = score(&nets);
+        let single = score(&OneByOne(&nets));
+        assert_eq!(batched[0].positions, 24);
+        assert_eq!(batched[0].errors, single[0].errors);
+        assert!(
+            batched[0].errors > 0 && batched[0].errors < 24,
+            "{batched:?}"
+        );
+    }
+
     /// A checkpoint that does not read is an error before any game.
     #[test]
     fn a_bad_checkpoint_is_an_error() {
