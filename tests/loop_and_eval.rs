@@ -419,3 +419,45 @@ fn bench_learn_compares_two_run_files_on_one_budget() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `[eval] every = 2`: generations 0, 2 and the last (3) play matches,
+/// each against the last one evaluated before it; gating with it is
+/// refused naming the key.
+#[test]
+fn eval_every_second_generation_rates_only_those() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("run.toml");
+    let text = TINY
+        .replace("generations = 1", "generations = 3")
+        .replace("threads = 1\n", "threads = 1\nevery = 2\n");
+    std::fs::write(&cfg, &text).unwrap();
+    let run = dir.path().join("run");
+    let out = common::run_loop(&cfg, &run);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
+    let gens: Vec<&str> = ratings
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(gens, ["0", "2", "3"], "{ratings}");
+    let matches = std::fs::read_to_string(run.join("matches.json")).unwrap();
+    assert!(!matches.contains("gen-0001"), "{matches}");
+    for g in [1, 2, 3] {
+        assert!(run
+            .join(format!("networks/gen-000{g}.safetensors"))
+            .exists());
+    }
+    assert!(!run.join("eval/gen-0001.parquet").exists());
+    let gated = dir.path().join("gated.toml");
+    std::fs::write(&gated, text.replace("[loop]\n", "[loop]\ngating = true\n")).unwrap();
+    refused_naming(
+        &common::triad(&["config", gated.to_str().unwrap()]),
+        "eval.every",
+        "gating",
+    );
+}

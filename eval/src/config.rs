@@ -40,6 +40,10 @@ pub struct EvalConfig {
     /// A skipped rung is played again in every generation that is a
     /// multiple of this, so that a regression shows.
     pub replay_decided_every: u32,
+    /// Matches and the suite in every generation that is a multiple of
+    /// this (and in generation 0 and the run's last); 1 evaluates every
+    /// generation. Gating needs 1.
+    pub every: u32,
 }
 
 impl Default for EvalConfig {
@@ -57,6 +61,7 @@ impl Default for EvalConfig {
             suite_simulations: 600,
             skip_decided: 0,
             replay_decided_every: 5,
+            every: 1,
         }
     }
 }
@@ -81,6 +86,9 @@ impl EvalConfig {
         }
         if self.threads > 1024 {
             return Err("eval.threads: at most 1024".into());
+        }
+        if self.every == 0 {
+            return Err("eval.every: must be at least 1".into());
         }
         if self.replay_decided_every == 0 {
             return Err("eval.replay_decided_every: must be at least 1".into());

@@ -89,6 +89,12 @@ impl RunConfig {
         self.train.validate().map_err(|e| e.0)?;
         // (`EvalConfig::validate` also parses every ladder entry.)
         self.eval.validate()?;
+        if self.r#loop.gating && self.eval.every > 1 {
+            return Err(
+                "eval.every: gating needs every generation evaluated; set eval.every = 1 or loop.gating = false"
+                    .into(),
+            );
+        }
         self.r#loop.validate()
     }
 }

@@ -315,6 +315,11 @@ where
         !self.open_ended && g >= self.cfg.r#loop.generations
     }
 
+    /// Whether generation `g` plays its matches and suite (`[eval] every`).
+    fn evaluates(&self, g: u32) -> bool {
+        g == 0 || g.is_multiple_of(self.cfg.eval.every) || self.is_last(g)
+    }
+
     fn net_path(&self, g: u32) -> PathBuf {
         network_path(&self.run, g)
     }
@@ -501,9 +506,12 @@ where
         let mut players = vec![net(g)];
         let mut names = vec![gen_name(g)];
         if g > 0 {
-            players.push(net(g - 1));
-            names.push(gen_name(g - 1));
-            if best != g - 1 {
+            // The last generation evaluated before this one.
+            let prev = (0..g).rev().find(|&h| self.evaluates(h)).unwrap_or(0);
+            players.push(net(prev));
+            names.push(gen_name(prev));
+            // With gating the self-play network may be an older one.
+            if best != prev && self.cfg.r#loop.gating {
                 players.push(net(best));
                 names.push(gen_name(best));
             }
@@ -536,6 +544,20 @@ where
     /// records into `matches`, and gating picks the next self-play network.
     fn eval(&self, state: &mut State, matches: &mut Matches) -> Result<Stage, Error> {
         let (cfg, g) = (self.cfg, state.generation);
+        if !self.evaluates(g) {
+            eprintln!(
+                "generation {g}: no matches (eval.every = {})",
+                cfg.eval.every
+            );
+            // Without gating (refused with eval.every > 1) the newest
+            // network plays the next self-play.
+            state.best = g;
+            if g >= cfg.r#loop.generations {
+                return Ok(Stage::Done);
+            }
+            state.generation = g + 1;
+            return Ok(Stage::Selfplay);
+        }
         let me = gen_name(g);
         let (players, names) = self.eval_players(g, state.best, matches);
         let pairs = cfg.eval.games.div_ceil(2).max(1);
