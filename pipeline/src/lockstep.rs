@@ -485,7 +485,7 @@ mod tests {
     #[test]
     fn a_batched_suite_counts_what_one_position_at_a_time_counts() {
         use eval::arena::players::{NetFactory, NetSpec, Player};
-        use game::{GameState, SuiteCase, SuiteFile};
+        use game::{SuiteCase, SuiteFile};
         /// The factory's players without its lockstep matches.
         struct OneByOne<'a>(&'a NetPlayers<Position>);
         impl NetFactory<Piratechnics> for OneByOne<'_> {
