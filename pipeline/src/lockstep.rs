@@ -22,7 +22,7 @@
 
 use crate::players::search_config;
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
-use eval::arena::{black_seed, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
+use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
 use model::Network;
 use selfplay::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams};
@@ -95,8 +95,7 @@ where
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a driver hands over each game as it ends.
     let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
-    let mut done = Vec::with_capacity(schedule.games.len());
-    let mut first_error = None;
+    let mut result = Ok(Vec::new());
     std::thread::scope(|scope| {
         for (d, nets) in networks.into_iter().enumerate() {
             let (tx, stop) = (tx.clone(), &stop);
@@ -116,32 +115,10 @@ where
             });
         }
         drop(tx);
-        for r in rx {
-            if stop.load(Ordering::Relaxed) {
-                continue;
-            }
-            match r {
-                Ok(g) => {
-                    if !on_game(&g) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    done.push(g);
-                }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
+        result = collect(rx, &stop, false, on_game);
     });
     tch::set_num_threads(threads_before);
-    match first_error {
-        Some(e) => Err(e),
-        None => {
-            done.sort_by_key(|g| g.pairing.index);
-            Ok(done)
-        }
-    }
+    result
 }
 
 /// One thread's share of a match: its games in slots, its own copy of

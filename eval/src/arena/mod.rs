@@ -195,8 +195,7 @@ where
     // A rendezvous channel: a worker hands over its game before it starts the
     // next one, so after a stop at most one game per thread is still played.
     let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
-    let mut done = Vec::with_capacity(schedule.games.len());
-    let mut first_error = None;
+    let mut result = Ok(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..opts.threads.max(1) {
             let tx = tx.clone();
@@ -231,21 +230,43 @@ where
             });
         }
         drop(tx);
-        for r in rx {
-            match r {
-                Ok(g) => {
-                    if !on_game(&g) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    done.push(g);
-                }
-                Err(e) => {
+        result = collect(rx, &stop, true, &mut on_game);
+    });
+    result
+}
+
+/// Receives the games a match's workers hand over (each worker holds a
+/// sender; `rx` ends when all have dropped theirs), shows each to
+/// `on_game` and sets `stop` when it returns false or a worker reports an
+/// error. `late`: whether games that arrive after the stop are still
+/// reported (the game-per-thread runner finishes and reports the games
+/// under way; the lockstep driver drops them). Returns the reported games
+/// in schedule order, or the first error.
+pub fn collect<G: Game>(
+    rx: mpsc::Receiver<Result<PlayedGame<G>, String>>,
+    stop: &AtomicBool,
+    late: bool,
+    on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
+) -> Result<Vec<PlayedGame<G>>, String> {
+    let mut done = Vec::new();
+    let mut first_error = None;
+    for r in rx {
+        if !late && stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        match r {
+            Ok(g) => {
+                if !on_game(&g) {
                     stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
                 }
+                done.push(g);
+            }
+            Err(e) => {
+                stop.store(true, Ordering::Relaxed);
+                first_error.get_or_insert(e);
             }
         }
-    });
+    }
     match first_error {
         Some(e) => Err(e),
         None => {
