@@ -152,8 +152,8 @@ where
     }
 
     /// Without a shared server (the CPU), matches are played in lockstep
-    /// (crate::lockstep): each checkpoint loaded once, its leaves batched
-    /// across the games in flight.
+    /// (crate::lockstep): each checkpoint loaded once per driver thread, its
+    /// leaves batched across that thread's games in flight.
     fn run_match(
         &self,
         game: &G,
@@ -167,19 +167,24 @@ where
             return None;
         }
         let tag = GameTag::of(game);
+        // The distinct checkpoints, each spec's options checked once.
+        let mut paths: Vec<&str> = Vec::new();
+        for spec in players {
+            let PlayerSpec::Net(n) = spec else { continue };
+            if let Err(e) = search_config(n) {
+                return Some(Err(e));
+            }
+            if !paths.contains(&n.path.as_str()) {
+                paths.push(&n.path);
+            }
+        }
+        // A copy of each for every driver thread.
         let mut networks: Vec<Vec<(String, model::Network)>> = Vec::new();
         for _ in 0..opts.threads.max(1) {
-            let mut nets: Vec<(String, model::Network)> = Vec::new();
-            for spec in players {
-                let PlayerSpec::Net(n) = spec else { continue };
-                if let Err(e) = search_config(n) {
-                    return Some(Err(e));
-                }
-                if nets.iter().any(|(p, _)| *p == n.path) {
-                    continue;
-                }
-                match model::Network::load(Path::new(&n.path), &tag, self.device) {
-                    Ok((net, _)) => nets.push((n.path.clone(), net)),
+            let mut nets = Vec::with_capacity(paths.len());
+            for &path in &paths {
+                match model::Network::load(Path::new(path), &tag, self.device) {
+                    Ok((net, _)) => nets.push((path.to_string(), net)),
                     Err(e) => return Some(Err(e.to_string())),
                 }
             }

@@ -717,14 +717,15 @@ where
 /// and the x axis of strength against time. A stage replayed after a kill
 /// replaces its row.
 #[derive(Default)]
-struct Timings {
+pub struct Timings {
     rows: Vec<(u32, Stage, f64)>,
 }
 
 impl Timings {
     const FILE: &'static str = "timings.csv";
 
-    fn read(run: &Path) -> Result<Timings, Error> {
+    /// The run's timings (none when the file is missing).
+    pub fn read(run: &Path) -> Result<Timings, Error> {
         let path = run.join(Self::FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
@@ -761,6 +762,16 @@ impl Timings {
         Ok(Timings { rows })
     }
 
+    /// Seconds of every recorded stage.
+    pub fn total(&self) -> f64 {
+        self.rows.iter().map(|r| r.2).sum()
+    }
+
+    /// Seconds of the stages of generations up to `g`.
+    pub fn through(&self, g: u32) -> f64 {
+        self.rows.iter().filter(|r| r.0 <= g).map(|r| r.2).sum()
+    }
+
     fn record(&mut self, g: u32, stage: Stage, secs: f64) {
         self.rows.retain(|&(g0, s0, _)| (g0, s0) != (g, stage));
         self.rows.push((g, stage, secs));
@@ -776,7 +787,7 @@ impl Timings {
 
     /// One line: each stage's share of the run's recorded time.
     fn shares(&self) -> String {
-        let total: f64 = self.rows.iter().map(|r| r.2).sum();
+        let total = self.total();
         let parts: Vec<String> = [Stage::Selfplay, Stage::Train, Stage::Eval]
             .iter()
             .map(|&st| {

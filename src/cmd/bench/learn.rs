@@ -12,6 +12,7 @@
 use crate::cmd::{print_json, CliError};
 use crate::config::load_run;
 use indicatif::{ProgressBar, ProgressStyle};
+use pipeline::run::Timings;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,11 +78,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     // Generations interleaved: every run's generation k before any k + 1.
     loop {
         let mut progressed = false;
-        let mut used_all = 0.0;
         for r in runs.iter_mut() {
             let used = seconds_used(&r.dir)?;
             if used >= budget {
-                used_all += budget;
                 continue;
             }
             r.generations += 1;
@@ -94,9 +93,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
             ));
             run_loop(&exe, r)?;
             progressed = true;
-            used_all += seconds_used(&r.dir)?.min(budget);
-            bar.set_position(used_all as u64);
         }
+        let mut spent = 0.0;
+        for r in &runs {
+            spent += seconds_used(&r.dir)?.min(budget);
+        }
+        bar.set_position(spent as u64);
         if !progressed {
             break;
         }
@@ -233,29 +235,12 @@ fn run_loop(exe: &Path, r: &Run) -> Result<(), CliError> {
 
 /// Seconds of loop stages the run has recorded.
 fn seconds_used(dir: &Path) -> Result<f64, CliError> {
-    Ok(timings(&dir.join("run"))?.iter().map(|t| t.2).sum())
+    Ok(timings(dir)?.total())
 }
 
-/// `timings.csv`: (generation, stage, seconds).
-fn timings(run: &Path) -> Result<Vec<(u32, String, f64)>, CliError> {
-    let path = run.join("timings.csv");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(CliError::failed(format!("{}: {e}", path.display()))),
-    };
-    Ok(text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let mut f = l.split(',');
-            Some((
-                f.next()?.parse().ok()?,
-                f.next()?.to_string(),
-                f.next()?.parse().ok()?,
-            ))
-        })
-        .collect())
+/// The run's `timings.csv`.
+fn timings(dir: &Path) -> Result<Timings, CliError> {
+    Timings::read(&dir.join("run")).map_err(|e| CliError::failed(e.to_string()))
 }
 
 /// A CSV's header and rows of numbers (an empty cell or text: `None`).
@@ -288,8 +273,7 @@ fn read_table(path: &Path) -> Result<Table, CliError> {
 /// error rates.
 fn curve(r: &Run) -> Result<Value, CliError> {
     let run = r.dir.join("run");
-    let t = timings(&run)?;
-    let minutes_through = |g: u32| t.iter().filter(|x| x.0 <= g).map(|x| x.2).sum::<f64>() / 60.0;
+    let t = timings(&r.dir)?;
     let (rh, rrows) = read_table(&run.join("ratings.csv"))?;
     let (sh, srows) = read_table(&run.join("suite.csv"))?;
     let mut points = Vec::new();
@@ -313,7 +297,7 @@ fn curve(r: &Run) -> Result<Value, CliError> {
         }
         points.push(json!({
             "generation": g,
-            "minutes": minutes_through(g),
+            "minutes": t.through(g) / 60.0,
             "elo": row.get(1).copied().flatten(),
             "scores": scores,
             "suite_error_pct": suite,
