@@ -461,3 +461,74 @@ fn eval_every_second_generation_rates_only_those() {
         "gating",
     );
 }
+
+/// `[loop] train_samples_per_position = r`: each generation adds
+/// `ceil(r · positions / batch_size)` training steps, counted from its
+/// shards (so the total follows the games' length, not a fixed number).
+/// The run also uses forced playouts and global pooling, which must work
+/// through every stage; full-search rows then carry a pruned policy
+/// target, cheap ones none.
+#[test]
+fn sample_ratio_sets_the_training_steps_from_the_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("run.toml");
+    let text = TINY
+        .replace(
+            "generations = 1",
+            "generations = 2\ntrain_samples_per_position = 3",
+        )
+        .replace("channels = 8\n", "channels = 8\nglobal_pool = true\n")
+        .replace(
+            "max_plies = 40\ngames_in_flight",
+            "max_plies = 40\nforced_playouts = 2.0\ngames_in_flight",
+        );
+    std::fs::write(&cfg, &text).unwrap();
+    let run = dir.path().join("run");
+    let out = common::run_loop(&cfg, &run);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut expected = 0u64;
+    let (mut full, mut cheap) = (0, 0);
+    for g in 1..=2 {
+        let gen = run.join(format!("games/gen-000{g}"));
+        let mut rows = 0u64;
+        for shard in data::list_shards(&[&gen]).unwrap() {
+            let records = data::read_shard(&shard.path).unwrap();
+            rows += records.len() as u64;
+            for r in &records {
+                if r.full_search {
+                    full += 1;
+                    let t = r
+                        .policy_target
+                        .as_ref()
+                        .expect("a pruned target on a full search");
+                    assert!((t.iter().sum::<f32>() - 1.0).abs() < 1e-3);
+                } else {
+                    cheap += 1;
+                    assert!(r.policy_target.is_none());
+                }
+            }
+        }
+        assert!(rows > 0);
+        expected += (3 * rows).div_ceil(16);
+    }
+    assert!(full > 0 && cheap > 0, "{full} full and {cheap} cheap rows");
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("networks/gen-0002.json")).unwrap())
+            .unwrap();
+    assert_eq!(sidecar["step"].as_u64(), Some(expected), "{sidecar}");
+    assert_eq!(sidecar["shape"]["global_pool"], true, "{sidecar}");
+    // The distributed trainer has its own bound and refuses the key.
+    let refused = common::triad(&[
+        "trainer",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--run",
+        dir.path().join("store").to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("train_samples_per_position"));
+}

@@ -37,8 +37,9 @@ pub struct EvalConfig {
     /// `skip_decided` generations that played it all won every game (or all
     /// lost every game) against it. 0 plays every rung every generation.
     pub skip_decided: u32,
-    /// A skipped rung is played again in every generation that is a
-    /// multiple of this, so that a regression shows.
+    /// A skipped rung is played again in every this-many-th evaluated
+    /// generation (generations `k · every · replay_decided_every`), so that
+    /// a regression shows.
     pub replay_decided_every: u32,
     /// Matches and the suite in every generation that is a multiple of
     /// this (and in generation 0 and the run's last); 1 evaluates every

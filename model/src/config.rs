@@ -35,6 +35,13 @@ pub struct ModelConfig {
     /// (default) or "circular" (the opposite edge, for toroidal boards such
     /// as Pirate Chess's; docs/games/pirate.md has the measurement).
     pub padding: crate::net::Padding,
+    /// Global-pooling bias in every second residual block (KataGo's
+    /// "global pooling"; default false): the block's first activations are
+    /// pooled over the board (mean and max per channel) and a linear map of
+    /// them is added to every cell as a per-channel bias before the second
+    /// convolution, so a block sees the whole board at once instead of its
+    /// 3×3 neighbourhood (docs/model.md, docs/methods.md).
+    pub global_pool: bool,
 }
 
 impl Default for ModelConfig {
@@ -48,6 +55,7 @@ impl Default for ModelConfig {
             device: "auto".to_string(),
             threads: 1,
             padding: crate::net::Padding::Zeros,
+            global_pool: false,
         }
     }
 }

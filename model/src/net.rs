@@ -56,6 +56,10 @@ pub struct Shape {
     /// zeros).
     #[serde(default)]
     pub padding: Padding,
+    /// Global-pooling bias blocks (absent in sidecars written before they
+    /// existed: none).
+    #[serde(default)]
+    pub global_pool: bool,
 }
 
 impl Shape {
@@ -70,6 +74,7 @@ impl Shape {
             planes: encoding.planes,
             move_features: encoding.move_features,
             padding: config.padding,
+            global_pool: config.global_pool,
         }
     }
 }
@@ -110,7 +115,7 @@ impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}",
+            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}{}",
             self.blocks,
             self.channels,
             self.move_embed,
@@ -121,6 +126,11 @@ impl std::fmt::Display for Shape {
             match self.padding {
                 Padding::Zeros => "",
                 Padding::Circular => ", circular padding",
+            },
+            if self.global_pool {
+                ", global pooling"
+            } else {
+                ""
             }
         )
     }
@@ -135,6 +145,29 @@ struct Block {
     bn1: nn::BatchNorm,
     conv2: nn::Conv2D,
     bn2: nn::BatchNorm,
+    /// Global-pooling bias: `[mean ‖ max]` of the block's first activations
+    /// (2C) to a bias per channel (C).
+    pool: Option<nn::Linear>,
+}
+
+impl Shape {
+    /// Whether block `i` has a global-pooling bias: every second block,
+    /// from the second (the only one of a one-block trunk).
+    pub fn pools_in_block(&self, i: usize) -> bool {
+        self.global_pool && (i % 2 == 1 || self.blocks == 1)
+    }
+}
+
+/// Mean and max over the cells of `[B, C, H, W]`: `[B, 2C]`. No weight
+/// depends on the board size.
+fn pool_cells(t: &Tensor) -> Tensor {
+    Tensor::cat(
+        &[
+            t.mean_dim([2i64, 3].as_slice(), false, Kind::Float),
+            t.amax([2i64, 3].as_slice(), false),
+        ],
+        1,
+    )
 }
 
 /// The network with its weights. Not `Sync` (tch modules are not): one
@@ -221,6 +254,9 @@ impl Network {
                     bn1: bn(&p / "bn1"),
                     conv2: conv(&(&p / "conv2"), ch, ch, 3, false, pad),
                     bn2: bn(&p / "bn2"),
+                    pool: shape
+                        .pools_in_block(i)
+                        .then(|| linear(&(&p / "pool"), 2 * ch, ch, true)),
                 }
             })
             .collect();
@@ -291,12 +327,12 @@ impl Network {
             .apply_t(&self.input_bn, train)
             .relu();
         for b in &self.blocks {
-            let y = t
-                .apply(&b.conv1)
-                .apply_t(&b.bn1, train)
-                .relu()
-                .apply(&b.conv2)
-                .apply_t(&b.bn2, train);
+            let mut y = t.apply(&b.conv1).apply_t(&b.bn1, train).relu();
+            if let Some(pool) = &b.pool {
+                let bias = pool_cells(&y).apply(pool);
+                y = y + bias.unsqueeze(-1).unsqueeze(-1);
+            }
+            let y = y.apply(&b.conv2).apply_t(&b.bn2, train);
             t = (y + t).relu();
         }
         let (bsz, m) = (x.move_from.size()[0], x.move_from.size()[1]);
@@ -324,15 +360,10 @@ impl Network {
             .apply(&self.value_conv)
             .apply_t(&self.value_bn, train)
             .relu();
-        // Mean and max over cells: no weight depends on the board size.
-        let pooled = Tensor::cat(
-            &[
-                v.mean_dim([2i64, 3].as_slice(), false, Kind::Float),
-                v.amax([2i64, 3].as_slice(), false),
-            ],
-            1,
-        );
-        let value = pooled.apply(&self.value_fc).relu().apply(&self.value_out);
+        let value = pool_cells(&v)
+            .apply(&self.value_fc)
+            .relu()
+            .apply(&self.value_out);
         (logits, value)
     }
 

@@ -16,6 +16,7 @@ fn small_config() -> ModelConfig {
         device: "cpu".into(),
         threads: 1,
         padding: Padding::Zeros,
+        global_pool: false,
     }
 }
 
@@ -411,4 +412,88 @@ fn circular_padding_makes_the_value_translation_invariant() {
     let (old, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
     assert_eq!(old.shape().padding, Padding::Zeros);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `[model] global_pool = true`: a block's pooled activations bias every
+/// cell, so a move's logit depends on cells far outside the trunk's
+/// receptive field (one block: three 3×3 convolutions, 3 cells each way);
+/// without it a change 7 cells away leaves the logit exactly as it was.
+/// The sidecar keeps the key, and a sidecar written before it existed
+/// loads without pooling.
+#[test]
+fn global_pooling_lets_a_move_see_the_whole_board() {
+    let e = enc();
+    let pooled = ModelConfig {
+        global_pool: true,
+        ..small_config()
+    };
+    let logit = |net: &Network, planes: &Tensor| -> Tensor {
+        let x = BatchTensors {
+            planes: planes.shallow_clone(),
+            // One move from and to cell 0, a corner of the board.
+            move_from: Tensor::zeros([1, 1], (Kind::Int64, Device::Cpu)),
+            move_to: Tensor::zeros([1, 1], (Kind::Int64, Device::Cpu)),
+            move_features: Tensor::ones([1, 1, e.move_features as i64], (Kind::Float, Device::Cpu)),
+            mask: Tensor::ones([1, 1], (Kind::Bool, Device::Cpu)),
+        };
+        // The raw logit (a one-move softmax would always be 1).
+        tch::no_grad(|| net.forward_t(&x, false).0)
+    };
+    let planes = Tensor::randn(
+        [1, e.planes as i64, e.height as i64, e.width as i64],
+        (Kind::Float, Device::Cpu),
+    );
+    // The opposite corner changed.
+    let far = planes.copy();
+    let _ = far
+        .narrow(2, e.height as i64 - 1, 1)
+        .narrow(3, e.width as i64 - 1, 1)
+        .fill_(5.0);
+    let gap = |net: &Network| {
+        (logit(net, &planes) - logit(net, &far))
+            .abs()
+            .max()
+            .double_value(&[])
+    };
+    let plain = Network::new(&small_config(), e, 7).unwrap();
+    assert_eq!(
+        gap(&plain),
+        0.0,
+        "without pooling the far corner is out of reach"
+    );
+    let net = Network::new(&pooled, e, 7).unwrap();
+    assert!(net.shape().global_pool);
+    assert!(net.parameter_count() > plain.parameter_count());
+    assert!(
+        gap(&net) > 1e-6,
+        "with pooling the far corner changes the logit"
+    );
+
+    let dir = tmp_dir("gpool");
+    let path = dir.join("net.safetensors");
+    net.save(&path, &CheckpointInfo::new(&tag(), net.shape(), 1))
+        .unwrap();
+    let (loaded, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
+    assert!(loaded.shape().global_pool);
+    let positions = random_positions(&Position::start(), 8, 3, 40);
+    let inputs: Vec<Input<Position>> = positions.iter().map(|p| (p, 1)).collect();
+    assert_eq!(net.evaluate(&inputs), loaded.evaluate(&inputs));
+    // A sidecar without the key (as written before it existed) loads as a
+    // network without pooling.
+    let old = dir.join("old.safetensors");
+    plain
+        .save(&old, &CheckpointInfo::new(&tag(), plain.shape(), 1))
+        .unwrap();
+    let sidecar = model::checkpoint::sidecar_path(&old);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    assert!(json["shape"]
+        .as_object_mut()
+        .unwrap()
+        .remove("global_pool")
+        .is_some());
+    std::fs::write(&sidecar, json.to_string()).unwrap();
+    let (loaded, _) = Network::load(&old, &tag(), Device::Cpu).unwrap();
+    assert!(!loaded.shape().global_pool);
+    let _ = std::fs::remove_dir_all(&dir);
 }

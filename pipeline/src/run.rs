@@ -47,6 +47,12 @@ pub struct LoopConfig {
     /// Optimiser steps per generation (the training run is one continuous
     /// run; its total grows by this much each generation).
     pub train_steps_per_generation: u64,
+    /// Training samples per new self-play position (default 0: off, a
+    /// fixed `train_steps_per_generation`). With `r > 0` each generation
+    /// adds `ceil(r · positions / batch_size)` optimiser steps, so the
+    /// ratio of training to new data stays at `r` (KataGo keeps it fixed
+    /// the same way) whether the generation's games ran long or short.
+    pub train_samples_per_position: f64,
     /// Keep self-playing with the best network so far unless the new one
     /// scores at least `gate_score` against it.
     pub gating: bool,
@@ -59,6 +65,7 @@ impl Default for LoopConfig {
             generations: 4,
             games_per_generation: 128,
             train_steps_per_generation: 200,
+            train_samples_per_position: 0.0,
             gating: false,
             gate_score: 0.55,
         }
@@ -76,11 +83,38 @@ impl LoopConfig {
         if self.train_steps_per_generation == 0 {
             return Err("loop.train_steps_per_generation: must be at least 1".into());
         }
+        if !(self.train_samples_per_position.is_finite()
+            && (0.0..=1000.0).contains(&self.train_samples_per_position))
+        {
+            return Err(
+                "loop.train_samples_per_position: must be within 0..=1000 (0 = off)".into(),
+            );
+        }
         if !(0.0..=1.0).contains(&self.gate_score) {
             return Err("loop.gate_score: must be within 0..=1".into());
         }
         Ok(())
     }
+}
+
+/// Whether evaluated generation `g` plays every rung, decided or not: the
+/// first evaluated generation (a multiple of `every`) at or after each
+/// multiple of `replay_every`. So a decided rung is skipped for at most
+/// `replay_every + every - 1` generations; counting only generations that
+/// are multiples of both (as before) let a rung decided early stay skipped
+/// for `lcm(every, replay_every)` of them.
+fn replays_decided(g: u32, every: u32, replay_every: u32) -> bool {
+    let (every, r) = (every.max(1), replay_every.max(1));
+    match g.checked_sub(every) {
+        None => true,
+        Some(prev) => g / r > prev / r,
+    }
+}
+
+/// The evaluated generation after `g` that plays every rung again.
+fn next_replay(g: u32, every: u32, replay_every: u32) -> u32 {
+    let (every, r) = (every.max(1), replay_every.max(1));
+    ((g / r + 1) * r).next_multiple_of(every)
 }
 
 /// Where the loop is: the next stage to run.
@@ -448,7 +482,7 @@ where
             .map(|k| self.run.join("games").join(gen_name(k)))
             .filter(|d| d.exists())
             .collect();
-        let steps = self.cfg.r#loop.train_steps_per_generation * g as u64;
+        let steps = self.train_steps_through(g)?;
         let opts = train::RunOptions {
             run_dir: train_dir.clone(),
             data,
@@ -491,6 +525,34 @@ where
         Ok(Stage::Eval)
     }
 
+    /// The training run's total optimiser steps after generation `g`: `g ·
+    /// train_steps_per_generation`, or with `train_samples_per_position =
+    /// r > 0` the sum over generations 1..=g of `ceil(r · positions_k /
+    /// batch_size)`, so each position written is trained on about `r`
+    /// times while it is new, however long the games run. The positions
+    /// are counted from the shards, so a resumed loop finds the same total.
+    fn train_steps_through(&self, g: u32) -> Result<u64, Error> {
+        let lc = &self.cfg.r#loop;
+        if lc.train_samples_per_position <= 0.0 {
+            return Ok(lc.train_steps_per_generation * g as u64);
+        }
+        let batch = self.cfg.train.batch_size.max(1) as f64;
+        let mut steps = 0u64;
+        for k in 1..=g {
+            let dir = self.run.join("games").join(gen_name(k));
+            let mut rows = 0u64;
+            if dir.exists() {
+                for shard in data::list_shards(&[&dir]).map_err(|e| Error::failed(e.to_string()))? {
+                    rows += data::ShardReader::open(&shard.path)
+                        .map_err(|e| Error::failed(e.to_string()))?
+                        .num_rows();
+                }
+            }
+            steps += (lc.train_samples_per_position * rows as f64 / batch).ceil() as u64;
+        }
+        Ok(steps.max(1))
+    }
+
     /// The players of generation `g`'s matches and their names: `gen-g`
     /// first, then the previous and the best generation, then the ladder
     /// less the rungs skipped as decided (`[eval] skip_decided`; never in
@@ -521,9 +583,9 @@ where
             // Every rung in a replay generation (so a regression shows) and
             // in the run's last one (so its final figures are complete).
             let last = self.is_last(g);
-            if !last && !g.is_multiple_of(ec.replay_decided_every) {
+            if !last && !replays_decided(g, ec.every, ec.replay_decided_every) {
                 if let Some(score) = ratings::decided(matches, n, g, ec.skip_decided) {
-                    let mut next = g.next_multiple_of(ec.replay_decided_every);
+                    let mut next = next_replay(g, ec.every, ec.replay_decided_every);
                     if !self.open_ended {
                         next = next.min(self.cfg.r#loop.generations);
                     }
@@ -807,6 +869,40 @@ impl Timings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With `every = 2` and `replay_decided_every = 5` decided rungs come
+    /// back in generations 6, 10, 16, 20: the first evaluated generation
+    /// after each multiple of 5 (before, only 10 and 20); with `every = 1`
+    /// in the multiples of 5, as always.
+    #[test]
+    fn decided_rungs_come_back_after_the_replay_interval() {
+        let replays = |every: u32, r: u32| -> Vec<u32> {
+            (0..=20)
+                .filter(|g| g % every == 0 && replays_decided(*g, every, r))
+                .collect()
+        };
+        assert_eq!(replays(2, 5), [0, 6, 10, 16, 20]);
+        assert_eq!(replays(1, 5), [0, 5, 10, 15, 20]);
+        assert_eq!(replays(3, 4), [0, 6, 9, 12, 18]);
+        assert_eq!(next_replay(2, 2, 5), 6);
+        assert_eq!(next_replay(6, 2, 5), 10);
+        assert_eq!(next_replay(3, 1, 5), 5);
+        // Every replay generation is the next one announced before it.
+        for every in 1..4 {
+            for r in 1..7 {
+                let all = replays(every, r);
+                for w in all.windows(2) {
+                    for g in (w[0]..w[1]).filter(|g| g % every == 0) {
+                        assert_eq!(
+                            next_replay(g, every, r),
+                            w[1],
+                            "every {every}, r {r}, g {g}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// A replayed stage replaces its row; the file reads back as written;
     /// a damaged file is an error that says what to do.

@@ -92,6 +92,15 @@ pub struct SelfplayConfig {
     /// proven win at the root is played at once and a proven loss avoided.
     /// See docs/selfplay.md.
     pub solver: bool,
+    /// KataGo's forced playouts and policy-target pruning, `k` (default 0:
+    /// off; KataGo uses 2). In full PUCT searches (those with root noise) a
+    /// visited root move with fewer than `sqrt(k · P · N)` visits is
+    /// searched again before PUCT chooses; afterwards those forced visits
+    /// are taken back out of every move but the most visited, as far as
+    /// PUCT would not have given them, and moves left with one visit are
+    /// dropped: the pruned counts are the row's `policy_target` and the
+    /// distribution the move is drawn from. See docs/selfplay.md.
+    pub forced_playouts: f32,
 }
 
 impl Default for SelfplayConfig {
@@ -123,6 +132,7 @@ impl Default for SelfplayConfig {
             tree_reuse: true,
             mate_check: true,
             solver: false,
+            forced_playouts: 0.0,
         }
     }
 }
@@ -179,6 +189,7 @@ impl SelfplayConfig {
             ("final_temperature", self.final_temperature),
             ("gumbel_c_scale", self.gumbel_c_scale),
             ("gumbel_c_visit", self.gumbel_c_visit),
+            ("forced_playouts", self.forced_playouts),
         ] {
             if !(v.is_finite() && v >= 0.0) {
                 return bad(key, "must be a finite number ≥ 0");

@@ -541,7 +541,10 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
     };
     let mv = slot.search.choose_move(temperature, &mut slot.rng);
     slot.search.root_visits(&mut slot.visits);
-    let has_policy = slot.search.improved_policy(&mut slot.policy);
+    // Gumbel's improved policy, or PUCT's visits with forced playouts
+    // pruned; else (None) the trainer normalises the visit counts.
+    let has_policy = slot.search.improved_policy(&mut slot.policy)
+        || slot.search.pruned_policy(&mut slot.policy);
     active.rows.push(Row {
         position: pos.to_text(),
         repetitions: active.game.repetition_count(),

@@ -94,6 +94,7 @@ struct Settings {
     tree_reuse: bool,
     mate_check: bool,
     solver: bool,
+    forced_k: f32,
 }
 
 /// The search of one game. Reusable from move to move: its buffers keep
@@ -182,6 +183,11 @@ impl<S: GameState> Search<S> {
                 tree_reuse: config.tree_reuse && config.algorithm == Algorithm::Puct,
                 mate_check: config.mate_check,
                 solver: config.solver,
+                forced_k: if config.algorithm == Algorithm::Puct {
+                    config.forced_playouts
+                } else {
+                    0.0
+                },
             },
             nodes: Vec::new(),
             edges: Vec::new(),
@@ -287,7 +293,9 @@ impl<S: GameState> Search<S> {
                 }
                 let e = if node == 0 {
                     match self.s.algorithm {
-                        Algorithm::Puct => self.select_puct(0, self.s.root_fpu_reduction),
+                        Algorithm::Puct => self
+                            .forced_root_edge()
+                            .unwrap_or_else(|| self.select_puct(0, self.s.root_fpu_reduction)),
                         Algorithm::Gumbel => self.select_gumbel_root(),
                     }
                 } else {
@@ -587,6 +595,89 @@ impl<S: GameState> Search<S> {
         best
     }
 
+    /// Whether this search uses forced playouts: PUCT with root noise (the
+    /// full searches of self-play) and `forced_playouts > 0`.
+    fn forcing(&self) -> bool {
+        self.s.forced_k > 0.0 && self.params.noise
+    }
+
+    /// Forced playouts (KataGo): the first visited root edge, in legal-move
+    /// order, with fewer than `sqrt(k · P · N)` visits, `N` the visits below
+    /// the root. Unvisited moves are left to PUCT, as in KataGo.
+    fn forced_root_edge(&self) -> Option<usize> {
+        if !self.forcing() {
+            return None;
+        }
+        let r = &self.nodes[0];
+        let below = r.visits.saturating_sub(1) as f32;
+        let first = r.first_edge as usize;
+        (first..first + r.num_edges as usize).find(|&i| {
+            let e = &self.edges[i];
+            let n = self.edge_stats(e).0;
+            n > 0 && (n as f32) < (self.s.forced_k * e.prior * below).sqrt()
+        })
+    }
+
+    /// The root's visit counts with forced playouts taken back out
+    /// (KataGo's policy-target pruning), into `out` in legal-move order.
+    /// The most visited move keeps its count; every other loses up to its
+    /// `sqrt(k · P · N)` forced visits, but no more than keeps its PUCT score
+    /// below the best move's (visits PUCT would have given anyway stay);
+    /// a move left with one visit or fewer gets 0. Without forced
+    /// playouts, the plain visit counts.
+    pub fn pruned_visits(&self, out: &mut Vec<f32>) {
+        out.clear();
+        let r = &self.nodes[0];
+        let first = r.first_edge as usize;
+        let edges = &self.edges[first..first + r.num_edges as usize];
+        out.extend(edges.iter().map(|e| self.edge_stats(e).0 as f32));
+        if !self.forcing() {
+            return;
+        }
+        let Some(best) = (0..out.len()).max_by(|&a, &b| out[a].total_cmp(&out[b]).then(b.cmp(&a)))
+        else {
+            return;
+        };
+        let below = r.visits.saturating_sub(1) as f32;
+        let explore = self.s.c_puct * (r.visits as f32).sqrt();
+        let (best_n, best_q) = self.edge_stats(&edges[best]);
+        let best_score = best_q + explore * edges[best].prior / (1 + best_n) as f32;
+        for (i, e) in edges.iter().enumerate() {
+            let (n, q) = self.edge_stats(e);
+            if i == best || n == 0 {
+                continue;
+            }
+            let forced = (self.s.forced_k * e.prior * below).sqrt();
+            let gap = best_score - q;
+            // Fewest visits at which PUCT still scores this move below the
+            // best one: q + explore·P/(1 + n') ≤ best_score.
+            let needed = if gap > 0.0 {
+                explore * e.prior / gap - 1.0
+            } else {
+                n as f32
+            };
+            let kept = (n as f32 - forced).max(needed.ceil()).clamp(0.0, n as f32);
+            out[i] = if kept <= 1.0 { 0.0 } else { kept };
+        }
+    }
+
+    /// The pruned visit counts as a distribution (the row's policy target)
+    /// when forced playouts were used; false (nothing written) otherwise.
+    pub fn pruned_policy(&self, out: &mut Vec<f32>) -> bool {
+        if !self.forcing() {
+            return false;
+        }
+        self.pruned_visits(out);
+        let sum: f32 = out.iter().sum();
+        if sum <= 0.0 {
+            return false;
+        }
+        for x in out.iter_mut() {
+            *x /= sum;
+        }
+        true
+    }
+
     /// Gumbel's completed Q of every root edge, mapped to [0, 1] and put
     /// through `sigma(q) = (c_visit + max n) · c_scale · q`, into `scratch`.
     /// Unvisited moves get `v_mix`, the network value blended with the
@@ -753,40 +844,46 @@ impl<S: GameState> Search<S> {
                 .expect("the root has moves");
             return self.edges[e].mv;
         }
-        let avoid = |i: usize| !all_lost && self.proven_edge(&self.edges[i]) == Some(-1.0);
-        let mut best = first;
-        let mut best_key = (0u32, f32::NEG_INFINITY);
-        for i in first..first + count {
+        // Visit counts, with forced playouts taken back out when used.
+        let mut weights = std::mem::take(&mut self.scratch);
+        self.pruned_visits(&mut weights);
+        let avoid = |i: usize| !all_lost && self.proven_edge(&self.edges[first + i]) == Some(-1.0);
+        let mut best = 0;
+        let mut best_key = (0.0f32, f32::NEG_INFINITY);
+        for (i, &n) in weights.iter().enumerate() {
             if avoid(i) {
                 continue;
             }
-            let (n, q) = self.edge_stats(&self.edges[i]);
+            let q = self.edge_stats(&self.edges[first + i]).1;
             if n > best_key.0 || (n == best_key.0 && q > best_key.1) {
                 best_key = (n, q);
                 best = i;
             }
         }
-        if temperature > 0.0 && best_key.0 > 0 {
+        let mut chosen = best;
+        if temperature > 0.0 && best_key.0 > 0.0 {
             let inv = 1.0 / temperature as f64;
             let max = best_key.0 as f64;
             let weight = |i: usize| {
                 if avoid(i) {
                     0.0
                 } else {
-                    (self.edge_stats(&self.edges[i]).0 as f64 / max).powf(inv)
+                    (weights[i] as f64 / max).powf(inv)
                 }
             };
-            let total: f64 = (first..first + count).map(weight).sum();
+            let total: f64 = (0..count).map(weight).sum();
             let mut x = rng.uniform() * total;
-            for i in first..first + count {
+            for i in 0..count {
                 let w = weight(i);
                 if w > 0.0 && x < w {
-                    return self.edges[i].mv;
+                    chosen = i;
+                    break;
                 }
                 x -= w;
             }
         }
-        self.edges[best].mv
+        self.scratch = weights;
+        self.edges[first + chosen].mv
     }
 
     /// The move `m` was played: keep its subtree as the next root (PUCT with

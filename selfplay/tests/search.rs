@@ -376,3 +376,116 @@ fn without_the_solver_nothing_is_proven() {
     assert_eq!(search.root_proof(), None);
     assert_eq!(search.proofs, 0);
 }
+
+/// A peaked prior (the first legal move 0.6, the rest sharing 0.4) and an
+/// even value: PUCT piles its visits on the first move, so forced playouts
+/// have something to change.
+struct Peaked;
+
+impl selfplay::Evaluator<Position> for Peaked {
+    fn evaluate(
+        &mut self,
+        batch: &[selfplay::Request<'_, Position>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        policy.clear();
+        wdl.clear();
+        for r in batch {
+            let n = r.moves.len();
+            let rest = if n > 1 { 0.4 / (n - 1) as f32 } else { 0.0 };
+            policy.extend((0..n).map(|i| {
+                if i == 0 && n > 1 {
+                    0.6
+                } else if n == 1 {
+                    1.0
+                } else {
+                    rest
+                }
+            }));
+            wdl.push([0.3, 0.4, 0.3]);
+        }
+    }
+}
+
+/// Root visits, pruned visits and the pruned policy of one noisy (`noise`)
+/// 400-simulation search from the start with `forced_playouts = k`.
+fn forced_search(k: f32, noise: bool) -> (Vec<u32>, Vec<f32>, Option<Vec<f32>>) {
+    let config = SelfplayConfig {
+        forced_playouts: k,
+        mate_check: false,
+        ..Default::default()
+    };
+    let game = Game::new(Position::start());
+    let mut search = Search::new(&config, &Position::start());
+    let mut rng = Rng::new(17);
+    let params = SearchParams {
+        simulations: 400,
+        noise,
+    };
+    search.run(&game, params, &mut Peaked, &mut rng);
+    search.check_visits().unwrap();
+    let (mut visits, mut pruned, mut policy) = (Vec::new(), Vec::new(), Vec::new());
+    search.root_visits(&mut visits);
+    search.pruned_visits(&mut pruned);
+    let has = search.pruned_policy(&mut policy);
+    (visits, pruned, has.then_some(policy))
+}
+
+/// KataGo's forced playouts: in a noisy search they move visits from the
+/// favourite to the other moves; pruning takes them back out of the policy
+/// target (never adding any, keeping the favourite's count, dropping moves
+/// left with one visit), so the target is sharper than the raw visits.
+/// Without noise (cheap searches, matches) nothing changes.
+#[test]
+fn forced_playouts_widen_the_search_and_pruning_takes_them_back() {
+    let (plain, plain_pruned, plain_policy) = forced_search(0.0, true);
+    assert!(plain_policy.is_none(), "no target without forced playouts");
+    assert_eq!(
+        plain_pruned,
+        plain.iter().map(|&n| n as f32).collect::<Vec<_>>()
+    );
+    let (forced, pruned, policy) = forced_search(2.0, true);
+    assert_eq!(forced.iter().sum::<u32>(), 400);
+    let best = (0..forced.len())
+        .max_by_key(|&i| (forced[i], std::cmp::Reverse(i)))
+        .unwrap();
+    let others = |v: &[u32]| {
+        v.iter()
+            .enumerate()
+            .filter(|&(i, _)| i != best)
+            .map(|(_, &n)| n)
+            .sum::<u32>()
+    };
+    assert!(
+        others(&forced) > others(&plain),
+        "forced playouts widen the search: {} against {} visits off the favourite",
+        others(&forced),
+        others(&plain)
+    );
+    assert_eq!(
+        pruned[best], forced[best] as f32,
+        "the favourite keeps its visits"
+    );
+    for (i, (&p, &n)) in pruned.iter().zip(&forced).enumerate() {
+        assert!(p <= n as f32, "move {i}: pruned {p} above its {n} visits");
+        assert!(p == 0.0 || p >= 2.0, "move {i}: a pruned count of {p}");
+    }
+    let kept: f32 = pruned.iter().sum();
+    assert!(
+        kept < 400.0,
+        "some forced visits are taken back ({kept} of 400 kept)"
+    );
+    let policy = policy.expect("a pruned policy target");
+    assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    assert!(policy[best] > forced[best] as f32 / 400.0);
+
+    // No noise (a cheap search or a match): forced playouts are off.
+    let (quiet, quiet_pruned, quiet_policy) = forced_search(2.0, false);
+    assert!(quiet_policy.is_none());
+    assert_eq!(quiet, forced_search(0.0, false).0);
+    assert_eq!(
+        quiet_pruned,
+        quiet.iter().map(|&n| n as f32).collect::<Vec<_>>()
+    );
+}

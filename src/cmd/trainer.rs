@@ -117,6 +117,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         matches: args.matches,
         stop: &stop,
     };
+    if cfg.r#loop.train_samples_per_position > 0.0 {
+        return Err(CliError::input(
+            "loop.train_samples_per_position is for `triad loop`; the trainer trains --steps per generation (bounded by --max-sample-ratio): set it to 0",
+        ));
+    }
     if opts.steps_per_generation == 0 || opts.min_new_games == 0 {
         return Err(CliError::input(
             "--steps and --min-new-games must be at least 1",
