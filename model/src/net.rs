@@ -327,11 +327,15 @@ impl Network {
             .apply_t(&self.input_bn, train)
             .relu();
         for b in &self.blocks {
-            let mut y = t.apply(&b.conv1).apply_t(&b.bn1, train).relu();
-            if let Some(pool) = &b.pool {
-                let bias = pool_cells(&y).apply(pool);
-                y = y + bias.unsqueeze(-1).unsqueeze(-1);
-            }
+            let y = t.apply(&b.conv1).apply_t(&b.bn1, train).relu();
+            // Not in place: relu's backward reads its output.
+            let y = match &b.pool {
+                Some(pool) => {
+                    let bias = pool_cells(&y).apply(pool);
+                    y + bias.unsqueeze(-1).unsqueeze(-1)
+                }
+                None => y,
+            };
             let y = y.apply(&b.conv2).apply_t(&b.bn2, train);
             t = (y + t).relu();
         }
