@@ -43,6 +43,17 @@ fn tmp_dir(name: &str) -> std::path::PathBuf {
 }
 
 /// The rows (from, to, features) of position 0's moves, sorted, as bits.
+/// Removes `key` from a saved checkpoint's sidecar shape, as a sidecar
+/// written before the key existed would be.
+fn drop_shape_key(checkpoint: &std::path::Path, key: &str) {
+    let sidecar = model::checkpoint::sidecar_path(checkpoint);
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    let shape = json["shape"].as_object_mut().unwrap();
+    assert!(shape.remove(key).is_some(), "no {key} in {sidecar:?}");
+    std::fs::write(&sidecar, json.to_string()).unwrap();
+}
+
 fn move_rows(enc: &Encoder<Position>) -> Vec<(i64, i64, Vec<u32>)> {
     let n = enc.moves(0).len();
     let (from, to, feats) = (enc.move_from(), enc.move_to(), enc.move_features());
@@ -400,15 +411,7 @@ fn circular_padding_makes_the_value_translation_invariant() {
     zeros
         .save(&path, &CheckpointInfo::new(&tag(), zeros.shape(), 1))
         .unwrap();
-    let sidecar = model::checkpoint::sidecar_path(&path);
-    let mut json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
-    assert!(json["shape"]
-        .as_object_mut()
-        .unwrap()
-        .remove("padding")
-        .is_some());
-    std::fs::write(&sidecar, json.to_string()).unwrap();
+    drop_shape_key(&path, "padding");
     let (old, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
     assert_eq!(old.shape().padding, Padding::Zeros);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -484,15 +487,7 @@ fn global_pooling_lets_a_move_see_the_whole_board() {
     plain
         .save(&old, &CheckpointInfo::new(&tag(), plain.shape(), 1))
         .unwrap();
-    let sidecar = model::checkpoint::sidecar_path(&old);
-    let mut json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
-    assert!(json["shape"]
-        .as_object_mut()
-        .unwrap()
-        .remove("global_pool")
-        .is_some());
-    std::fs::write(&sidecar, json.to_string()).unwrap();
+    drop_shape_key(&old, "global_pool");
     let (loaded, _) = Network::load(&old, &tag(), Device::Cpu).unwrap();
     assert!(!loaded.shape().global_pool);
     let _ = std::fs::remove_dir_all(&dir);
