@@ -78,6 +78,25 @@ impl Batch {
             .zip(&self.symmetry)
             .map(|(&i, &s)| (&self.records[i as usize], s as usize))
     }
+
+    /// The samples as [`Batch::iter`] gives them, each with up to `ahead`
+    /// rows that follow it in the window. A shard holds each game's rows
+    /// together in ply order, so these are usually the game's next
+    /// positions; the caller checks `game_id` and `ply` before using them
+    /// (the window's edge or a shard's end cuts a game short).
+    pub fn iter_ahead(
+        &self,
+        ahead: usize,
+    ) -> impl Iterator<Item = (&PositionRecord, usize, &[PositionRecord])> + '_ {
+        self.indices
+            .iter()
+            .zip(&self.symmetry)
+            .map(move |(&i, &s)| {
+                let i = i as usize;
+                let end = (i + 1 + ahead).min(self.records.len());
+                (&self.records[i], s as usize, &self.records[i + 1..end])
+            })
+    }
 }
 
 /// Batches prepared by a background thread, delivered in order. Dropping

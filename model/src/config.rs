@@ -42,6 +42,12 @@ pub struct ModelConfig {
     /// convolution, so a block sees the whole board at once instead of its
     /// 3×3 neighbourhood (docs/model.md, docs/methods.md).
     pub global_pool: bool,
+    /// Training-only auxiliary heads (default false): the opponent's reply
+    /// policy and the game's static evaluation a few plies ahead, trained
+    /// with the weights `[train] reply_policy_weight` and
+    /// `future_eval_weight`. They give the trunk a denser signal than the
+    /// result; play never reads them (docs/model.md, "Auxiliary heads").
+    pub aux_heads: bool,
 }
 
 impl Default for ModelConfig {
@@ -56,6 +62,7 @@ impl Default for ModelConfig {
             threads: 1,
             padding: crate::net::Padding::Zeros,
             global_pool: false,
+            aux_heads: false,
         }
     }
 }

@@ -22,4 +22,6 @@ pub mod net;
 pub use checkpoint::{CheckpointError, CheckpointInfo};
 pub use config::{ConfigError, ModelConfig};
 pub use encode::{encode_batch, BatchTensors, EncodedLeaf, Encoder, Input};
-pub use net::{policy_loss, value_loss, Evaluation, Network, Padding, Shape};
+pub use net::{
+    policy_loss, value_loss, AuxOutputs, Evaluation, Network, Padding, ReplyMoves, Shape,
+};

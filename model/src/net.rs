@@ -60,6 +60,11 @@ pub struct Shape {
     /// existed: none).
     #[serde(default)]
     pub global_pool: bool,
+    /// Auxiliary heads for training (absent in sidecars written before they
+    /// existed: none): the opponent's reply policy and the game's static
+    /// evaluation a few plies ahead. Play never reads them.
+    #[serde(default)]
+    pub aux_heads: bool,
 }
 
 impl Shape {
@@ -75,6 +80,7 @@ impl Shape {
             move_features: encoding.move_features,
             padding: config.padding,
             global_pool: config.global_pool,
+            aux_heads: config.aux_heads,
         }
     }
 }
@@ -115,7 +121,7 @@ impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}{}",
+            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}{}{}",
             self.blocks,
             self.channels,
             self.move_embed,
@@ -129,6 +135,11 @@ impl std::fmt::Display for Shape {
             },
             if self.global_pool {
                 ", global pooling"
+            } else {
+                ""
+            },
+            if self.aux_heads {
+                ", auxiliary heads"
             } else {
                 ""
             }
@@ -170,6 +181,41 @@ fn pool_cells(t: &Tensor) -> Tensor {
     )
 }
 
+/// The training-only heads (`Shape::aux_heads`; docs/model.md,
+/// "Auxiliary heads").
+struct AuxHeads {
+    /// Reply policy: `out(relu(pool·[mean ‖ max of the trunk] +
+    /// proj(relu(embed(features)))))` per reply move. The trunk is pooled
+    /// rather than read at the move's cells: a reply's cells are in the
+    /// opponent's frame (the encodings are from the side to move's view), a
+    /// frame the trunk of this position does not use.
+    reply_pool: nn::Linear,
+    reply_embed: nn::Linear,
+    reply_proj: nn::Linear,
+    reply_out: nn::Linear,
+    /// Static evaluation a few plies ahead, as a logit of a win
+    /// probability, from the value head's hidden layer.
+    future_out: nn::Linear,
+}
+
+/// The reply moves of a batch for the reply-policy head: the legal moves of
+/// the position after each row's move, padded like the policy's.
+pub struct ReplyMoves {
+    /// `[B, M2, move_features]`.
+    pub move_features: Tensor,
+    /// `[B, M2]`: true for a real move, false for padding.
+    pub mask: Tensor,
+}
+
+/// What the auxiliary heads say of a batch.
+pub struct AuxOutputs {
+    /// `[B, M2]` logits over each row's reply moves, padding masked.
+    pub reply_logits: Tensor,
+    /// `[B]` logit of the win probability the static evaluation gives a few
+    /// plies ahead, for the row's side to move.
+    pub future_logit: Tensor,
+}
+
 /// The network with its weights. Not `Sync` (tch modules are not): one
 /// thread owns it and others send it positions.
 pub struct Network {
@@ -187,6 +233,7 @@ pub struct Network {
     value_bn: nn::BatchNorm,
     value_fc: nn::Linear,
     value_out: nn::Linear,
+    aux: Option<AuxHeads>,
 }
 
 /// One position's evaluation.
@@ -277,6 +324,21 @@ impl Network {
         let value_bn = bn(&val / "bn");
         let value_fc = linear(&(&val / "fc"), 2 * ch, shape.value_hidden, true);
         let value_out = linear(&(&val / "out"), shape.value_hidden, 3, true);
+        let aux = shape.aux_heads.then(|| {
+            let a = &root / "aux";
+            AuxHeads {
+                reply_pool: linear(&(&a / "reply_pool"), 2 * ch, h, true),
+                reply_embed: linear(
+                    &(&a / "reply_embed"),
+                    shape.move_features,
+                    shape.move_embed,
+                    true,
+                ),
+                reply_proj: linear(&(&a / "reply_proj"), shape.move_embed, h, false),
+                reply_out: linear(&(&a / "reply_out"), h, 1, true),
+                future_out: linear(&(&a / "future_out"), shape.value_hidden, 1, true),
+            }
+        });
         Network {
             vs,
             shape,
@@ -292,6 +354,7 @@ impl Network {
             value_bn,
             value_fc,
             value_out,
+            aux,
         }
     }
 
@@ -321,8 +384,51 @@ impl Network {
     /// row is a distribution over that position's legal moves only. Value
     /// logits are win, draw, loss for the side to move.
     pub fn forward_t(&self, x: &BatchTensors, train: bool) -> (Tensor, Tensor) {
-        let mut t = x
-            .planes
+        let t = self.trunk(&x.planes, train);
+        let logits = self.policy_logits(&t, x);
+        let value = self.value_hidden(&t, train).apply(&self.value_out);
+        (logits, value)
+    }
+
+    /// [`Network::forward_t`] plus the auxiliary heads' outputs, from one
+    /// pass through the trunk; `None` for a network without them
+    /// (`Shape::aux_heads`). `reply` holds the reply moves of each row.
+    pub fn forward_aux_t(
+        &self,
+        x: &BatchTensors,
+        reply: &ReplyMoves,
+        train: bool,
+    ) -> Option<(Tensor, Tensor, AuxOutputs)> {
+        let aux = self.aux.as_ref()?;
+        let t = self.trunk(&x.planes, train);
+        let logits = self.policy_logits(&t, x);
+        let hidden = self.value_hidden(&t, train);
+        let value = hidden.apply(&self.value_out);
+        let future_logit = hidden.apply(&aux.future_out).squeeze_dim(-1);
+        let board = pool_cells(&t).apply(&aux.reply_pool).unsqueeze(1); // [B, 1, H]
+        let moves = reply
+            .move_features
+            .apply(&aux.reply_embed)
+            .relu()
+            .apply(&aux.reply_proj); // [B, M2, H]
+        let reply_logits = (moves + board)
+            .relu()
+            .apply(&aux.reply_out)
+            .squeeze_dim(-1)
+            .masked_fill(&reply.mask.logical_not(), MASKED_LOGIT);
+        Some((
+            logits,
+            value,
+            AuxOutputs {
+                reply_logits,
+                future_logit,
+            },
+        ))
+    }
+
+    /// The residual trunk: `[B, C, H, W]`.
+    fn trunk(&self, planes: &Tensor, train: bool) -> Tensor {
+        let mut t = planes
             .apply(&self.input_conv)
             .apply_t(&self.input_bn, train)
             .relu();
@@ -339,6 +445,11 @@ impl Network {
             let y = y.apply(&b.conv2).apply_t(&b.bn2, train);
             t = (y + t).relu();
         }
+        t
+    }
+
+    /// The legal-move scorer: `[B, M]` logits, padding masked.
+    fn policy_logits(&self, t: &Tensor, x: &BatchTensors) -> Tensor {
         let (bsz, m) = (x.move_from.size()[0], x.move_from.size()[1]);
         let h = self.shape.policy_hidden as i64;
         // [B, H, cells] -> gather the cells of each move -> [B, H, M].
@@ -356,19 +467,19 @@ impl Network {
             .relu()
             .apply(&self.move_proj); // [B, M, H]
         let hidden = ((from + to).transpose(1, 2) + moves).relu();
-        let logits = hidden
+        hidden
             .apply(&self.policy_out)
             .squeeze_dim(-1)
-            .masked_fill(&x.mask.logical_not(), MASKED_LOGIT);
+            .masked_fill(&x.mask.logical_not(), MASKED_LOGIT)
+    }
+
+    /// The value head's hidden layer: `[B, value_hidden]`.
+    fn value_hidden(&self, t: &Tensor, train: bool) -> Tensor {
         let v = t
             .apply(&self.value_conv)
             .apply_t(&self.value_bn, train)
             .relu();
-        let value = pool_cells(&v)
-            .apply(&self.value_fc)
-            .relu()
-            .apply(&self.value_out);
-        (logits, value)
+        pool_cells(&v).apply(&self.value_fc).relu()
     }
 
     /// Evaluates a finished batch without gradients. `policy` receives the

@@ -17,6 +17,7 @@ fn small_config() -> ModelConfig {
         threads: 1,
         padding: Padding::Zeros,
         global_pool: false,
+        aux_heads: false,
     }
 }
 
@@ -490,5 +491,80 @@ fn global_pooling_lets_a_move_see_the_whole_board() {
     drop_shape_key(&old, "global_pool");
     let (loaded, _) = Network::load(&old, &tag(), Device::Cpu).unwrap();
     assert!(!loaded.shape().global_pool);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `[model] aux_heads = true`: the training-only heads read the same trunk
+/// and leave the policy and value exactly as `forward_t` gives them; their
+/// outputs have the batch's shapes, padding masked; a network without them
+/// answers `None`; the weights survive a save and load, and a sidecar from
+/// before the key existed loads without them.
+#[test]
+fn auxiliary_heads_leave_play_unchanged() {
+    let e = enc();
+    let cfg = ModelConfig {
+        aux_heads: true,
+        ..small_config()
+    };
+    let net = Network::new(&cfg, e, 11).unwrap();
+    let plain = Network::new(&small_config(), e, 11).unwrap();
+    assert!(net.shape().aux_heads && !plain.shape().aux_heads);
+    assert!(net.parameter_count() > plain.parameter_count());
+
+    let positions = random_positions(&Position::start(), 6, 5, 30);
+    let mut enc_now = Encoder::new();
+    let mut enc_reply = Encoder::new();
+    let mut moves = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        enc_now.push(p, 1);
+        // Any position's moves stand in for the replies here; their counts
+        // differ, so some rows are padded.
+        p.legal_moves(&mut moves);
+        enc_reply.push_with_moves(p, 1, &moves[..moves.len().min(1 + i)]);
+    }
+    enc_now.finish();
+    enc_reply.finish();
+    let x = enc_now.to_tensors(Device::Cpu);
+    let r = enc_reply.to_tensors(Device::Cpu);
+    let reply = ReplyMoves {
+        move_features: r.move_features,
+        mask: r.mask.shallow_clone(),
+    };
+    let (logits, value) = tch::no_grad(|| net.forward_t(&x, false));
+    let (l2, v2, out) = tch::no_grad(|| net.forward_aux_t(&x, &reply, false)).unwrap();
+    assert_eq!((&logits - &l2).abs().max().double_value(&[]), 0.0);
+    assert_eq!((&value - &v2).abs().max().double_value(&[]), 0.0);
+    let b = positions.len() as i64;
+    assert_eq!(out.reply_logits.size(), r.mask.size());
+    assert_eq!(out.future_logit.size(), vec![b]);
+    // Padding slots hold the masked logit; real ones are ordinary numbers.
+    let padded = out.reply_logits.masked_select(&r.mask.logical_not());
+    let real = out.reply_logits.masked_select(&r.mask);
+    assert!(padded.numel() > 0);
+    assert!(padded.max().double_value(&[]) < -1e8);
+    assert!(real.abs().max().double_value(&[]) < 1e3);
+    assert!(tch::no_grad(|| plain.forward_aux_t(&x, &reply, false)).is_none());
+
+    let dir = tmp_dir("aux");
+    let path = dir.join("net.safetensors");
+    net.save(&path, &CheckpointInfo::new(&tag(), net.shape(), 1))
+        .unwrap();
+    let (loaded, _) = Network::load(&path, &tag(), Device::Cpu).unwrap();
+    assert!(loaded.shape().aux_heads);
+    let (_, _, again) = tch::no_grad(|| loaded.forward_aux_t(&x, &reply, false)).unwrap();
+    assert_eq!(
+        (&out.future_logit - &again.future_logit)
+            .abs()
+            .max()
+            .double_value(&[]),
+        0.0
+    );
+    let old = dir.join("old.safetensors");
+    plain
+        .save(&old, &CheckpointInfo::new(&tag(), plain.shape(), 1))
+        .unwrap();
+    drop_shape_key(&old, "aux_heads");
+    let (loaded, _) = Network::load(&old, &tag(), Device::Cpu).unwrap();
+    assert!(!loaded.shape().aux_heads);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -89,6 +89,19 @@ pub struct TrainConfig {
     /// Evaluation (in the game's centipawns) at which `value_eval_weight`'s
     /// win probability is 1/(1+e^-1) ≈ 0.73 (default 400).
     pub value_eval_scale: f64,
+    /// Weight of the reply-policy loss, for a network with auxiliary heads
+    /// (`[model] aux_heads`; ignored without): cross-entropy of the
+    /// network's guess at the opponent's search policy after the move
+    /// (KataGo weighs it 0.15; default 0.15).
+    pub reply_policy_weight: f64,
+    /// Weight of the future-evaluation loss, for a network with auxiliary
+    /// heads: cross-entropy of its guess at the game's static evaluation
+    /// `future_eval_plies` plies ahead, as a win probability
+    /// (`value_eval_scale`) (default 0.5).
+    pub future_eval_weight: f64,
+    /// How many plies ahead the future-evaluation target looks (default 4:
+    /// past the exchange a move starts).
+    pub future_eval_plies: usize,
     /// Replay window: the newest positions trained on (default 200000).
     pub window: usize,
     /// Train on file-mirrored (a↔f) copies of half the samples, when the
@@ -131,6 +144,9 @@ impl Default for TrainConfig {
             value_q_weight: 0.0,
             value_eval_weight: 0.0,
             value_eval_scale: 400.0,
+            reply_policy_weight: 0.15,
+            future_eval_weight: 0.5,
+            future_eval_plies: 4,
             window: 200_000,
             mirror: true,
             checkpoint_every: 500,
@@ -170,6 +186,9 @@ impl TrainConfig {
                 return bad(key, "must be at least 1");
             }
         }
+        if !(1..=64).contains(&self.future_eval_plies) {
+            return bad("future_eval_plies", "must be 1..=64");
+        }
         if self.threads > 1024 {
             return bad("threads", "at most 1024");
         }
@@ -195,6 +214,8 @@ impl TrainConfig {
             ("grad_clip", self.grad_clip),
             ("cheap_search_weight", self.cheap_search_weight),
             ("value_loss_weight", self.value_loss_weight),
+            ("reply_policy_weight", self.reply_policy_weight),
+            ("future_eval_weight", self.future_eval_weight),
             ("eps", self.eps),
         ] {
             if !(v.is_finite() && v >= 0.0) {

@@ -17,7 +17,7 @@ pub mod optim;
 pub mod plot;
 pub mod trainer;
 
-pub use batch::{BatchBuilder, TrainBatch, ValueHint};
+pub use batch::{AuxBatch, BatchBuilder, TrainBatch, ValueHint};
 pub use config::{ConfigError, OptimizerKind, Schedule, TrainConfig};
 pub use metrics::{read_metrics, MetricsRow, MetricsWriter, METRICS_FILE};
 pub use optim::Optimizer;

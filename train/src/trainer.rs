@@ -147,16 +147,46 @@ impl Trainer {
     /// network's device) at learning rate `lr`. With `stats`, the losses and
     /// diagnostics are read back.
     pub fn step(&mut self, batch: &TrainBatch, lr: f64, stats: bool) -> Option<StepStats> {
-        let (logits, value) = self.net.forward_t(&batch.input, true);
-        let log_p = logits.log_softmax(1, Kind::Float);
-        let log_v = value.log_softmax(1, Kind::Float);
         let weighted = |log: &Tensor, target: &Tensor, w: &Tensor| {
             let ce = -(target * log).sum_dim_intlist(1i64, false, Kind::Float);
             (ce * w).sum(Kind::Float) / w.sum(Kind::Float).clamp_min(1e-8)
         };
+        let with_aux = batch
+            .aux
+            .as_ref()
+            .and_then(|a| Some((a, self.net.forward_aux_t(&batch.input, &a.reply, true)?)));
+        let (logits, value, aux_loss) = match with_aux {
+            Some((a, (logits, value, out))) => {
+                let reply = weighted(
+                    &out.reply_logits.log_softmax(1, Kind::Float),
+                    &a.reply_target,
+                    &a.reply_weight,
+                );
+                // Binary cross-entropy against a soft target, per row.
+                let z = &out.future_logit;
+                let t = &a.future_target;
+                let t_ls: Tensor = t * z.log_sigmoid();
+                let rest: Tensor = t.ones_like() - t;
+                let bce: Tensor = -(t_ls + rest * (-z).log_sigmoid());
+                let w = &a.future_weight;
+                let future = (bce * w).sum(Kind::Float) / w.sum(Kind::Float).clamp_min(1e-8);
+                let aux =
+                    reply * self.cfg.reply_policy_weight + future * self.cfg.future_eval_weight;
+                (logits, value, Some(aux))
+            }
+            None => {
+                let (logits, value) = self.net.forward_t(&batch.input, true);
+                (logits, value, None)
+            }
+        };
+        let log_p = logits.log_softmax(1, Kind::Float);
+        let log_v = value.log_softmax(1, Kind::Float);
         let policy_loss = weighted(&log_p, &batch.policy_target, &batch.policy_weight);
         let value_loss = weighted(&log_v, &batch.value_target, &batch.value_weight);
-        let loss = &policy_loss + &value_loss * self.cfg.value_loss_weight;
+        let mut loss = &policy_loss + &value_loss * self.cfg.value_loss_weight;
+        if let Some(aux) = aux_loss {
+            loss += aux;
+        }
         self.optimizer.zero_grad();
         loss.backward();
         let grad_norm = self.optimizer.clip_grad_norm(self.cfg.grad_clip);
@@ -420,10 +450,19 @@ where
             static_value_hint(&game.start(), cfg.value_eval_scale),
         );
     }
+    // The auxiliary targets cost a second encoding per sample: only for a
+    // network that has the heads to learn them.
+    if trainer.net.shape().aux_heads {
+        builder = builder.with_aux(
+            cfg.future_eval_plies,
+            static_value_hint(&game.start(), cfg.value_eval_scale),
+        );
+    }
+    let ahead = builder.rows_ahead();
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {
         produced += 1;
-        (produced > start_step).then(|| builder.build(batch.iter(), cheap))
+        (produced > start_step).then(|| builder.build_ahead(batch.iter_ahead(ahead), cheap))
     });
     let mut stream = stream.flatten();
 
