@@ -512,7 +512,13 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
     let active = slot.active.as_mut().expect("an active game");
     let pos = active.game.position().clone();
     let side = pos.side();
-    let (value, _) = slot.search.root_value();
+    // A root the MCTS-solver proved has an exact value: the proof, not the
+    // visit average, is what the row records (and what the trainer may take
+    // as the whole value target: docs/train.md, "proven_value_targets").
+    let (value, wdl) = match slot.search.root_proof() {
+        Some(v) => (v, proven_wdl(v)),
+        None => (slot.search.root_value().0, slot.search.root_wdl()),
+    };
     // Resignation: the root value of the side to move below the threshold
     // for `resign_plies` of its moves in a row.
     if config.resigns() {
@@ -554,7 +560,7 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
         visits: slot.visits.clone(),
         policy: has_policy.then(|| slot.policy.clone()),
         value,
-        wdl: slot.search.root_wdl(),
+        wdl,
         chosen: mv.code(),
         simulations: active.simulations,
         temperature,
@@ -568,6 +574,19 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
             .then(|| adjudicate(config.adjudicate, ctx.adjudicator, active.game.position()))
     });
     outcome.map(|o| close_game(active, o, model_id, names))
+}
+
+/// The W/D/L of a proven value (+1, 0 or -1 for the side to move): exactly
+/// one-hot, which a visit average never is (the root's own network
+/// evaluation is part of it).
+fn proven_wdl(v: f32) -> [f32; 3] {
+    if v > 0.5 {
+        [1.0, 0.0, 0.0]
+    } else if v < -0.5 {
+        [0.0, 0.0, 1.0]
+    } else {
+        [0.0, 1.0, 0.0]
+    }
 }
 
 /// The outcome of a game stopped at `max_plies`: a draw, unless

@@ -378,3 +378,63 @@ fn games_at_the_ply_cap_are_adjudicated_by_the_margin() {
     };
     assert_eq!(moves(&run(300, Some(300))), moves(&run(0, None)));
 }
+
+/// With the MCTS-solver, a row whose root was proven records the proof
+/// (value +1, 0 or -1 and an exactly one-hot W/D/L: what the trainer's
+/// `proven_value_targets` takes as exact), and the game ends as proven;
+/// rows not proven, and every row without the solver, are never one-hot
+/// (the root's own evaluation is in the average).
+#[test]
+fn proven_roots_record_the_proof_as_their_value() {
+    use connect4::Connect4;
+    let game = Connect4::standard();
+    let one_hot = |w: &[f32; 3]| w.iter().all(|&p| p == 0.0 || p == 1.0);
+    let run = |solver: bool| {
+        let config = SelfplayConfig {
+            simulations: 200,
+            cheap_share: 0.0,
+            max_plies: 42,
+            games_in_flight: 4,
+            solver,
+            resign_threshold: -1.0,
+            ..small(Algorithm::Puct, 1)
+        };
+        let mut sp = SelfPlay::new(&game, &config, 5, 4, "uniform");
+        let mut out = Vec::new();
+        while !sp.is_done() {
+            sp.round(&mut UniformEvaluator, &mut out);
+        }
+        out
+    };
+    let mut proven = 0;
+    for g in run(true) {
+        for r in &g.records {
+            let wdl = r.root_wdl.unwrap();
+            if !one_hot(&wdl) {
+                continue;
+            }
+            proven += 1;
+            let v = r.root_value.unwrap();
+            let want = [
+                (v == 1.0) as u8 as f32,
+                (v == 0.0) as u8 as f32,
+                (v == -1.0) as u8 as f32,
+            ];
+            assert_eq!(wdl, want, "game {} ply {}: value {v}", r.game_id, r.ply);
+            assert_eq!(
+                r.outcome_for_side_to_move(),
+                Some(v),
+                "game {} ply {}: a proof the game's end disagrees with",
+                r.game_id,
+                r.ply
+            );
+        }
+    }
+    assert!(
+        proven > 0,
+        "a 200-simulation search proves the ends of games"
+    );
+    for g in run(false) {
+        assert!(g.records.iter().all(|r| !one_hot(&r.root_wdl.unwrap())));
+    }
+}

@@ -114,6 +114,8 @@ pub struct BatchBuilder<G: Game> {
     value_weight: Vec<f32>,
     /// Share of the value target taken from the stored search W/D/L.
     value_q_weight: f32,
+    /// Whether a proven row's W/D/L is its whole value target.
+    proven_targets: bool,
     /// Share taken from a hint of the position's win probability for the
     /// side to move (`[train] value_eval_weight`), and the hint.
     value_hint: Option<(f32, ValueHint<G::State>)>,
@@ -169,6 +171,7 @@ impl<G: Game> BatchBuilder<G> {
             policy_weight: Vec::new(),
             value_weight: Vec::new(),
             value_q_weight: 0.0,
+            proven_targets: false,
             value_hint: None,
             aux: None,
         }
@@ -203,6 +206,14 @@ impl<G: Game> BatchBuilder<G> {
     /// `value_q_weight`, whose share it takes from the result's).
     pub fn with_value_hint(mut self, weight: f32, hint: ValueHint<G::State>) -> BatchBuilder<G> {
         self.value_hint = (weight > 0.0).then_some((weight.clamp(0.0, 1.0), hint));
+        self
+    }
+
+    /// Takes a proven row's W/D/L (exactly one-hot: written only for a root
+    /// the MCTS-solver proved) as its whole value target (`[train]
+    /// proven_value_targets`), whatever the game's result.
+    pub fn with_proven_targets(mut self, on: bool) -> BatchBuilder<G> {
+        self.proven_targets = on;
         self
     }
 
@@ -263,6 +274,14 @@ impl<G: Game> BatchBuilder<G> {
                     cheap_weight,
                 );
             }
+            if let Some(proof) = record
+                .root_wdl
+                .filter(|w| self.proven_targets && is_proof(w))
+            {
+                self.value.extend(proof);
+                self.value_weight.push(1.0);
+                continue;
+            }
             match record.outcome_for_side_to_move() {
                 Some(z) => {
                     let result = [
@@ -313,6 +332,12 @@ impl<G: Game> BatchBuilder<G> {
             skipped,
         }
     }
+}
+
+/// Whether a stored root W/D/L is a proof: exactly one-hot. A visit average
+/// never is, since the root's own network evaluation is part of it.
+fn is_proof(wdl: &[f32; 3]) -> bool {
+    wdl.iter().all(|&p| p == 0.0 || p == 1.0) && wdl.iter().sum::<f32>() == 1.0
 }
 
 /// Appends `record`'s policy target (normalised; its improved target when it

@@ -89,6 +89,12 @@ pub struct TrainConfig {
     /// Evaluation (in the game's centipawns) at which `value_eval_weight`'s
     /// win probability is 1/(1+e^-1) ≈ 0.73 (default 400).
     pub value_eval_scale: f64,
+    /// Rows whose search proved the position (`[selfplay] solver`: an
+    /// exactly one-hot root W/D/L, which a visit average never is) take the
+    /// proof as their whole value target, instead of blending it with the
+    /// result and the evaluation (default true; only solver rows are
+    /// affected).
+    pub proven_value_targets: bool,
     /// Weight of the reply-policy loss, for a network with auxiliary heads
     /// (`[model] aux_heads`; ignored without): cross-entropy of the
     /// network's guess at the opponent's search policy after the move
@@ -144,6 +150,7 @@ impl Default for TrainConfig {
             value_q_weight: 0.0,
             value_eval_weight: 0.0,
             value_eval_scale: 400.0,
+            proven_value_targets: true,
             reply_policy_weight: 0.15,
             future_eval_weight: 0.5,
             future_eval_plies: 4,

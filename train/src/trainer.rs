@@ -443,7 +443,9 @@ where
         epochs: None,
     };
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new(game).with_value_q_weight(cfg.value_q_weight as f32);
+    let mut builder = BatchBuilder::new(game)
+        .with_value_q_weight(cfg.value_q_weight as f32)
+        .with_proven_targets(cfg.proven_value_targets);
     if cfg.value_eval_weight > 0.0 {
         builder = builder.with_value_hint(
             cfg.value_eval_weight as f32,

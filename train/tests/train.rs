@@ -559,3 +559,41 @@ fn auxiliary_losses_fall_and_stay_out_without_the_heads() {
     let (rows, _) = run(&tiny_model(), "plain");
     assert!(rows.iter().all(|r| aux_part(r).abs() < 1e-4));
 }
+
+/// `[train] proven_value_targets`: a row whose stored W/D/L is a proof
+/// (exactly one-hot) takes it as its whole value target, over the result,
+/// the search share and the evaluation hint, and weighs 1 even in an
+/// unfinished game; off, it is blended like any other row. A nearly one-hot
+/// average is no proof.
+#[test]
+fn a_proven_row_takes_the_proof_as_its_value_target() {
+    use std::sync::Arc;
+    let pc = Piratechnics::standard();
+    let mut rows = random_game(&pc, 1, &pc.start(), 3, 6).positions;
+    rows[0].root_wdl = Some([0.0, 0.0, 1.0]);
+    rows[1].root_wdl = Some([0.0, 1.0, 0.0]);
+    rows[2].root_wdl = Some([0.999_999, 0.0, 0.000_001]);
+    rows[3].result = None; // unfinished: no result to learn from
+    rows[3].root_wdl = Some([1.0, 0.0, 0.0]);
+    let targets = |proven: bool| -> (Vec<f32>, Vec<f32>) {
+        let batch = train::BatchBuilder::new(&pc)
+            .with_value_q_weight(0.5)
+            .with_value_hint(0.25, Arc::new(|_: &piratechnics::Position| 0.9))
+            .with_proven_targets(proven)
+            .build(rows.iter().map(|r| (r, 0)), 0.0);
+        (
+            Vec::try_from(&batch.value_target.view([-1])).unwrap(),
+            Vec::try_from(&batch.value_weight).unwrap(),
+        )
+    };
+    let (on, on_w) = targets(true);
+    let (off, off_w) = targets(false);
+    assert_eq!(&on[0..3], &[0.0, 0.0, 1.0]);
+    assert_eq!(&on[3..6], &[0.0, 1.0, 0.0]);
+    assert_eq!(&on[9..12], &[1.0, 0.0, 0.0]);
+    assert_eq!((on_w[3], off_w[3]), (1.0, 0.0), "the unfinished row");
+    // Not a proof, and every row when off: the blend.
+    assert_eq!(&on[6..9], &off[6..9]);
+    assert!(off[0..3] != [0.0, 0.0, 1.0] && off[3..6] != [0.0, 1.0, 0.0]);
+    assert_eq!(&on[12..], &off[12..], "rows without a proof are unchanged");
+}
