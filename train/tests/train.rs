@@ -85,6 +85,17 @@ fn max_difference(a: &Path, b: &Path) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// 200 steps at a high constant rate: enough to overfit a few games.
+fn overfit_train() -> TrainConfig {
+    TrainConfig {
+        steps: 200,
+        lr: 1e-2,
+        schedule: Schedule::Constant,
+        checkpoint_every: 1000,
+        ..tiny_train()
+    }
+}
+
 fn options(run_dir: PathBuf, shards: &Path) -> RunOptions {
     RunOptions {
         run_dir,
@@ -97,13 +108,7 @@ fn options(run_dir: PathBuf, shards: &Path) -> RunOptions {
 fn loss_falls_on_a_small_fixed_dataset() {
     let tmp = tempfile::tempdir().unwrap();
     let shards = write_shards(tmp.path(), 6);
-    let cfg = TrainConfig {
-        steps: 200,
-        lr: 1e-2,
-        schedule: Schedule::Constant,
-        checkpoint_every: 1000,
-        ..tiny_train()
-    };
+    let cfg = overfit_train();
     let run = tmp.path().join("run");
     let summary = train(
         &Piratechnics::standard(),
@@ -522,13 +527,7 @@ fn auxiliary_targets_come_from_the_rows_ahead() {
 fn auxiliary_losses_fall_and_stay_out_without_the_heads() {
     let tmp = tempfile::tempdir().unwrap();
     let shards = write_shards(tmp.path(), 6);
-    let cfg = TrainConfig {
-        steps: 200,
-        lr: 1e-2,
-        schedule: Schedule::Constant,
-        checkpoint_every: 1000,
-        ..tiny_train()
-    };
+    let cfg = overfit_train();
     let aux_model = ModelConfig {
         aux_heads: true,
         ..tiny_model()
