@@ -324,6 +324,34 @@ pub fn static_value_hint<S: game::AlphaBetaState>(
     })
 }
 
+/// The batch builder a training run with `cfg` uses for a network of
+/// `shape`: the value target's shares, proven targets, and the auxiliary
+/// targets when the network has the heads. `triad bench train` builds its
+/// batches through it too, so it times what training does.
+pub fn batch_builder<G: Game>(game: &G, cfg: &TrainConfig, shape: Shape) -> BatchBuilder<G>
+where
+    G::State: game::AlphaBetaState,
+{
+    let mut builder = BatchBuilder::new(game)
+        .with_value_q_weight(cfg.value_q_weight as f32)
+        .with_proven_targets(cfg.proven_value_targets);
+    if cfg.value_eval_weight > 0.0 {
+        builder = builder.with_value_hint(
+            cfg.value_eval_weight as f32,
+            static_value_hint(&game.start(), cfg.value_eval_scale),
+        );
+    }
+    // The auxiliary targets cost a second encoding per sample: only for a
+    // network that has the heads to learn them.
+    if shape.aux_heads {
+        builder = builder.with_aux(
+            cfg.future_eval_plies,
+            static_value_hint(&game.start(), cfg.value_eval_scale),
+        );
+    }
+    builder
+}
+
 /// Runs (or resumes) a training run. `on_step` is called after every step.
 pub fn train<G: Game>(
     game: &G,
@@ -443,23 +471,7 @@ where
         epochs: None,
     };
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = BatchBuilder::new(game)
-        .with_value_q_weight(cfg.value_q_weight as f32)
-        .with_proven_targets(cfg.proven_value_targets);
-    if cfg.value_eval_weight > 0.0 {
-        builder = builder.with_value_hint(
-            cfg.value_eval_weight as f32,
-            static_value_hint(&game.start(), cfg.value_eval_scale),
-        );
-    }
-    // The auxiliary targets cost a second encoding per sample: only for a
-    // network that has the heads to learn them.
-    if trainer.net.shape().aux_heads {
-        builder = builder.with_aux(
-            cfg.future_eval_plies,
-            static_value_hint(&game.start(), cfg.value_eval_scale),
-        );
-    }
+    let mut builder = batch_builder(game, &cfg, trainer.net.shape());
     let ahead = builder.rows_ahead();
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {

@@ -22,7 +22,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use train::{BatchBuilder, TrainBatch, TrainConfig, Trainer};
+use train::{batch_builder, BatchBuilder, TrainBatch, TrainConfig, Trainer};
 
 #[derive(clap::Args)]
 #[command(
@@ -221,7 +221,6 @@ where
         epochs: None,
     };
     let cheap = tc.cheap_search_weight as f32;
-    let q = tc.value_q_weight as f32;
 
     // The batches of slice j are batches j·n .. (j+1)·n of the window's
     // stream for the seed, for both phases: the raw step runs on them
@@ -231,7 +230,10 @@ where
     // only adds the data path, so it cannot be faster.
     let net = Network::with_shape(Shape::of(model_cfg, game.encoding()), device, tc.seed);
     let mut trainer = Trainer::new(net, tc);
-    let mut builder = BatchBuilder::new(game).with_value_q_weight(q);
+    // The builder training uses (value shares, proven and auxiliary
+    // targets), so both phases time what `triad train` does.
+    let mut builder = batch_builder(game, tc, trainer.net.shape());
+    let ahead = builder.rows_ahead();
     let prebuilt = |builder: &mut BatchBuilder<G>, from: usize, n: usize| -> Vec<TrainBatch> {
         window
             .batches(&WindowOptions {
@@ -240,7 +242,11 @@ where
             })
             .skip(from)
             .take(n)
-            .map(|b| builder.build(b.iter(), cheap).to_device(device))
+            .map(|b| {
+                builder
+                    .build_ahead(b.iter_ahead(ahead), cheap)
+                    .to_device(device)
+            })
             .collect()
     };
     // Warm-up, and the encoding's own rate, and the steps per slice.
@@ -287,11 +293,11 @@ where
             } else {
                 bar.set_message(format!("training loop ({n} steps)"));
                 let (mut samples, t) = (0usize, Instant::now());
-                let mut loop_builder = BatchBuilder::new(game).with_value_q_weight(q);
+                let mut loop_builder = batch_builder(game, tc, trainer.net.shape());
                 let mut produced = 0usize;
                 let stream = window.batches_with(&options, move |b| {
                     produced += 1;
-                    (produced > from).then(|| loop_builder.build(b.iter(), cheap))
+                    (produced > from).then(|| loop_builder.build_ahead(b.iter_ahead(ahead), cheap))
                 });
                 for b in stream.flatten().take(n) {
                     let b = b.to_device(device);
