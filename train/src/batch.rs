@@ -180,7 +180,8 @@ impl<G: Game> BatchBuilder<G> {
     /// Also builds the auxiliary heads' targets ([`AuxBatch`]): the reply
     /// policy from the row after each sample, and `eval` (a win probability
     /// for the position's side to move) of the position `plies` ahead.
-    /// Batches must then come through [`BatchBuilder::build_ahead`].
+    /// Batches must then come through [`BatchBuilder::build_batch`] (or
+    /// [`BatchBuilder::build_ahead`]).
     pub fn with_aux(mut self, plies: usize, eval: ValueHint<G::State>) -> BatchBuilder<G> {
         self.aux = Some(AuxBuilder {
             plies: plies.max(1),
@@ -196,10 +197,17 @@ impl<G: Game> BatchBuilder<G> {
         self
     }
 
-    /// How many rows after each sample [`BatchBuilder::build_ahead`] wants
-    /// (0 without auxiliary targets).
+    /// How many rows after each sample the auxiliary targets read (0
+    /// without them).
     pub fn rows_ahead(&self) -> usize {
         self.aux.as_ref().map_or(0, |a| a.plies)
+    }
+
+    /// Builds the batch of a window's samples, with the rows ahead of each
+    /// that its auxiliary targets need: what training uses.
+    pub fn build_batch(&mut self, batch: &data::Batch, cheap_weight: f32) -> TrainBatch {
+        let ahead = self.rows_ahead();
+        self.build_ahead(batch.iter_ahead(ahead), cheap_weight)
     }
 
     /// Mixes `weight` of `hint` into the value target (on top of

@@ -335,19 +335,14 @@ where
     let mut builder = BatchBuilder::new(game)
         .with_value_q_weight(cfg.value_q_weight as f32)
         .with_proven_targets(cfg.proven_value_targets);
+    let hint = static_value_hint(&game.start(), cfg.value_eval_scale);
     if cfg.value_eval_weight > 0.0 {
-        builder = builder.with_value_hint(
-            cfg.value_eval_weight as f32,
-            static_value_hint(&game.start(), cfg.value_eval_scale),
-        );
+        builder = builder.with_value_hint(cfg.value_eval_weight as f32, hint.clone());
     }
     // The auxiliary targets cost a second encoding per sample: only for a
     // network that has the heads to learn them.
     if shape.aux_heads {
-        builder = builder.with_aux(
-            cfg.future_eval_plies,
-            static_value_hint(&game.start(), cfg.value_eval_scale),
-        );
+        builder = builder.with_aux(cfg.future_eval_plies, hint);
     }
     builder
 }
@@ -472,11 +467,10 @@ where
     };
     let cheap = cfg.cheap_search_weight as f32;
     let mut builder = batch_builder(game, &cfg, trainer.net.shape());
-    let ahead = builder.rows_ahead();
     let mut produced = 0u64;
     let stream = window.batches_with(&options, move |batch| {
         produced += 1;
-        (produced > start_step).then(|| builder.build_ahead(batch.iter_ahead(ahead), cheap))
+        (produced > start_step).then(|| builder.build_batch(&batch, cheap))
     });
     let mut stream = stream.flatten();
 

@@ -233,7 +233,6 @@ where
     // The builder training uses (value shares, proven and auxiliary
     // targets), so both phases time what `triad train` does.
     let mut builder = batch_builder(game, tc, trainer.net.shape());
-    let ahead = builder.rows_ahead();
     let prebuilt = |builder: &mut BatchBuilder<G>, from: usize, n: usize| -> Vec<TrainBatch> {
         window
             .batches(&WindowOptions {
@@ -242,11 +241,7 @@ where
             })
             .skip(from)
             .take(n)
-            .map(|b| {
-                builder
-                    .build_ahead(b.iter_ahead(ahead), cheap)
-                    .to_device(device)
-            })
+            .map(|b| builder.build_batch(&b, cheap).to_device(device))
             .collect()
     };
     // Warm-up, and the encoding's own rate, and the steps per slice.
@@ -297,7 +292,7 @@ where
                 let mut produced = 0usize;
                 let stream = window.batches_with(&options, move |b| {
                     produced += 1;
-                    (produced > from).then(|| loop_builder.build_ahead(b.iter_ahead(ahead), cheap))
+                    (produced > from).then(|| loop_builder.build_batch(&b, cheap))
                 });
                 for b in stream.flatten().take(n) {
                     let b = b.to_device(device);
