@@ -295,7 +295,7 @@ where
     })
 }
 
-fn net_seat<S: GameState>(
+fn net_seat<S: AlphaBetaState>(
     spec: &NetSpec,
     paths: &[String],
     start: &S,
@@ -308,7 +308,7 @@ fn net_seat<S: GameState>(
         .ok_or_else(|| format!("network `{}` was not loaded", spec.path))?;
     Ok(NetSeat {
         net,
-        search: Search::new(&config, start),
+        search: crate::players::player_search(&config, start),
         sims: spec.sims,
         rng: Rng::new(seed),
         thinking: false,

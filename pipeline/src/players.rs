@@ -92,7 +92,9 @@ impl<S: GameState> NetPlayers<S> {
 
 /// Reads a `net:` spec's options into a search configuration:
 /// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
-/// true), `solver=true|false` (default false). Unknown options are errors.
+/// true), `solver=true|false` (default false), `leaf_eval=W` (the weight of
+/// the game's quiescence judgement in each leaf's value, default 0; see
+/// `[selfplay] leaf_eval_weight`). Unknown options are errors.
 pub(crate) fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
     let mut c = SelfplayConfig {
         simulations: spec.sims,
@@ -127,14 +129,47 @@ pub(crate) fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
                     _ => return Err(format!("net player: solver=`{v}` is not true or false")),
                 }
             }
+            "leaf_eval" => {
+                c.leaf_eval_weight = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| {
+                        format!("net player: leaf_eval=`{v}` is not a weight between 0 and 1")
+                    })?
+            }
             _ => {
                 return Err(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver)"
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval)"
                 ))
             }
         }
     }
     Ok(c)
+}
+
+/// The `net:` options that make a match player search as the run's
+/// self-play does, beyond its simulations: the leaf hint's weight
+/// (`[selfplay] leaf_eval_weight`), since the hint is part of the agent.
+pub fn selfplay_net_options(config: &SelfplayConfig) -> Vec<(String, String)> {
+    let mut options = Vec::new();
+    if config.leaf_eval_weight > 0.0 {
+        options.push(("leaf_eval".into(), config.leaf_eval_weight.to_string()));
+    }
+    options
+}
+
+/// The search of a network player with `config`, the leaf hint included
+/// when `leaf_eval` asks for it.
+pub(crate) fn player_search<S: AlphaBetaState>(config: &SelfplayConfig, start: &S) -> Search<S> {
+    let mut search = Search::new(config, start);
+    if config.leaf_eval_weight > 0.0 {
+        search.set_leaf_hint(
+            config.leaf_eval_weight,
+            Box::new(crate::leafhint::QuiescenceHint::<S>::new()),
+        );
+    }
+    search
 }
 
 impl<G: Game> NetFactory<G> for NetPlayers<G::State>
@@ -145,7 +180,7 @@ where
         let config = search_config(spec)?;
         Ok(Box::new(NetPlayer {
             evaluator: self.evaluator(&GameTag::of(game), &spec.path)?,
-            search: Search::new(&config, &game.start()),
+            search: player_search(&config, &game.start()),
             sims: spec.sims,
             rng: Rng::new(seed),
         }))
@@ -225,6 +260,78 @@ mod tests {
     use eval::arena::{self, openings::random_openings, players::PlayerSpec, RunOptions, Schedule};
     use model::{CheckpointInfo, Network, Shape};
     use piratechnics::{Piratechnics, Position};
+
+    /// `net:…,leaf_eval=W` sets the search's leaf weight and refuses a
+    /// weight outside [0, 1], naming the option; the loop's players get
+    /// the run's `[selfplay] leaf_eval_weight`.
+    #[test]
+    fn leaf_eval_is_a_weight_and_the_loop_passes_it_on() {
+        let spec = |o: &str| -> NetSpec {
+            match format!("net:x.safetensors,sims=8,{o}").parse().unwrap() {
+                PlayerSpec::Net(n) => n,
+                other => panic!("{other}"),
+            }
+        };
+        let c = search_config(&spec("leaf_eval=0.25")).unwrap();
+        assert_eq!(c.leaf_eval_weight, 0.25);
+        for bad in ["leaf_eval=1.5", "leaf_eval=-0.1", "leaf_eval=x"] {
+            let e = search_config(&spec(bad)).unwrap_err();
+            assert!(e.contains("leaf_eval"), "{e}");
+        }
+        let sp = SelfplayConfig {
+            leaf_eval_weight: 0.5,
+            ..SelfplayConfig::default()
+        };
+        let options = selfplay_net_options(&sp);
+        assert_eq!(options, vec![("leaf_eval".to_string(), "0.5".to_string())]);
+        let n = NetSpec {
+            path: "x".into(),
+            sims: 8,
+            options,
+        };
+        assert_eq!(search_config(&n).unwrap().leaf_eval_weight, 0.5);
+        assert!(selfplay_net_options(&SelfplayConfig::default()).is_empty());
+    }
+
+    /// The quiescence hint: the start is about even; elsewhere the
+    /// hint is at least the static evaluation's probability (the side to
+    /// move may stand pat, out of check) and above it where a capture
+    /// wins material, so it is the captures-played-out judgement.
+    #[test]
+    fn the_quiescence_hint_plays_out_the_captures() {
+        use game::AlphaBetaState;
+        use selfplay::LeafHint;
+        let mut hint = crate::leafhint::QuiescenceHint::<Position>::new();
+        let mut engine = eval::Searcher::<Position>::new(1);
+        let start = Position::start();
+        let even = hint.win_probability(&start);
+        assert!((even - 0.5).abs() < 0.05, "start: {even}");
+        let prob = |cp: i32| 1.0 / (1.0 + (-(cp as f32) / crate::leafhint::HINT_SCALE).exp());
+        let mut rng = game::SplitMix::new(3);
+        let mut moves = Vec::new();
+        let (mut checked, mut gains) = (0, 0);
+        for _ in 0..6 {
+            let mut pos = start.clone();
+            for _ in 0..60 {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() || pos.terminal(true, 1).is_some() {
+                    break;
+                }
+                let p = hint.win_probability(&pos);
+                assert!((0.0..=1.0).contains(&p), "{p}");
+                if !pos.in_check() {
+                    let stand = prob(engine.evaluate(&pos));
+                    assert!(p >= stand - 1e-6, "{pos}: hint {p} below static {stand}");
+                    checked += 1;
+                    if p > stand + 0.05 {
+                        gains += 1;
+                    }
+                }
+                pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 100 && gains > 0, "{checked} positions, {gains} gains");
+    }
 
     /// Games on four threads whose net players share one evaluation server
     /// (what CUDA gets) and games whose players each own their network (the

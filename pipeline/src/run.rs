@@ -562,7 +562,7 @@ where
             PlayerSpec::Net(NetSpec {
                 path: self.net_path(k).display().to_string(),
                 sims: self.cfg.eval.simulations,
-                options: vec![],
+                options: crate::players::selfplay_net_options(&self.cfg.selfplay),
             })
         };
         let mut players = vec![net(g)];
@@ -731,7 +731,7 @@ where
         let spec = PlayerSpec::Net(NetSpec {
             path: self.net_path(g).display().to_string(),
             sims: ec.suite_simulations,
-            options: vec![],
+            options: crate::players::selfplay_net_options(&self.cfg.selfplay),
         });
         let total: usize = self.suite.iter().map(|f| f.sample(sample).len()).sum();
         eprintln!(

@@ -126,7 +126,8 @@ where
     }
     let mut driver = SelfPlay::new(game, config, job.seed, job.games, &job.model_id)
         .with_first_game_id(job.first_game_id)
-        .with_adjudicator(static_adjudicator(&game.start()));
+        .with_adjudicator(static_adjudicator(&game.start()))
+        .with_leaf_hint(|| Box::new(crate::leafhint::QuiescenceHint::<G::State>::new()));
     let started = Instant::now();
     let mut finished = Vec::new();
     let (mut shard_index, mut in_shard) = (0, 0);

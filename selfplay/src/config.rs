@@ -101,6 +101,13 @@ pub struct SelfplayConfig {
     /// dropped: the pruned counts are the row's `policy_target` and the
     /// distribution the move is drawn from. See docs/selfplay.md.
     pub forced_playouts: f32,
+    /// Weight of the game's static judgement in every leaf's value, in
+    /// [0, 1] (default 0: the network alone). The driver's caller supplies
+    /// the judgement ([`crate::LeafHint`]; the binary uses the `ab:`
+    /// engine's quiescence value of the leaf as a win probability). The
+    /// leaf's value becomes `(1 - w)·(W - L) + w·(2p - 1)`, as AlphaGo
+    /// mixed its value network with rollouts. See docs/selfplay.md.
+    pub leaf_eval_weight: f32,
 }
 
 impl Default for SelfplayConfig {
@@ -133,6 +140,7 @@ impl Default for SelfplayConfig {
             mate_check: true,
             solver: false,
             forced_playouts: 0.0,
+            leaf_eval_weight: 0.0,
         }
     }
 }
@@ -176,6 +184,7 @@ impl SelfplayConfig {
             ("cheap_share", self.cheap_share),
             ("no_resign_share", self.no_resign_share),
             ("dirichlet_epsilon", self.dirichlet_epsilon as f64),
+            ("leaf_eval_weight", self.leaf_eval_weight as f64),
         ] {
             if !(0.0..=1.0).contains(&v) {
                 return bad(key, "must be between 0 and 1");

@@ -14,7 +14,7 @@
 //! deterministic evaluator; see `docs/selfplay.md` for libtorch).
 
 use crate::config::{Algorithm, SelfplayConfig};
-use crate::eval::{EvalCache, Evaluator, Request};
+use crate::eval::{EvalCache, Evaluator, LeafHint, Request};
 use crate::mcts::{Search, SearchParams};
 use crate::rng::Rng;
 use data::{PositionRecord, Source};
@@ -235,6 +235,21 @@ impl<G: Game> SelfPlay<G> {
     /// unique within the run. The games themselves do not change.
     pub fn with_first_game_id(mut self, first: u64) -> SelfPlay<G> {
         self.first_id = first;
+        self
+    }
+
+    /// Gives every game's search a leaf hint made by `make`, mixed in with
+    /// `[selfplay] leaf_eval_weight` (nothing when the weight is 0).
+    pub fn with_leaf_hint(
+        mut self,
+        make: impl Fn() -> Box<dyn LeafHint<G::State>>,
+    ) -> SelfPlay<G> {
+        let w = self.config.leaf_eval_weight;
+        if w > 0.0 {
+            for slot in &mut self.slots {
+                slot.search.set_leaf_hint(w, make());
+            }
+        }
         self
     }
 

@@ -54,6 +54,22 @@ pub trait Evaluator<S: GameState> {
     }
 }
 
+/// A second opinion on a leaf's value that the search mixes into the
+/// network's (`[selfplay] leaf_eval_weight`): the win probability of the
+/// position for its side to move, from something that knows the game
+/// without learning (for the chess-like games, the `ab:` engine's
+/// quiescence search over its material evaluation).
+///
+/// AlphaGo mixed its value network with rollouts the same way (`λ = 0.5`).
+/// The network starts knowing nothing; a cheap tactical judgement makes the
+/// first generations' games about material instead of noise. It is a
+/// method, not a game rule: the search calls it once per expanded leaf
+/// (never for terminal leaves, whose value is exact).
+pub trait LeafHint<S>: Send {
+    /// The win probability of `position` for its side to move, in [0, 1].
+    fn win_probability(&mut self, position: &S) -> f32;
+}
+
 /// Equal priors and an even value ([1/3, 1/3, 1/3]): the search then is
 /// driven by terminal positions alone. For tests.
 #[derive(Default, Clone, Copy)]

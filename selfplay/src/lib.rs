@@ -22,7 +22,7 @@ pub mod server;
 
 pub use config::{Algorithm, ConfigError, SelfplayConfig};
 pub use driver::{Adjudicator, FinishedGame, RoundStats, SelfPlay, Totals};
-pub use eval::{EvalCache, Evaluator, NetworkEvaluator, Request, UniformEvaluator};
+pub use eval::{EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, UniformEvaluator};
 pub use mcts::{gumbel_schedule, Search, SearchParams};
 pub use rng::Rng;
 pub use server::{EvalClient, EvalServer};

@@ -16,7 +16,7 @@
 //! See `docs/selfplay.md` for the formulas and constants.
 
 use crate::config::{Algorithm, SelfplayConfig};
-use crate::eval::{cache_key, EvalCache, Evaluator, Request};
+use crate::eval::{cache_key, EvalCache, Evaluator, LeafHint, Request};
 use crate::rng::Rng;
 use game::{GameResult, GameState, History};
 
@@ -134,6 +134,8 @@ pub struct Search<S: GameState> {
     pub mate_hits: u64,
     /// Nodes proven by the MCTS-solver from their children (`solver`).
     pub proofs: u64,
+    /// The leaf hint and its weight in a leaf's value (`leaf_eval_weight`).
+    hint: Option<(f32, Box<dyn LeafHint<S>>)>,
 }
 
 /// The `n` target visit counts of Gumbel sequential halving over `m`
@@ -217,7 +219,18 @@ impl<S: GameState> Search<S> {
             terminal_hits: 0,
             mate_hits: 0,
             proofs: 0,
+            hint: None,
         }
+    }
+
+    /// Mixes `hint`'s judgement into every expanded leaf's value with
+    /// weight `weight` in (0, 1]: value `(1 - w)·(W - L) + w·(2p - 1)`,
+    /// draw probability `(1 - w)·D` (the hint says nothing of draws).
+    /// Terminal and mated leaves keep their exact values, and the
+    /// evaluation cache keeps the network's own answer, so the mix is the
+    /// same on a hit. `weight` 0 removes the hint.
+    pub fn set_leaf_hint(&mut self, weight: f32, hint: Box<dyn LeafHint<S>>) {
+        self.hint = (weight > 0.0).then(|| (weight.min(1.0), hint));
     }
 
     /// Forgets the tree (a new game).
@@ -432,7 +445,12 @@ impl<S: GameState> Search<S> {
                 child: NONE,
             });
         }
-        let (v, d) = (wdl[0] - wdl[2], wdl[1]);
+        let (mut v, mut d) = (wdl[0] - wdl[2], wdl[1]);
+        if let Some((w, hint)) = self.hint.as_mut() {
+            let p = hint.win_probability(&self.leaf_pos).clamp(0.0, 1.0);
+            v = (1.0 - *w) * v + *w * (2.0 * p - 1.0);
+            d *= 1.0 - *w;
+        }
         let n = &mut self.nodes[leaf];
         n.first_edge = first;
         n.num_edges = self.leaf_moves.len() as u32;

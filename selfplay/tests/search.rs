@@ -489,3 +489,83 @@ fn forced_playouts_widen_the_search_and_pruning_takes_them_back() {
         quiet.iter().map(|&n| n as f32).collect::<Vec<_>>()
     );
 }
+
+/// A hint that says `p` for every position and counts its calls.
+struct FixedHint {
+    p: f32,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl selfplay::LeafHint<Position> for FixedHint {
+    fn win_probability(&mut self, _: &Position) -> f32 {
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.p
+    }
+}
+
+/// `leaf_eval_weight`: every expanded leaf's value is the mix
+/// `(1 - w)·(W - L) + w·(2p - 1)` and its draw share `(1 - w)·D`; the
+/// hint is asked once per expanded node; weight 0 removes it, and the
+/// search is then exactly the plain one.
+#[test]
+fn the_leaf_hint_is_mixed_into_every_expanded_leaf() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let game = Game::new(Position::start());
+    let run = |weight: f32, p: f32| {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start());
+        search.set_leaf_hint(
+            weight,
+            Box::new(FixedHint {
+                p,
+                calls: calls.clone(),
+            }),
+        );
+        let mut rng = Rng::new(1);
+        search.run(&game, params(40), &mut UniformEvaluator, &mut rng);
+        search.check_visits().unwrap();
+        let mut visits = Vec::new();
+        search.root_visits(&mut visits);
+        let mut rng = Rng::new(2);
+        let best = search.choose_move(0.0, &mut rng);
+        (
+            search.root_wdl(),
+            search.root_value(),
+            calls.load(Ordering::Relaxed),
+            search.tree_size(),
+            visits,
+            best,
+        )
+    };
+    // The uniform evaluator says W = D = L = 1/3 (value 0); near the start
+    // nothing is terminal, so every node has the same mixed judgement.
+    let (wdl, _, calls, nodes, visits, _) = run(0.5, 0.9);
+    let expanded = 1 + visits.iter().filter(|&&v| v > 0).count();
+    assert!(calls >= expanded && calls <= nodes, "{calls} calls, {nodes} nodes");
+    let draw = (1.0 - 0.5) / 3.0;
+    assert!((wdl[1] - draw).abs() < 1e-5, "draw share {wdl:?}");
+    // Weight 1 and p = 1/2: every leaf is an even game with no draw.
+    let (wdl, (value, _), ..) = run(1.0, 0.5);
+    assert!(wdl[1].abs() < 1e-6 && value.abs() < 1e-6, "{wdl:?} {value}");
+    // The hint's verdict reaches the root: the leaves one ply down are
+    // judged for the opponent, so a hint that favours the side to move
+    // everywhere makes every root move look bad, and the root's value
+    // (its own leaf plus its children's) is below 0.
+    let (_, (value, _), ..) = run(1.0, 0.9);
+    assert!(value < 0.0, "root value {value}");
+    // Weight 0: no calls, and the very search of no hint at all.
+    let (wdl0, v0, calls0, nodes0, visits0, best0) = run(0.0, 0.9);
+    assert_eq!(calls0, 0);
+    let mut plain = Search::new(&quiet(Algorithm::Puct), &Position::start());
+    let mut rng = Rng::new(1);
+    plain.run(&game, params(40), &mut UniformEvaluator, &mut rng);
+    let mut visits = Vec::new();
+    plain.root_visits(&mut visits);
+    assert_eq!(visits, visits0);
+    assert_eq!(plain.tree_size(), nodes0);
+    assert_eq!(plain.root_wdl(), wdl0);
+    assert_eq!(plain.root_value(), v0);
+    assert_eq!(plain.choose_move(0.0, &mut Rng::new(2)), best0);
+}

@@ -221,6 +221,17 @@ impl<S: AlphaBetaState> Searcher<S> {
         self.eval(pos)
     }
 
+    /// The quiescence value of `pos` (centipawns, side to move's view): the
+    /// static evaluation once the captures in the air have been played
+    /// out, as the search's leaves see it. No time or node limit applies;
+    /// the capture tree is bounded as [`Searcher::search`]'s is.
+    pub fn quiescence_value(&mut self, pos: &S) -> i32 {
+        self.fit_tables(pos);
+        self.allow_stop = false;
+        self.stopped = false;
+        self.quiescence(pos, -INF, INF, 0, 0, None)
+    }
+
     /// Builds the evaluation tables for `pos`'s variant unless they are.
     fn fit_tables(&mut self, pos: &S) {
         if !self

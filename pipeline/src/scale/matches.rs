@@ -44,7 +44,7 @@ where
         PlayerSpec::Net(NetSpec {
             path: p.display().to_string(),
             sims: cfg.eval.simulations,
-            options: vec![],
+            options: crate::players::selfplay_net_options(&cfg.selfplay),
         })
     };
     let mut players = vec![net(current), net(previous)];

@@ -87,7 +87,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     with_game!(game, |g| run_game(&g, args))
 }
 
-fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
+fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
+where
+    G::State: game::AlphaBetaState,
+{
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
@@ -99,7 +102,10 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     // The driver evaluates the two halves of its games in turn.
     let batch = config.games_in_flight.div_ceil(2);
     let mut evaluator = NetworkEvaluator::new(net);
-    let mut driver = SelfPlay::new(game, &config, 0, u64::MAX, "bench");
+    // The leaf hint as self-play uses it (`[selfplay] leaf_eval_weight`):
+    // the loop figure includes its cost.
+    let mut driver = SelfPlay::new(game, &config, 0, u64::MAX, "bench")
+        .with_leaf_hint(|| Box::new(pipeline::leafhint::QuiescenceHint::<G::State>::new()));
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(200));
