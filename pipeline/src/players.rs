@@ -299,7 +299,6 @@ mod tests {
     /// wins material, so it is the captures-played-out judgement.
     #[test]
     fn the_quiescence_hint_plays_out_the_captures() {
-        use game::AlphaBetaState;
         use selfplay::LeafHint;
         let mut hint = crate::leafhint::QuiescenceHint::<Position>::new();
         let mut engine = eval::Searcher::<Position>::new(1);
@@ -330,7 +329,10 @@ mod tests {
                 pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
             }
         }
-        assert!(checked > 100 && gains > 0, "{checked} positions, {gains} gains");
+        assert!(
+            checked > 100 && gains > 0,
+            "{checked} positions, {gains} gains"
+        );
     }
 
     /// Games on four threads whose net players share one evaluation server

@@ -240,10 +240,7 @@ impl<G: Game> SelfPlay<G> {
 
     /// Gives every game's search a leaf hint made by `make`, mixed in with
     /// `[selfplay] leaf_eval_weight` (nothing when the weight is 0).
-    pub fn with_leaf_hint(
-        mut self,
-        make: impl Fn() -> Box<dyn LeafHint<G::State>>,
-    ) -> SelfPlay<G> {
+    pub fn with_leaf_hint(mut self, make: impl Fn() -> Box<dyn LeafHint<G::State>>) -> SelfPlay<G> {
         let w = self.config.leaf_eval_weight;
         if w > 0.0 {
             for slot in &mut self.slots {

@@ -543,7 +543,10 @@ fn the_leaf_hint_is_mixed_into_every_expanded_leaf() {
     // nothing is terminal, so every node has the same mixed judgement.
     let (wdl, _, calls, nodes, visits, _) = run(0.5, 0.9);
     let expanded = 1 + visits.iter().filter(|&&v| v > 0).count();
-    assert!(calls >= expanded && calls <= nodes, "{calls} calls, {nodes} nodes");
+    assert!(
+        calls >= expanded && calls <= nodes,
+        "{calls} calls, {nodes} nodes"
+    );
     let draw = (1.0 - 0.5) / 3.0;
     assert!((wdl[1] - draw).abs() < 1e-5, "draw share {wdl:?}");
     // Weight 1 and p = 1/2: every leaf is an even game with no draw.
