@@ -365,6 +365,16 @@ fn a_second_trainer_on_the_run_is_fenced_off() {
                 )
             })
             .collect();
+        // The worker starts once both trainers are up: a trainer that
+        // started after the other had finished the generation would find
+        // the run done and exit 0, fenced off from nothing (seen on a
+        // slow machine). Neither can finish without the worker's games.
+        wait_for("both trainers to start", 120, || {
+            (0..2).all(|i| {
+                std::fs::read_to_string(dir.join(format!("trainer{i}.log")))
+                    .is_ok_and(|log| log.contains("trainer: run "))
+            })
+        });
         let worker = place.worker(
             "0",
             &["--games-per-shard", "4", "--poll", "0.3"],
