@@ -30,6 +30,15 @@ pub enum MoveOrder {
     Bad(i32),
 }
 
+/// An evaluation in centipawns as a win probability for the same side:
+/// `1 / (1 + exp(-cp / scale))`. The one conversion the trainer's
+/// evaluation targets (`[train] value_eval_scale`) and the search's leaf
+/// hint (`[selfplay] leaf_eval_weight`) share.
+#[inline]
+pub fn win_probability(cp: f32, scale: f32) -> f32 {
+    1.0 / (1.0 + (-cp / scale).exp())
+}
+
 /// A game's own exact (or depth-limited exact) move chooser: see
 /// [`AlphaBetaState::solver`].
 pub trait PerfectPlayer<S: GameState>: Send {

@@ -21,7 +21,7 @@ mod suite;
 mod text;
 mod traits;
 
-pub use alphabeta::{AlphaBetaState, MoveOrder, PerfectPlayer};
+pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};

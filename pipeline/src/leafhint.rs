@@ -19,9 +19,8 @@ pub struct QuiescenceHint<S: AlphaBetaState> {
 
 impl<S: AlphaBetaState> QuiescenceHint<S> {
     pub fn new() -> QuiescenceHint<S> {
-        // Quiescence reads no transposition table: the smallest one.
         QuiescenceHint {
-            engine: Searcher::new(1),
+            engine: Searcher::for_quiescence(),
         }
     }
 }
@@ -34,7 +33,6 @@ impl<S: AlphaBetaState> Default for QuiescenceHint<S> {
 
 impl<S: AlphaBetaState> LeafHint<S> for QuiescenceHint<S> {
     fn win_probability(&mut self, position: &S) -> f32 {
-        let cp = self.engine.quiescence_value(position) as f32;
-        1.0 / (1.0 + (-cp / HINT_SCALE).exp())
+        game::win_probability(self.engine.quiescence_value(position) as f32, HINT_SCALE)
     }
 }

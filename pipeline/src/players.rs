@@ -305,7 +305,7 @@ mod tests {
         let start = Position::start();
         let even = hint.win_probability(&start);
         assert!((even - 0.5).abs() < 0.05, "start: {even}");
-        let prob = |cp: i32| 1.0 / (1.0 + (-(cp as f32) / crate::leafhint::HINT_SCALE).exp());
+        let prob = |cp: i32| game::win_probability(cp as f32, crate::leafhint::HINT_SCALE);
         let mut rng = game::SplitMix::new(3);
         let mut moves = Vec::new();
         let (mut checked, mut gains) = (0, 0);

@@ -319,8 +319,7 @@ pub fn static_value_hint<S: game::AlphaBetaState>(
     let params = S::EvalParams::default();
     let scale = scale as f32;
     std::sync::Arc::new(move |s: &S| {
-        let eval = s.evaluate(&tables, &params) as f32;
-        1.0 / (1.0 + (-eval / scale).exp())
+        game::win_probability(s.evaluate(&tables, &params) as f32, scale)
     })
 }
 

@@ -152,10 +152,25 @@ pub struct Searcher<S: AlphaBetaState> {
 impl<S: AlphaBetaState> Searcher<S> {
     /// An engine with a `hash_mb` MiB transposition table and no randomness.
     pub fn new(hash_mb: usize) -> Searcher<S> {
+        Searcher::with_table(Table::new(hash_mb), 256)
+    }
+
+    /// An engine for [`Searcher::quiescence_value`] alone, small enough to
+    /// keep one per self-play game (`[selfplay] leaf_eval_weight`):
+    /// quiescence reads no transposition table, so it gets the smallest,
+    /// and its move lists grow only at the few plies it reaches. An engine
+    /// of [`Searcher::new`] holds about 1.5 MB; 256 of them added a third
+    /// to self-play's memory.
+    pub fn for_quiescence() -> Searcher<S> {
+        Searcher::with_table(Table::with_buckets(1), 0)
+    }
+
+    /// An engine with `tt` and move lists of `move_capacity` per ply.
+    fn with_table(tt: Table<S::Move>, move_capacity: usize) -> Searcher<S> {
         Searcher {
             params: S::EvalParams::default(),
             tables: None,
-            tt: Table::new(hash_mb),
+            tt,
             use_tt: true,
             selective: true,
             random: 0,
@@ -163,8 +178,12 @@ impl<S: AlphaBetaState> Searcher<S> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * S::HISTORY_SLOTS],
             hashes: Vec::with_capacity(1024),
-            moves: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            moves: (0..=MAX_PLY)
+                .map(|_| Vec::with_capacity(move_capacity))
+                .collect(),
+            scores: (0..=MAX_PLY)
+                .map(|_| Vec::with_capacity(move_capacity))
+                .collect(),
             pv: vec![None; (MAX_PLY + 1) * (MAX_PLY + 1)],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,

@@ -55,7 +55,12 @@ impl<M: GameMove> Table<M> {
     pub fn new(mb: usize) -> Table<M> {
         let bytes = mb.max(1) << 20;
         let n = (bytes / std::mem::size_of::<[Slot; 2]>()).next_power_of_two() / 2;
-        let n = n.max(1024);
+        Table::with_buckets(n.max(1024))
+    }
+
+    /// A table of `n` buckets (a power of two).
+    pub fn with_buckets(n: usize) -> Table<M> {
+        debug_assert!(n.is_power_of_two());
         Table {
             buckets: vec![[Slot::default(); 2]; n],
             mask: n - 1,
