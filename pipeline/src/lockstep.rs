@@ -340,8 +340,10 @@ fn advance<G: Game>(slot: &mut Slot<G>, max_plies: usize) {
                 if let Some(wdl) = n.answer.take() {
                     n.search.provide(&n.answer_policy, wdl);
                 } else if !n.thinking {
-                    // A fresh tree each move, as the game-by-game player.
-                    n.search.reset();
+                    // The subtree of the moves since its last search
+                    // (`reuse=true`) or a fresh tree, as the game-by-game
+                    // player.
+                    n.search.follow(&slot.game);
                     let params = SearchParams {
                         simulations: n.sims,
                         noise: false,
@@ -404,7 +406,8 @@ mod tests {
         let a = tiny_net(dir.path(), "a.safetensors", 3);
         let b = tiny_net(dir.path(), "b.safetensors", 4);
         let players: Vec<PlayerSpec> = [
-            format!("net:{a},sims=8"),
+            // One network keeps its trees between moves (reuse), one not.
+            format!("net:{a},sims=8,reuse=true"),
             format!("net:{b},sims=6"),
             "ab:depth=1".into(),
             "random".into(),

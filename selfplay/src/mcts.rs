@@ -949,6 +949,36 @@ impl<S: GameState> Search<S> {
         std::mem::swap(&mut self.edges, &mut self.spare_edges);
     }
 
+    /// Brings the tree up to `game`'s current position, before
+    /// [`Search::begin`], for a player that only sees the game between its
+    /// own moves (a match player): when `game` continues the game of this
+    /// tree's root (its history up to the root is the root's history), the
+    /// moves played since, its own and the opponent's, are followed down the
+    /// tree ([`Search::advance`]) and the subtree under the position now to
+    /// play is kept with its visits; any other game, or tree reuse off,
+    /// drops the tree. PUCT's budget counts the kept visits, so a search that
+    /// foresaw the reply spends fewer evaluations on the next move.
+    pub fn follow(&mut self, game: &History<S>) {
+        let hashes = game.hashes();
+        let root = self.game_len;
+        let continues = self.s.tree_reuse
+            && !self.nodes.is_empty()
+            && root > 0
+            && hashes.len() >= root
+            && self.history.len() >= root
+            && hashes[..root] == self.history[..root];
+        if !continues {
+            self.reset();
+            return;
+        }
+        for &m in &game.moves()[root - 1..] {
+            if self.nodes.is_empty() {
+                break;
+            }
+            self.advance(m);
+        }
+    }
+
     /// Runs a whole search with one evaluator, one leaf at a time (tests,
     /// analysis). Self-play batches leaves across games instead.
     pub fn run(

@@ -216,6 +216,69 @@ fn visit_counts_add_up_and_survive_tree_reuse() {
     search.check_visits().unwrap();
 }
 
+/// Runs `search` to its budget with the uniform evaluator.
+fn finish(search: &mut Search<Position>, rng: &mut Rng) {
+    use selfplay::Evaluator;
+    let (mut p, mut w) = (Vec::new(), Vec::new());
+    while search.step(None, rng) {
+        UniformEvaluator.evaluate(&[search.request()], &mut p, &mut w);
+        search.provide(&p, w[0]);
+    }
+}
+
+/// A match player sees the game only between its own moves: `follow`
+/// walks its tree down its move and the opponent's reply, keeping the
+/// reply's subtree, and drops the tree for another game or with reuse off.
+#[test]
+fn a_match_player_follows_the_game_down_its_tree() {
+    let start = Position::start();
+    let mut game = Game::new(start.clone());
+    let mut search = Search::new(&SelfplayConfig::default(), &start);
+    let mut rng = Rng::new(5);
+    search.run(&game, params(3000), &mut UniformEvaluator, &mut rng);
+    let mine = search.choose_move(0.0, &mut rng);
+    // Nothing played since: the whole tree stays.
+    search.follow(&game);
+    search.begin(&game, params(3000));
+    assert_eq!(search.root_visit_count(), 3001);
+    // The reply's visits in the tree, read through explicit advances.
+    let mut reference = Search::new(&SelfplayConfig::default(), &start);
+    reference.run(&game, params(3000), &mut UniformEvaluator, &mut Rng::new(5));
+    reference.advance(mine);
+    game.play(mine);
+    reference.begin(&game, params(1));
+    let mut visits = Vec::new();
+    reference.root_visits(&mut visits);
+    let (i, &kept) = visits.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap();
+    let reply = reference.root_moves().nth(i).unwrap();
+    assert!(kept >= 1, "the reply was searched");
+    game.play(reply);
+    search.follow(&game);
+    search.begin(&game, params(3000));
+    assert_eq!(search.root_visit_count(), kept);
+    search.check_visits().unwrap();
+    finish(&mut search, &mut rng);
+    assert_eq!(search.root_visit_count(), 3001);
+    // Another game (the start again): a fresh tree.
+    let other = Game::new(start.clone());
+    search.follow(&other);
+    search.begin(&other, params(10));
+    assert_eq!(search.root_visit_count(), 0);
+    // Reuse off: a fresh tree even where the game continues.
+    let config = SelfplayConfig {
+        tree_reuse: false,
+        ..SelfplayConfig::default()
+    };
+    let mut plain = Search::new(&config, &start);
+    let mut game = Game::new(start.clone());
+    plain.run(&game, params(200), &mut UniformEvaluator, &mut rng);
+    let m = plain.choose_move(0.0, &mut rng);
+    game.play(m);
+    plain.follow(&game);
+    plain.begin(&game, params(10));
+    assert_eq!(plain.root_visit_count(), 0);
+}
+
 #[test]
 fn gumbel_schedule_matches_sequential_halving() {
     let mut s = Vec::new();
