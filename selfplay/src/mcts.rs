@@ -971,10 +971,9 @@ impl<S: GameState> Search<S> {
             self.reset();
             return;
         }
+        // A move off the tree leaves it empty, and the later moves keep
+        // it so.
         for &m in &game.moves()[root - 1..] {
-            if self.nodes.is_empty() {
-                break;
-            }
             self.advance(m);
         }
     }
