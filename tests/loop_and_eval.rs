@@ -462,6 +462,57 @@ fn eval_every_second_generation_rates_only_those() {
     );
 }
 
+/// `[loop] minutes`: the generation under way when the stages have used
+/// the budget is the run's last, and it plays its matches though `every`
+/// would skip it; the same command then does nothing more, a larger
+/// budget extends the run, and a bad budget is refused naming the key.
+#[test]
+fn a_wall_clock_budget_ends_the_run_after_the_generation_under_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("run.toml");
+    // 0.00001 minutes: generation 0 alone takes longer.
+    let text = TINY
+        .replace("generations = 1", "generations = 6\nminutes = 0.00001")
+        .replace("threads = 1\n", "threads = 1\nevery = 4\n");
+    std::fs::write(&cfg, &text).unwrap();
+    let run = dir.path().join("run");
+    let (c, r) = (cfg.to_str().unwrap(), run.to_str().unwrap());
+    let generations = |extra: &[&str]| {
+        let mut args = vec!["loop", "--config", c, "--run", r, "--json"];
+        args.extend_from_slice(extra);
+        json(&triad(&args))["generations"].as_u64().unwrap()
+    };
+    assert_eq!(generations(&[]), 1);
+    let ratings = || {
+        std::fs::read_to_string(run.join("ratings.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ratings(), ["0", "1"]);
+    assert!(!run.join("networks/gen-0002.safetensors").exists());
+    // Done: running it again plays nothing more.
+    assert_eq!(generations(&[]), 1);
+    assert!(!run.join("games/gen-0002").exists());
+    // A larger budget extends it; `generations` still caps it.
+    assert_eq!(generations(&["--minutes", "1000", "--generations", "2"]), 2);
+    assert_eq!(ratings(), ["0", "1", "2"]);
+    refused_naming(
+        &triad(&["loop", "--config", c, "--run", r, "--minutes=-1"]),
+        "--minutes",
+        "loop.minutes",
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, text.replace("minutes = 0.00001", "minutes = -2")).unwrap();
+    refused_naming(
+        &triad(&["config", bad.to_str().unwrap()]),
+        "loop.minutes",
+        "bad.toml",
+    );
+}
+
 /// `[loop] train_samples_per_position = r`: each generation adds
 /// `ceil(r · positions / batch_size)` training steps, counted from its
 /// shards (so the total follows the games' length, not a fixed number).

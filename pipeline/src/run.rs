@@ -53,6 +53,14 @@ pub struct LoopConfig {
     /// ratio of training to new data stays at `r` (KataGo keeps it fixed
     /// the same way) whether the generation's games ran long or short.
     pub train_samples_per_position: f64,
+    /// A wall-clock budget in minutes (default 0: none). Once the run's
+    /// stages (`timings.csv`, so time before a resume counts) have taken
+    /// this long, the generation under way is the run's last: it finishes
+    /// self-play and training and plays the last generation's full
+    /// matches, so the loop ends up to a generation and one evaluation
+    /// past the budget. `generations` still caps the run. A run that
+    /// stopped on its budget is extended by a larger one.
+    pub minutes: f64,
     /// Keep self-playing with the best network so far unless the new one
     /// scores at least `gate_score` against it.
     pub gating: bool,
@@ -66,6 +74,7 @@ impl Default for LoopConfig {
             games_per_generation: 128,
             train_steps_per_generation: 200,
             train_samples_per_position: 0.0,
+            minutes: 0.0,
             gating: false,
             gate_score: 0.55,
         }
@@ -88,6 +97,11 @@ impl LoopConfig {
         {
             return Err(
                 "loop.train_samples_per_position: must be within 0..=1000 (0 = off)".into(),
+            );
+        }
+        if !(self.minutes.is_finite() && self.minutes >= 0.0) {
+            return Err(
+                "loop.minutes: must be a number of minutes, 0 or more (0 = no budget)".into(),
             );
         }
         if !(0.0..=1.0).contains(&self.gate_score) {
@@ -214,11 +228,12 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Err
 }
 
 /// Whether the run's saved config `old` differs from `cfg` at most in
-/// `[loop] generations` (a run may be extended).
-fn only_generations_differ(old: &str, cfg: &RunConfig) -> bool {
+/// `[loop] generations` and `minutes` (a run may be extended).
+fn only_length_differs(old: &str, cfg: &RunConfig) -> bool {
     match RunConfig::parse(old) {
         Ok(mut o) => {
             o.r#loop.generations = cfg.r#loop.generations;
+            o.r#loop.minutes = cfg.r#loop.minutes;
             o == *cfg
         }
         Err(_) => false,
@@ -270,6 +285,8 @@ pub struct Loop<'a, G: Game> {
     /// work kept for the end (the whole benchmark sample, decided rungs
     /// played again). For runs extended a generation at a time.
     open_ended: bool,
+    /// `[loop] minutes` ran out: the generation under way is the last.
+    out_of_time: std::cell::Cell<bool>,
     /// Held while the loop runs: a second process on the run is refused.
     _lock: RunLock,
 }
@@ -313,9 +330,9 @@ where
         let config_copy = run.join("config.toml");
         match std::fs::read_to_string(&config_copy) {
             Ok(old) if old != text => {
-                if !only_generations_differ(&old, cfg) {
+                if !only_length_differs(&old, cfg) {
                     return Err(Error::input(format!(
-                        "{} holds a run of another config (its config.toml differs in more than [loop] generations); use the same file or a new run directory",
+                        "{} holds a run of another config (its config.toml differs in more than [loop] generations and minutes); use the same file or a new run directory",
                         run.display(),
                     )));
                 }
@@ -333,6 +350,7 @@ where
             suite,
             stop,
             open_ended: false,
+            out_of_time: std::cell::Cell::new(false),
             _lock: lock,
         })
     }
@@ -344,9 +362,17 @@ where
         self
     }
 
-    /// Whether generation `g` is the run's last.
+    /// Whether generation `g` is the run's last: the `generations`-th, or
+    /// the one trained when the `minutes` budget ran out (never generation
+    /// 0, the random network: a run trains at least once).
     fn is_last(&self, g: u32) -> bool {
-        !self.open_ended && g >= self.cfg.r#loop.generations
+        !self.open_ended && (g >= self.cfg.r#loop.generations || (g > 0 && self.out_of_time.get()))
+    }
+
+    /// Whether the stages so far have used up `[loop] minutes`.
+    fn budget_spent(&self, timings: &Timings) -> bool {
+        let minutes = self.cfg.r#loop.minutes;
+        minutes > 0.0 && timings.total() >= minutes * 60.0
     }
 
     /// Whether generation `g` plays its matches and suite (`[eval] every`).
@@ -366,7 +392,9 @@ where
         let mut state: State = read_json(&state_path)?.unwrap_or_default();
         let mut matches: Matches = read_json(&matches_path)?.unwrap_or_default();
         let generations = self.cfg.r#loop.generations;
-        if state.stage == Stage::Done && state.generation < generations {
+        let mut timings = Timings::read(&self.run)?;
+        self.out_of_time.set(self.budget_spent(&timings));
+        if state.stage == Stage::Done && state.generation < generations && !self.out_of_time.get() {
             eprintln!(
                 "extending the run from {} to {generations} generations",
                 state.generation
@@ -374,7 +402,6 @@ where
             state.generation += 1;
             state.stage = Stage::Selfplay;
         }
-        let mut timings = Timings::read(&self.run)?;
         while state.stage != Stage::Done {
             let g = state.generation;
             let (stage, started) = (state.stage, std::time::Instant::now());
@@ -395,6 +422,13 @@ where
             };
             timings.record(g, stage, started.elapsed().as_secs_f64());
             timings.write(&self.run)?;
+            if stage == Stage::Train && !self.out_of_time.get() && self.budget_spent(&timings) {
+                eprintln!(
+                    "the budget of {} minutes is spent: generation {} is the run's last",
+                    self.cfg.r#loop.minutes, state.generation
+                );
+                self.out_of_time.set(true);
+            }
             write_atomic(
                 &state_path,
                 &serde_json::to_string_pretty(&state).unwrap_or_default(),
@@ -569,7 +603,12 @@ where
         let mut names = vec![gen_name(g)];
         if g > 0 {
             // The last generation evaluated before this one.
-            let prev = (0..g).rev().find(|&h| self.evaluates(h)).unwrap_or(0);
+            // (By the table, not by `every`: a run extended past its old
+            // last generation, which `every` would skip, plays that one.)
+            let prev = (0..g)
+                .rev()
+                .find(|&h| matches.players.contains(&gen_name(h)))
+                .unwrap_or(0);
             players.push(net(prev));
             names.push(gen_name(prev));
             // With gating the self-play network may be an older one.
@@ -614,7 +653,7 @@ where
             // Without gating (refused with eval.every > 1) the newest
             // network plays the next self-play.
             state.best = g;
-            if g >= cfg.r#loop.generations {
+            if self.is_last(g) {
                 return Ok(Stage::Done);
             }
             state.generation = g + 1;
@@ -706,7 +745,7 @@ where
                 );
             }
         }
-        if g >= cfg.r#loop.generations {
+        if self.is_last(g) {
             Ok(Stage::Done)
         } else {
             state.generation = g + 1;

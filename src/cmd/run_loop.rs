@@ -30,6 +30,11 @@ pub struct Args {
     /// it, here or in the run file, extends a finished run.
     #[arg(long, value_name = "N")]
     generations: Option<u32>,
+    /// A wall-clock budget in minutes (replaces [loop] minutes; 0: none):
+    /// the generation under way when the loop's stages have taken this
+    /// long is the run's last. Raising it extends a run that stopped on it.
+    #[arg(long, value_name = "M")]
+    minutes: Option<f64>,
     /// Stop after the last generation without treating it as the run's
     /// end (no `suite_final_sample`, decided ladder rungs not replayed):
     /// for a run extended a few generations at a time, as `triad bench
@@ -48,6 +53,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             return Err(CliError::input("--generations must be at least 1"));
         }
         run.config.r#loop.generations = n;
+    }
+    if let Some(m) = args.minutes {
+        run.config.r#loop.minutes = m;
+        run.config
+            .r#loop
+            .validate()
+            .map_err(|e| CliError::input(format!("--minutes: {e}")))?;
     }
     let stop = Arc::new(AtomicBool::new(false));
     {
