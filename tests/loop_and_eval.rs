@@ -420,6 +420,16 @@ fn bench_learn_compares_two_run_files_on_one_budget() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// The generations with a row in the run's `ratings.csv`.
+fn rated_generations(run: &Path) -> Vec<String> {
+    let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
+    ratings
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_string())
+        .collect()
+}
+
 /// `[eval] every = 2`: generations 0, 2 and the last (3) play matches,
 /// each against the last one evaluated before it; gating with it is
 /// refused naming the key.
@@ -438,13 +448,7 @@ fn eval_every_second_generation_rates_only_those() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
-    let gens: Vec<&str> = ratings
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
-    assert_eq!(gens, ["0", "2", "3"], "{ratings}");
+    assert_eq!(rated_generations(&run), ["0", "2", "3"]);
     let matches = std::fs::read_to_string(run.join("matches.json")).unwrap();
     assert!(!matches.contains("gen-0001"), "{matches}");
     for g in [1, 2, 3] {
@@ -462,8 +466,8 @@ fn eval_every_second_generation_rates_only_those() {
     );
 }
 
-/// `[loop] minutes`: the generation under way when the stages have used
-/// the budget is the run's last, and it plays its matches though `every`
+/// `[loop] minutes`: the generation trained when the stages have used the
+/// budget (here generation 1: generation 0 never is) is the run's last, and it plays its matches though `every`
 /// would skip it; the same command then does nothing more, a larger
 /// budget extends the run, and a bad budget is refused naming the key.
 #[test]
@@ -483,22 +487,14 @@ fn a_wall_clock_budget_ends_the_run_after_the_generation_under_way() {
         json(&triad(&args))["generations"].as_u64().unwrap()
     };
     assert_eq!(generations(&[]), 1);
-    let ratings = || {
-        std::fs::read_to_string(run.join("ratings.csv"))
-            .unwrap()
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').next().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(ratings(), ["0", "1"]);
+    assert_eq!(rated_generations(&run), ["0", "1"]);
     assert!(!run.join("networks/gen-0002.safetensors").exists());
     // Done: running it again plays nothing more.
     assert_eq!(generations(&[]), 1);
     assert!(!run.join("games/gen-0002").exists());
     // A larger budget extends it; `generations` still caps it.
     assert_eq!(generations(&["--minutes", "1000", "--generations", "2"]), 2);
-    assert_eq!(ratings(), ["0", "1", "2"]);
+    assert_eq!(rated_generations(&run), ["0", "1", "2"]);
     refused_naming(
         &triad(&["loop", "--config", c, "--run", r, "--minutes=-1"]),
         "--minutes",
