@@ -495,6 +495,41 @@ fn a_wall_clock_budget_ends_the_run_after_the_generation_under_way() {
     // A larger budget extends it; `generations` still caps it.
     assert_eq!(generations(&["--minutes", "1000", "--generations", "2"]), 2);
     assert_eq!(rated_generations(&run), ["0", "1", "2"]);
+    // Generation 2 met the run's old last generation, 1 (which `every`
+    // would skip), not the last multiple of `every`, 0.
+    let matches: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
+    let games = |a: &str, b: &str| {
+        let at = |n: &str| {
+            matches["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|p| p == n)
+                .unwrap()
+        };
+        let wdl = &matches["wdl"][at(a)][at(b)];
+        (0..3).map(|k| wdl[k].as_u64().unwrap()).sum::<u64>()
+    };
+    assert_eq!(games("gen-0002", "gen-0001"), 2);
+    assert_eq!(games("gen-0002", "gen-0000"), 0);
+    // `--open-ended` stops at `generations` as well, its last generation
+    // unevaluated (3 is no multiple of `every`).
+    let v = json(&triad(&[
+        "loop",
+        "--config",
+        c,
+        "--run",
+        r,
+        "--json",
+        "--minutes",
+        "1000",
+        "--generations",
+        "3",
+        "--open-ended",
+    ]));
+    assert_eq!(v["generations"], 3);
+    assert_eq!(rated_generations(&run), ["0", "1", "2"]);
     refused_naming(
         &triad(&["loop", "--config", c, "--run", r, "--minutes=-1"]),
         "--minutes",

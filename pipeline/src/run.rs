@@ -366,7 +366,14 @@ where
     /// the one trained when the `minutes` budget ran out (never generation
     /// 0, the random network: a run trains at least once).
     fn is_last(&self, g: u32) -> bool {
-        !self.open_ended && (g >= self.cfg.r#loop.generations || (g > 0 && self.out_of_time.get()))
+        !self.open_ended && self.stops_after(g)
+    }
+
+    /// Whether the loop stops after generation `g`: it is the
+    /// `generations`-th, or the budget ran out (with `--open-ended` too,
+    /// which only leaves the last generation's extra work undone).
+    fn stops_after(&self, g: u32) -> bool {
+        g >= self.cfg.r#loop.generations || (g > 0 && self.out_of_time.get())
     }
 
     /// Whether the stages so far have used up `[loop] minutes`.
@@ -653,7 +660,7 @@ where
             // Without gating (refused with eval.every > 1) the newest
             // network plays the next self-play.
             state.best = g;
-            if self.is_last(g) {
+            if self.stops_after(g) {
                 return Ok(Stage::Done);
             }
             state.generation = g + 1;
@@ -745,7 +752,7 @@ where
                 );
             }
         }
-        if self.is_last(g) {
+        if self.stops_after(g) {
             Ok(Stage::Done)
         } else {
             state.generation = g + 1;
