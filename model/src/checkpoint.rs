@@ -232,17 +232,7 @@ impl Network {
         info.shape = self.shape();
         let sidecar = sidecar_path(weights);
         let (tmp_w, tmp_s) = (tmp_path(weights), tmp_path(&sidecar));
-        // Weights go out as stored on CPU so the file does not depend on the device.
-        let named: Vec<(String, Tensor)> = {
-            let mut v: Vec<_> = self
-                .var_store()
-                .variables()
-                .into_iter()
-                .map(|(k, t)| (k, t.to_device(Device::Cpu)))
-                .collect();
-            v.sort_by(|a, b| a.0.cmp(&b.0));
-            v
-        };
+        let named = self.named_cpu_weights();
         let written = (|| {
             // A failed write is an I/O error (a full disk), not bad weights.
             Tensor::write_safetensors(&named, &tmp_w).map_err(|e| CheckpointError::Io {
@@ -261,6 +251,37 @@ impl Network {
         }
         written?;
         Ok(())
+    }
+
+    /// Every variable by name, on the CPU (so a file does not depend on the
+    /// device), sorted by name.
+    fn named_cpu_weights(&self) -> Vec<(String, Tensor)> {
+        let mut v: Vec<_> = self
+            .var_store()
+            .variables()
+            .into_iter()
+            .map(|(k, t)| (k, t.to_device(Device::Cpu)))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// Writes the weights alone (no sidecar, so nothing takes the file for a
+    /// checkpoint of its own) to `path`, through a temporary name: the
+    /// training state a checkpoint keeps beside the weights it publishes
+    /// (`[train] ema_decay`). [`Network::load_weights`] reads it back.
+    pub fn save_weights(&self, path: &Path) -> Result<(), CheckpointError> {
+        let tmp = tmp_path(path);
+        let written = Tensor::write_safetensors(&self.named_cpu_weights(), &tmp)
+            .map_err(|e| CheckpointError::Io {
+                path: path.to_path_buf(),
+                error: std::io::Error::other(e.to_string()),
+            })
+            .and_then(|_| std::fs::rename(&tmp, path).map_err(io(path)));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 
     /// Loads a checkpoint of `game` onto `device`, rebuilding the network

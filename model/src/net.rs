@@ -368,6 +368,15 @@ impl Network {
     pub fn var_store(&self) -> &nn::VarStore {
         &self.vs
     }
+    /// A copy of this network (same shape, device and weights), for a
+    /// moving average of its weights.
+    pub fn duplicate(&self) -> Network {
+        let mut copy = Network::with_shape(self.shape, self.device(), 0);
+        copy.vs
+            .copy(&self.vs)
+            .expect("a network of the same shape has the same variables");
+        copy
+    }
     /// Number of trainable parameters.
     pub fn parameter_count(&self) -> usize {
         self.vs

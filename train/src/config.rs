@@ -125,6 +125,21 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Batches encoded ahead on the background thread (default 4).
     pub prefetch: usize,
+    /// Decay of an exponential moving average of the weights, the network
+    /// a checkpoint publishes for play (KataGo and lc0 play an average of
+    /// recent weights, not the last step's); 0 turns it off (default 0).
+    /// The average weighs step `t` by `min(ema_decay, (1 + t) / (10 + t))`,
+    /// so it follows a young run closely; the raw weights go on training
+    /// (`step-N.live.safetensors` beside each checkpoint). 0.99 averages
+    /// over about the last 100 steps.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ema_decay: f64,
+}
+
+/// Keeps a key that is off out of the training hash, so runs from before
+/// the key existed resume without a warning.
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 impl Default for TrainConfig {
@@ -161,6 +176,7 @@ impl Default for TrainConfig {
             seed: 1,
             threads: 0,
             prefetch: 4,
+            ema_decay: 0.0,
         }
     }
 }
@@ -247,6 +263,12 @@ impl TrainConfig {
         }
         if !(self.value_eval_scale.is_finite() && self.value_eval_scale > 0.0) {
             return bad("value_eval_scale", "must be a number > 0");
+        }
+        if !(self.ema_decay.is_finite() && (0.0..1.0).contains(&self.ema_decay)) {
+            return bad(
+                "ema_decay",
+                "must be in [0, 1) (0: off; typical 0.99 to 0.999)",
+            );
         }
         if !(self.momentum.is_finite() && (0.0..1.0).contains(&self.momentum)) {
             return bad("momentum", "must be in [0, 1)");

@@ -126,21 +126,80 @@ pub struct StepStats {
     pub grad_norm: f64,
 }
 
+/// A moving average of a network's weights (`[train] ema_decay`): the
+/// network a checkpoint publishes for play.
+pub struct Ema {
+    pub net: Network,
+    decay: f64,
+    /// (average, live) variable pairs, built once: the update allocates
+    /// nothing.
+    pairs: Vec<(Tensor, Tensor)>,
+}
+
+impl Ema {
+    /// An average of `live`'s weights that starts at `average` (a copy of
+    /// `live`, or the average a checkpoint kept).
+    pub fn new(average: Network, live: &Network, decay: f64) -> Ema {
+        let mut live_vars = live.var_store().variables();
+        let pairs = average
+            .var_store()
+            .variables()
+            .into_iter()
+            .filter_map(|(name, avg)| Some((avg, live_vars.remove(&name)?)))
+            .collect();
+        Ema {
+            net: average,
+            decay,
+            pairs,
+        }
+    }
+
+    /// Moves the average towards the live weights after update `t` (1-based):
+    /// weight `1 - min(decay, (1 + t) / (10 + t))` on the live weights.
+    pub fn update(&mut self, t: u64) {
+        let d = self.decay.min((1.0 + t as f64) / (10.0 + t as f64));
+        tch::no_grad(|| {
+            for (avg, live) in &mut self.pairs {
+                if avg.is_floating_point() {
+                    let _ = avg.lerp_(live, 1.0 - d);
+                } else {
+                    avg.copy_(live);
+                }
+            }
+        });
+    }
+}
+
 /// A network and its optimiser: one step per call.
 pub struct Trainer {
     pub net: Network,
     pub optimizer: Optimizer,
+    /// The moving average of the weights, when `ema_decay > 0`.
+    pub ema: Option<Ema>,
     cfg: TrainConfig,
 }
 
 impl Trainer {
+    /// A trainer of `net`; with `ema_decay > 0` its average starts at `net`.
     pub fn new(net: Network, cfg: &TrainConfig) -> Trainer {
+        let ema = (cfg.ema_decay > 0.0).then(|| Ema::new(net.duplicate(), &net, cfg.ema_decay));
+        Trainer::with_average(net, ema, cfg)
+    }
+
+    /// A trainer of `net` with a given average (a resumed run's).
+    pub fn with_average(net: Network, ema: Option<Ema>, cfg: &TrainConfig) -> Trainer {
         let optimizer = Optimizer::new(net.var_store(), cfg);
         Trainer {
             net,
             optimizer,
+            ema,
             cfg: cfg.clone(),
         }
+    }
+
+    /// The network to publish: the average when there is one.
+    pub fn published(&self) -> &Network {
+        self.ema.as_ref().map_or(&self.net, |e| &e.net)
     }
 
     /// One forward, backward and optimiser step on `batch` (already on the
@@ -191,6 +250,9 @@ impl Trainer {
         loss.backward();
         let grad_norm = self.optimizer.clip_grad_norm(self.cfg.grad_clip);
         self.optimizer.step(lr);
+        if let Some(ema) = &mut self.ema {
+            ema.update(self.optimizer.updates());
+        }
         if !stats {
             return None;
         }
@@ -230,6 +292,21 @@ fn optimizer_path(weights: &Path) -> PathBuf {
     weights.with_extension("optim.safetensors")
 }
 
+/// The live (trained) weights beside a checkpoint that publishes their
+/// moving average (`[train] ema_decay`).
+fn live_path(weights: &Path) -> PathBuf {
+    weights.with_extension("live.safetensors")
+}
+
+/// The live weights a checkpoint names in its metadata, if it publishes an
+/// average.
+fn live_weights_of(weights: &Path, info: &CheckpointInfo) -> Option<PathBuf> {
+    info.metadata
+        .get("live_weights")
+        .and_then(|v| v.as_str())
+        .map(|_| live_path(weights))
+}
+
 /// The newest complete checkpoint of a run (weights path), if any. The
 /// sidecar is renamed into place last, so one whose sidecar reads back and
 /// whose weights and optimiser state exist is complete.
@@ -251,6 +328,9 @@ pub fn latest_checkpoint(run_dir: &Path) -> Option<(PathBuf, CheckpointInfo)> {
         if !weights.exists() || !optimizer_path(&weights).exists() {
             continue;
         }
+        if live_weights_of(&weights, &info).is_some_and(|live| !live.exists()) {
+            continue;
+        }
         if best.as_ref().is_none_or(|(_, b)| info.step > b.step) {
             best = Some((weights, info));
         }
@@ -258,9 +338,10 @@ pub fn latest_checkpoint(run_dir: &Path) -> Option<(PathBuf, CheckpointInfo)> {
     best
 }
 
-/// Writes the optimiser state, then the weights and sidecar (each to a
-/// temporary name, renamed): the sidecar last, so its presence means the
-/// checkpoint is complete.
+/// Writes the optimiser state (and with a moving average, the live
+/// weights), then the published weights and sidecar (each to a temporary
+/// name, renamed): the sidecar last, so its presence means the checkpoint
+/// is complete.
 fn save_checkpoint(
     tag: &GameTag,
     trainer: &Trainer,
@@ -274,9 +355,22 @@ fn save_checkpoint(
     let tmp = optim.with_extension(format!("tmp{}", std::process::id()));
     trainer.optimizer.save(&tmp).map_err(failed)?;
     std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
+    let mut meta = meta;
+    if let Some(ema) = &trainer.ema {
+        let live = live_path(&weights);
+        trainer.net.save_weights(&live).map_err(failed)?;
+        if let Some(m) = meta.as_object_mut() {
+            m.insert("ema_decay".into(), ema.decay.into());
+            m.insert(
+                "live_weights".into(),
+                live.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .into(),
+            );
+        }
+    }
     let mut info = CheckpointInfo::new(tag, trainer.net.shape(), step);
     info.parent = parent;
-    let mut meta = meta;
     if let Some(m) = meta.as_object_mut() {
         m.insert(
             "optimizer_state".into(),
@@ -287,7 +381,7 @@ fn save_checkpoint(
         );
     }
     info.metadata = meta;
-    trainer.net.save(&weights, &info).map_err(failed)?;
+    trainer.published().save(&weights, &info).map_err(failed)?;
     Ok(weights)
 }
 
@@ -377,7 +471,7 @@ where
     let shape = Shape::of(model_cfg, game.encoding());
     let existing = latest_checkpoint(run_dir);
     let hash = cfg.training_hash();
-    let (net, start_step, resume_from, parent) = match (&existing, opts.resume) {
+    let (net, start_step, resume_from, parent, live) = match (&existing, opts.resume) {
         (Some(_), false) => {
             return Err(TrainError::Input(format!(
                 "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
@@ -395,18 +489,35 @@ where
                     weights.display()
                 );
             }
-            (net, info.step, Some(weights.clone()), info.parent.clone())
+            let live = live_weights_of(weights, info);
+            (net, info.step, Some(weights.clone()), info.parent.clone(), live)
         }
         (None, _) => match &opts.init {
             Some(init) => {
                 let (net, _) =
                     Network::load_expecting(init, &tag, shape, device).map_err(checkpoint_error)?;
-                (net, 0, None, Some(init.display().to_string()))
+                (net, 0, None, Some(init.display().to_string()), None)
             }
-            None => (Network::with_shape(shape, device, cfg.seed), 0, None, None),
+            None => (
+                Network::with_shape(shape, device, cfg.seed),
+                0,
+                None,
+                None,
+                None,
+            ),
         },
     };
-    let mut trainer = Trainer::new(net, &cfg);
+    // A checkpoint that publishes an average keeps the live weights beside
+    // it: training goes on from those, and the average from the published.
+    let mut trainer = match live {
+        Some(live) => {
+            let mut trained = net.duplicate();
+            trained.load_weights(&live).map_err(checkpoint_error)?;
+            let ema = (cfg.ema_decay > 0.0).then(|| Ema::new(net, &trained, cfg.ema_decay));
+            Trainer::with_average(trained, ema, &cfg)
+        }
+        None => Trainer::new(net, &cfg),
+    };
     if let Some(weights) = &resume_from {
         trainer
             .optimizer

@@ -214,6 +214,97 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
     }
 }
 
+/// With `ema_decay` a checkpoint publishes the moving average of the
+/// weights and keeps the live ones beside it; a run split by a resume ends
+/// with the same average and the same live weights as one run, and the
+/// average is what the published file holds (checked against the average
+/// computed here from each step's live weights).
+#[test]
+fn a_moving_average_is_published_and_survives_a_resume() {
+    tch::set_num_threads(1);
+    let tmp = tempfile::tempdir().unwrap();
+    let shards = write_shards(tmp.path(), 4);
+    let cfg = TrainConfig {
+        ema_decay: 0.5,
+        checkpoint_every: 1,
+        ..tiny_train()
+    };
+    let pc = Piratechnics::standard();
+    let whole = tmp.path().join("whole");
+    train(
+        &pc,
+        &tiny_model(),
+        &cfg,
+        &options(whole.clone(), &shards),
+        &mut |_| {},
+    )
+    .unwrap();
+    let split = tmp.path().join("split");
+    let first = RunOptions {
+        stop_after: Some(5),
+        ..options(split.clone(), &shards)
+    };
+    train(&pc, &tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
+    let second = RunOptions {
+        resume: true,
+        ..options(split.clone(), &shards)
+    };
+    train(&pc, &tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
+
+    let live = |run: &Path, step: u64| {
+        train::checkpoint_path(run, step).with_extension("live.safetensors")
+    };
+    let (published, _) = latest_checkpoint(&whole).unwrap();
+    assert_eq!(published, train::checkpoint_path(&whole, 10));
+    let diff = max_difference(&published, &train::checkpoint_path(&split, 10));
+    assert!(diff < 1e-5, "published averages differ by {diff}");
+    let diff = max_difference(&live(&whole, 10), &live(&split, 10));
+    assert!(diff < 1e-5, "live weights differ by {diff}");
+    // The average is not the last step's weights...
+    assert!(max_difference(&published, &live(&whole, 10)) > 1e-5);
+    // ...but the average of the live weights of every step: step t keeps
+    // min(0.5, (1 + t) / (10 + t)) of the average so far.
+    // Step 1's average (published at step 1) is between the fresh weights
+    // and step 1's: not the live weights.
+    let first_step = max_difference(&train::checkpoint_path(&whole, 1), &live(&whole, 1));
+    assert!(first_step > 1e-6, "the first average is the live weights");
+    let mut avg = weights(&train::checkpoint_path(&whole, 1));
+    for step in 2..=10u64 {
+        let d = 0.5f64.min((1 + step) as f64 / (10 + step) as f64);
+        let now = weights(&live(&whole, step));
+        for (k, t) in avg.iter_mut() {
+            *t = &*t * d + &now[k] * (1.0 - d);
+        }
+    }
+    let want: f64 = {
+        let got = weights(&published);
+        avg.iter()
+            .map(|(k, t)| (t - &got[k]).abs().max().double_value(&[]))
+            .fold(0.0, f64::max)
+    };
+    assert!(
+        want < 1e-5,
+        "the published weights are not the average ({want})"
+    );
+    // Without the key the checkpoint is the live weights and nothing else.
+    let plain = tmp.path().join("plain");
+    let cfg0 = TrainConfig {
+        ema_decay: 0.0,
+        ..cfg.clone()
+    };
+    train(
+        &pc,
+        &tiny_model(),
+        &cfg0,
+        &options(plain.clone(), &shards),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(!live(&plain, 10).exists());
+    let diff = max_difference(&train::checkpoint_path(&plain, 10), &live(&whole, 10));
+    assert!(diff < 1e-5, "the average changed the training ({diff})");
+}
+
 #[test]
 fn a_checkpoint_of_another_shape_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
