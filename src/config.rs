@@ -93,6 +93,8 @@ mod tests {
             ("[train]\nlr = inf\n", "train.lr"),
             ("[train]\nbatch_size = 0\n", "train.batch_size"),
             ("[train]\nwindow = 0\n", "train.window"),
+            ("[train]\nema_decay = 1.0\n", "train.ema_decay"),
+            ("[train]\nema_decay = -0.5\n", "train.ema_decay"),
             ("[eval]\ngames = 0\n", "eval.games"),
             ("[eval]\nladder = [\"bogus:1\"]\n", "eval.ladder"),
             ("[loop]\ngenerations = 0\n", "loop.generations"),
