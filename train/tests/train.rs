@@ -230,26 +230,22 @@ fn a_moving_average_is_published_and_survives_a_resume() {
         ..tiny_train()
     };
     let pc = Piratechnics::standard();
+    let run = |cfg: &TrainConfig, opts: &RunOptions| {
+        train(&pc, &tiny_model(), cfg, opts, &mut |_| {}).unwrap();
+    };
     let whole = tmp.path().join("whole");
-    train(
-        &pc,
-        &tiny_model(),
-        &cfg,
-        &options(whole.clone(), &shards),
-        &mut |_| {},
-    )
-    .unwrap();
+    run(&cfg, &options(whole.clone(), &shards));
     let split = tmp.path().join("split");
     let first = RunOptions {
         stop_after: Some(5),
         ..options(split.clone(), &shards)
     };
-    train(&pc, &tiny_model(), &cfg, &first, &mut |_| {}).unwrap();
+    run(&cfg, &first);
     let second = RunOptions {
         resume: true,
         ..options(split.clone(), &shards)
     };
-    train(&pc, &tiny_model(), &cfg, &second, &mut |_| {}).unwrap();
+    run(&cfg, &second);
 
     let live = |run: &Path, step: u64| {
         train::checkpoint_path(run, step).with_extension("live.safetensors")
@@ -292,14 +288,7 @@ fn a_moving_average_is_published_and_survives_a_resume() {
         ema_decay: 0.0,
         ..cfg.clone()
     };
-    train(
-        &pc,
-        &tiny_model(),
-        &cfg0,
-        &options(plain.clone(), &shards),
-        &mut |_| {},
-    )
-    .unwrap();
+    run(&cfg0, &options(plain.clone(), &shards));
     assert!(!live(&plain, 10).exists());
     let diff = max_difference(&train::checkpoint_path(&plain, 10), &live(&whole, 10));
     assert!(diff < 1e-5, "the average changed the training ({diff})");
