@@ -298,13 +298,13 @@ fn live_path(weights: &Path) -> PathBuf {
     weights.with_extension("live.safetensors")
 }
 
-/// The live weights a checkpoint names in its metadata, if it publishes an
-/// average.
+/// The live weights a checkpoint names in its metadata (a file beside it),
+/// if it publishes an average.
 fn live_weights_of(weights: &Path, info: &CheckpointInfo) -> Option<PathBuf> {
     info.metadata
         .get("live_weights")
         .and_then(|v| v.as_str())
-        .map(|_| live_path(weights))
+        .map(|name| weights.with_file_name(name))
 }
 
 /// The newest complete checkpoint of a run (weights path), if any. The
