@@ -95,6 +95,15 @@ mod tests {
             ("[train]\nwindow = 0\n", "train.window"),
             ("[train]\nema_decay = 1.0\n", "train.ema_decay"),
             ("[train]\nema_decay = -0.5\n", "train.ema_decay"),
+            ("[train]\nschedule_steps = -1\n", "train.schedule_steps"),
+            (
+                "[train]\nschedule = \"constant\"\nschedule_steps = 900\n",
+                "train.schedule_steps",
+            ),
+            (
+                "[train]\nwarmup_steps = 100\nschedule_steps = 50\n",
+                "train.schedule_steps",
+            ),
             ("[eval]\ngames = 0\n", "eval.games"),
             ("[eval]\nladder = [\"bogus:1\"]\n", "eval.ladder"),
             ("[loop]\ngenerations = 0\n", "loop.generations"),

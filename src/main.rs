@@ -8,7 +8,8 @@ mod games;
 
 use clap::{Parser, Subcommand};
 
-/// triad: a self-play reinforcement-learning toolkit for PiRaTeKnIcS (Triadic Chess).
+/// triad: a self-play reinforcement-learning toolkit for PiRaTeKnIcS (Triadic Chess) and its
+/// family of games: Pirate Chess, Influence Chess, Connect Four.
 ///
 /// Every subcommand has its own --help. Machine-readable output: --json
 /// (stdout then holds exactly one JSON object). Exit status: 0 success,

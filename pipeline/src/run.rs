@@ -23,7 +23,7 @@ use crate::config::RunConfig;
 use crate::lock::RunLock;
 use crate::players;
 use crate::ratings::{self, Matches};
-use crate::selfplay::{load_network, play_to_shards, Job};
+use crate::selfplay::{load_network, play_to_shards_pooled, Job};
 use crate::Error;
 use eval::arena::openings::random_openings;
 use eval::arena::players::{NetSpec, PlayerSpec};
@@ -321,6 +321,11 @@ where
                 .read_suite(Path::new(dir))
                 .map_err(|e| Error::input(format!("eval.suite: {e}")))?,
         };
+        if cfg.train.schedule == train::Schedule::Cosine && cfg.train.schedule_steps == 0 {
+            eprintln!(
+                "warning: train.schedule = \"cosine\" without train.schedule_steps: the loop's training run grows each generation, so the cosine would end at every generation's last step; set train.schedule_steps to the loop's planned steps (generations x train_steps_per_generation) or use schedule = \"constant\""
+            );
+        }
         let lock = RunLock::acquire(run, "triad loop")?;
         for d in ["networks", "games", "eval"] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
@@ -476,8 +481,14 @@ where
         eprintln!("generation {g}: self-play with {}", gen_name(best));
         let seed = self.cfg.seed.wrapping_mul(1000) + g as u64;
         let path = self.net_path(best);
-        let (net, model_id) = load_network(self.game, &self.cfg.model, Some(&path), seed)?;
-        let mut evaluator = NetworkEvaluator::new(net);
+        // One copy of the network per pool (`[selfplay] pools`).
+        let mut evaluators = Vec::new();
+        let mut model_id = String::new();
+        for _ in 0..self.cfg.selfplay.pools.max(1) {
+            let (net, id) = load_network(self.game, &self.cfg.model, Some(&path), seed)?;
+            evaluators.push(NetworkEvaluator::new(net));
+            model_id = id;
+        }
         let job = Job {
             out: dir,
             games: self.cfg.r#loop.games_per_generation,
@@ -490,10 +501,10 @@ where
             job.games,
             "{elapsed_precise} [{bar:30}] {pos}/{len} self-play games  {msg}",
         );
-        let report = play_to_shards(
+        let report = play_to_shards_pooled(
             self.game,
             &self.cfg.selfplay,
-            &mut evaluator,
+            &mut evaluators,
             &job,
             self.stop,
             &bar,

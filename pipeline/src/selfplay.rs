@@ -10,7 +10,7 @@ use model::{ModelConfig, Network};
 use selfplay::{Adjudicator, Evaluator, SelfPlay, SelfplayConfig, Totals};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The network a run uses and the id written on its rows: the checkpoint
@@ -71,6 +71,12 @@ impl Job {
         self.out
             .join(format!("selfplay-s{}-{i:04}.parquet", self.seed))
     }
+
+    /// Shard `i` of pool `p` (of several): `OUT/selfplay-s<SEED>-p<P>-<NNNN>.parquet`.
+    pub fn pool_shard_path(&self, p: usize, i: u64) -> PathBuf {
+        self.out
+            .join(format!("selfplay-s{}-p{p}-{i:04}.parquet", self.seed))
+    }
 }
 
 /// What a self-play job did.
@@ -101,7 +107,8 @@ pub fn static_adjudicator<S: AlphaBetaState>(start: &S) -> Adjudicator<S> {
 
 /// Plays `job` with `config` and `evaluator`, writing shards as games
 /// finish. `stop` (Ctrl-C) ends it early: finished games are kept, games
-/// in progress dropped. `bar` shows games done.
+/// in progress dropped. `bar` shows games done. One pool, whatever
+/// `[selfplay] pools` says: [`play_to_shards_pooled`] runs several.
 pub fn play_to_shards<G: Game>(
     game: &G,
     config: &SelfplayConfig,
@@ -113,22 +120,171 @@ pub fn play_to_shards<G: Game>(
 where
     G::State: AlphaBetaState,
 {
+    prepare_out(job)?;
+    let progress = Progress::new(bar, 1);
+    let part = Part {
+        pool: None,
+        first: 0,
+        games: job.games,
+    };
+    let (totals, shards, interrupted) =
+        play_part(game, config, evaluator, job, &part, stop, &progress)?;
+    Ok(Report {
+        totals,
+        shards,
+        interrupted,
+        seconds: progress.started.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`play_to_shards`] split between pools, one per evaluator, each on its
+/// own thread with its own driver (its share of `games_in_flight`, its
+/// own cache and tree threads): pool `p` of `n` plays the job's games
+/// `games·p/n .. games·(p+1)/n`, with the seeds and ids they have in one
+/// pool, into `OUT/selfplay-s<SEED>-p<P>-<NNNN>.parquet`. On a CPU each
+/// pool keeps a core in the network (docs/selfplay.md, "Pools"). One
+/// evaluator is [`play_to_shards`], shard names included.
+pub fn play_to_shards_pooled<G: Game, E: Evaluator<G::State> + Send>(
+    game: &G,
+    config: &SelfplayConfig,
+    evaluators: &mut [E],
+    job: &Job,
+    stop: &AtomicBool,
+    bar: &ProgressBar,
+) -> Result<Report, Error>
+where
+    G::State: AlphaBetaState,
+{
+    let n = evaluators.len() as u64;
+    match n {
+        0 => return Err(Error::input("self-play needs at least one pool")),
+        1 => return play_to_shards(game, config, &mut evaluators[0], job, stop, bar),
+        _ => {}
+    }
+    prepare_out(job)?;
+    let mut pool_config = config.clone();
+    pool_config.games_in_flight = (config.games_in_flight / n as usize).max(1);
+    let progress = Progress::new(bar, n as usize);
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = evaluators
+            .iter_mut()
+            .enumerate()
+            .map(|(p, evaluator)| {
+                let part = Part {
+                    pool: Some(p),
+                    first: job.games * p as u64 / n,
+                    games: job.games * (p as u64 + 1) / n - job.games * p as u64 / n,
+                };
+                let (config, progress) = (&pool_config, &progress);
+                scope.spawn(move || play_part(game, config, evaluator, job, &part, stop, progress))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::failed("a self-play pool panicked")))
+            })
+            .collect()
+    });
+    let mut report = Report {
+        totals: Totals::default(),
+        shards: Vec::new(),
+        interrupted: false,
+        seconds: progress.started.elapsed().as_secs_f64(),
+    };
+    for r in results {
+        let (totals, shards, interrupted) = r?;
+        report.totals.add(&totals);
+        report.shards.extend(shards);
+        report.interrupted |= interrupted;
+    }
+    Ok(report)
+}
+
+/// Creates the output folder; a folder that already holds this job's
+/// first shard is refused (another job's games would mix with these).
+fn prepare_out(job: &Job) -> Result<(), Error> {
     if job.games == 0 || job.shard_games == 0 {
         return Err(Error::input("games and games per shard must be at least 1"));
     }
     std::fs::create_dir_all(&job.out)
         .map_err(|e| Error::input(format!("{}: cannot create: {e}", job.out.display())))?;
-    if job.shard_path(0).exists() {
-        return Err(Error::input(format!(
-            "{} exists: choose another output folder or seed",
-            job.shard_path(0).display()
-        )));
+    for first in [job.shard_path(0), job.pool_shard_path(0, 0)] {
+        if first.exists() {
+            return Err(Error::input(format!(
+                "{} exists: choose another output folder or seed",
+                first.display()
+            )));
+        }
     }
-    let mut driver = SelfPlay::new(game, config, job.seed, job.games, &job.model_id)
+    Ok(())
+}
+
+/// One pool's share of a job.
+struct Part {
+    /// `None`: the job's only pool (shards named as before pools existed).
+    pool: Option<usize>,
+    /// The job index of its first game, and its number of games.
+    first: u64,
+    games: u64,
+}
+
+/// The progress bar of a job, fed by its pools.
+struct Progress<'a> {
+    bar: &'a ProgressBar,
+    started: Instant,
+    totals: Mutex<Vec<Totals>>,
+}
+
+impl<'a> Progress<'a> {
+    fn new(bar: &'a ProgressBar, pools: usize) -> Progress<'a> {
+        Progress {
+            bar,
+            started: Instant::now(),
+            totals: Mutex::new(vec![Totals::default(); pools]),
+        }
+    }
+
+    /// Pool `p`'s totals so far; the bar shows the sum.
+    fn update(&self, p: usize, totals: &Totals) {
+        let Ok(mut all) = self.totals.lock() else {
+            return;
+        };
+        all[p] = *totals;
+        let mut sum = Totals::default();
+        for t in all.iter() {
+            sum.add(t);
+        }
+        drop(all);
+        self.bar.set_position(sum.games);
+        self.bar
+            .set_message(progress_message(&sum, self.started.elapsed().as_secs_f64()));
+    }
+}
+
+/// Plays one pool's games into its shards: (totals, shards, interrupted).
+fn play_part<G: Game>(
+    game: &G,
+    config: &SelfplayConfig,
+    evaluator: &mut dyn Evaluator<G::State>,
+    job: &Job,
+    part: &Part,
+    stop: &AtomicBool,
+    progress: &Progress<'_>,
+) -> Result<(Totals, Vec<ShardSummary>, bool), Error>
+where
+    G::State: AlphaBetaState,
+{
+    let mut driver = SelfPlay::new(game, config, job.seed, part.games, &job.model_id)
+        .with_first_index(part.first)
         .with_first_game_id(job.first_game_id)
         .with_adjudicator(static_adjudicator(&game.start()))
         .with_leaf_hint(|| Box::new(crate::leafhint::QuiescenceHint::<G::State>::new()));
-    let started = Instant::now();
+    let shard_path = |i: u64| match part.pool {
+        None => job.shard_path(i),
+        Some(p) => job.pool_shard_path(p, i),
+    };
     let mut finished = Vec::new();
     let (mut shard_index, mut in_shard) = (0, 0);
     let mut writer: Option<ShardWriter> = None;
@@ -139,7 +295,11 @@ where
         if stop.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;
             driver.abandon();
-            bar.println("interrupted: keeping finished games, dropping games in progress");
+            if part.pool.unwrap_or(0) == 0 {
+                progress
+                    .bar
+                    .println("interrupted: keeping finished games, dropping games in progress");
+            }
             continue;
         }
         finished.clear();
@@ -148,7 +308,7 @@ where
             let w = match writer.as_mut() {
                 Some(w) => w,
                 None => {
-                    writer.insert(ShardWriter::create(job.shard_path(shard_index)).map_err(failed)?)
+                    writer.insert(ShardWriter::create(shard_path(shard_index)).map_err(failed)?)
                 }
             };
             for r in &g.records {
@@ -163,21 +323,12 @@ where
                 in_shard = 0;
             }
         }
-        bar.set_position(driver.totals.games);
-        bar.set_message(progress_message(
-            &driver.totals,
-            started.elapsed().as_secs_f64(),
-        ));
+        progress.update(part.pool.unwrap_or(0), &driver.totals);
     }
     if let Some(w) = writer.take() {
         shards.push(w.finish().map_err(failed)?);
     }
-    Ok(Report {
-        totals: driver.totals,
-        shards,
-        interrupted,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    Ok((driver.totals, shards, interrupted))
 }
 
 /// The progress bar's message: positions and evaluations per second, the
@@ -194,4 +345,107 @@ pub fn progress_message(t: &Totals, secs: f64) -> String {
             None => "-".into(),
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use piratechnics::Piratechnics;
+    use selfplay::UniformEvaluator;
+
+    /// Every row of the shards under `dir`, ordered by game and ply.
+    fn rows(dir: &Path) -> Vec<data::PositionRecord> {
+        let mut rows = Vec::new();
+        for shard in data::list_shards(&[dir]).unwrap() {
+            rows.extend(
+                data::ShardReader::open(&shard.path)
+                    .unwrap()
+                    .read_records()
+                    .unwrap(),
+            );
+        }
+        rows.sort_by_key(|r| (r.game_id, r.ply));
+        rows
+    }
+
+    fn play(pools: usize, out: &Path) -> Report {
+        let game = Piratechnics::standard();
+        let config = SelfplayConfig {
+            simulations: 8,
+            cheap_simulations: 4,
+            max_plies: 24,
+            games_in_flight: 4,
+            temperature_plies: 24,
+            pools,
+            ..Default::default()
+        };
+        let job = Job {
+            out: out.to_path_buf(),
+            games: 7,
+            first_game_id: 100,
+            seed: 9,
+            shard_games: 2,
+            model_id: "uniform".into(),
+        };
+        let mut evaluators = vec![UniformEvaluator; pools];
+        let bar = ProgressBar::hidden();
+        play_to_shards_pooled(
+            &game,
+            &config,
+            &mut evaluators,
+            &job,
+            &AtomicBool::new(false),
+            &bar,
+        )
+        .unwrap()
+    }
+
+    /// A job split between pools plays the games one pool plays (a game's
+    /// seed and id follow its index in the job), each once, into each
+    /// pool's own shards.
+    #[test]
+    fn pools_play_the_same_games_as_one_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one, three) = (dir.path().join("one"), dir.path().join("three"));
+        let a = play(1, &one);
+        let b = play(3, &three);
+        assert_eq!((a.totals.games, b.totals.games), (7, 7));
+        let (ra, rb) = (rows(&one), rows(&three));
+        assert!(!ra.is_empty());
+        assert_eq!(ra, rb);
+        let ids: std::collections::BTreeSet<u64> = rb.iter().map(|r| r.game_id).collect();
+        assert_eq!(ids, (100..107).collect());
+        assert_eq!(a.rows(), b.rows());
+        assert_eq!(a.totals.positions, b.totals.positions);
+        // One pool keeps the old shard names; pools name theirs.
+        assert!(one.join("selfplay-s9-0000.parquet").exists());
+        for p in 0..3 {
+            assert!(three
+                .join(format!("selfplay-s9-p{p}-0000.parquet"))
+                .exists());
+        }
+        // A folder holding the job's shards is refused, pooled or not.
+        let game = Piratechnics::standard();
+        let job = Job {
+            out: three.clone(),
+            games: 7,
+            first_game_id: 100,
+            seed: 9,
+            shard_games: 2,
+            model_id: "uniform".into(),
+        };
+        let err = play_to_shards(
+            &game,
+            &SelfplayConfig::default(),
+            &mut UniformEvaluator,
+            &job,
+            &AtomicBool::new(false),
+            &ProgressBar::hidden(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("selfplay-s9-p0-0000.parquet"),
+            "{err}"
+        );
+    }
 }

@@ -74,9 +74,19 @@ pub struct SelfplayConfig {
     pub games_in_flight: usize,
     /// Entries of the evaluation cache; 0 disables it (default 65536).
     pub cache_size: usize,
-    /// Threads for the tree work; 0 = one per core but one, left to the
-    /// thread that runs the network (at least 1) (default 0).
+    /// Threads for the tree work of each pool; 0 = the cores the pools'
+    /// network threads leave, shared between the pools (at least 1 each)
+    /// (default 0).
     pub threads: usize,
+    /// Self-play pools: drivers that each run their own copy of the network
+    /// on their own thread, the job's games and `games_in_flight` split
+    /// between them (default 1). On a CPU one pool keeps one core in the
+    /// network and leaves the rest to the tree work, which needs little: on
+    /// the 2-core development machine `pools = 2` runs the network on both.
+    /// A game's seed and id do not depend on the pools; its moves can, in
+    /// the last bit, through the batches its leaves share (docs/selfplay.md,
+    /// "Pools").
+    pub pools: usize,
     /// Keep the subtree of the played move for the next search (PUCT only) (default true).
     pub tree_reuse: bool,
     /// Look for a mating move whenever a node is expanded (default true). A
@@ -136,6 +146,7 @@ impl Default for SelfplayConfig {
             games_in_flight: 256,
             cache_size: 65536,
             threads: 0,
+            pools: 1,
             tree_reuse: true,
             mate_check: true,
             solver: false,
@@ -155,8 +166,9 @@ impl SelfplayConfig {
         if self.threads > 0 {
             return self.threads;
         }
+        let pools = self.pools.max(1);
         std::thread::available_parallelism()
-            .map(|n| n.get().saturating_sub(1).max(1))
+            .map(|n| (n.get().saturating_sub(pools) / pools).max(1))
             .unwrap_or(1)
     }
 
@@ -218,6 +230,15 @@ impl SelfplayConfig {
         }
         if self.max_plies == 0 {
             return bad("max_plies", "must be at least 1");
+        }
+        if !(1..=256).contains(&self.pools) {
+            return bad("pools", "must be 1..=256 (1: one network thread)");
+        }
+        if self.games_in_flight < self.pools {
+            return bad(
+                "games_in_flight",
+                "must be at least pools (it is split between them)",
+            );
         }
         if !(1..=65_536).contains(&self.games_in_flight) {
             return bad("games_in_flight", "must be 1..=65536");

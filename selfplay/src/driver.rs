@@ -79,6 +79,22 @@ impl Totals {
     pub fn mean_batch(&self) -> f64 {
         self.evaluations as f64 / self.rounds.max(1) as f64
     }
+    /// Adds `other`'s counts (the totals of several drivers of one job).
+    pub fn add(&mut self, other: &Totals) {
+        self.games += other.games;
+        self.finished_plies += other.finished_plies;
+        self.positions += other.positions;
+        self.evaluations += other.evaluations;
+        self.rounds += other.rounds;
+        self.cache_hits += other.cache_hits;
+        self.white_wins += other.white_wins;
+        self.black_wins += other.black_wins;
+        self.draws += other.draws;
+        self.resignations += other.resignations;
+        self.would_resign += other.would_resign;
+        self.false_resignations += other.false_resignations;
+    }
+
     /// Share of would-be resignations that were wrong (`None` before any).
     pub fn false_resignation_rate(&self) -> Option<f64> {
         (self.would_resign > 0).then(|| self.false_resignations as f64 / self.would_resign as f64)
@@ -145,6 +161,9 @@ pub struct SelfPlay<G: Game> {
     next_game: u64,
     /// Added to every game's index to make its recorded `game_id`.
     first_id: u64,
+    /// The index of this driver's first game in its job (see
+    /// [`SelfPlay::with_first_index`]).
+    first_index: u64,
     max_games: u64,
     stopping: bool,
     pool: rayon::ThreadPool,
@@ -216,6 +235,7 @@ impl<G: Game> SelfPlay<G> {
             cache: EvalCache::new(config.cache_size),
             next_game: 0,
             first_id: 0,
+            first_index: 0,
             max_games,
             stopping: false,
             pool,
@@ -235,6 +255,15 @@ impl<G: Game> SelfPlay<G> {
     /// unique within the run. The games themselves do not change.
     pub fn with_first_game_id(mut self, first: u64) -> SelfPlay<G> {
         self.first_id = first;
+        self
+    }
+
+    /// Plays the job's games `first..first + max_games` instead of
+    /// `0..max_games`: their seeds and ids are those games' in a driver
+    /// that plays the whole job, so a job split between several drivers
+    /// (self-play pools, one network copy each) plays the same games.
+    pub fn with_first_index(mut self, first: u64) -> SelfPlay<G> {
+        self.first_index = first;
         self
     }
 
@@ -293,7 +322,7 @@ impl<G: Game> SelfPlay<G> {
         // (1) New games, in slot order: ids and seeds do not depend on timing.
         for slot in &mut self.slots {
             if slot.active.is_none() && !self.stopping && self.next_game < self.max_games {
-                let index = self.next_game;
+                let index = self.first_index + self.next_game;
                 self.next_game += 1;
                 // The game's stream depends on its index only, so the
                 // same seed gives the same games whatever the id base.

@@ -6,7 +6,7 @@ use crate::config::{load_run, RunConfig};
 use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use pipeline::selfplay::{load_network, play_to_shards, Job};
+use pipeline::selfplay::{load_network, play_to_shards_pooled, Job};
 use selfplay::{NetworkEvaluator, Totals};
 use serde_json::json;
 use std::path::PathBuf;
@@ -16,8 +16,10 @@ use std::sync::Arc;
 #[derive(clap::Args)]
 #[command(
     after_help = "The [selfplay] section of the config sets the search (PUCT or Gumbel, \
-simulations, noise, temperature, resignation, games in flight); the [model] section the \
+simulations, noise, temperature, resignation, games in flight, pools); the [model] section the \
 network when no --model is given. Shards are written as DIR/selfplay-s<SEED>-<NNNN>.parquet \
+(with [selfplay] pools = P > 1, one series per pool: DIR/selfplay-s<SEED>-p<I>-<NNNN>.parquet; \
+pools run a network copy each, on their own cores, and play the same games) \
 under a temporary name and renamed when complete. Ctrl-C stops: finished games are kept, \
 games in progress are dropped.\n\nExamples:\n  triad selfplay --config configs/quickstart.toml \
 --games 64 --out runs/q/games\n  triad selfplay --config run.toml --model ckpt/net-000100.safetensors \
@@ -114,8 +116,15 @@ where
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
-    let (net, model_id) =
-        load_network(game, &cfg.model, args.model.as_deref(), args.seed).map_err(pipeline_error)?;
+    // One copy of the network per pool (`[selfplay] pools`).
+    let mut evaluators = Vec::new();
+    let mut model_id = String::new();
+    for _ in 0..config.pools.max(1) {
+        let (net, id) = load_network(game, &cfg.model, args.model.as_deref(), args.seed)
+            .map_err(pipeline_error)?;
+        evaluators.push(NetworkEvaluator::new(net));
+        model_id = id;
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -123,7 +132,6 @@ where
         // the clean stop; the run itself is fine.
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
-    let mut evaluator = NetworkEvaluator::new(net);
     let bar = ProgressBar::new(args.games);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
@@ -142,8 +150,8 @@ where
     // naming the first; a killed one's lock is taken over.
     let _lock =
         pipeline::lock::RunLock::acquire(&args.out, "triad selfplay").map_err(pipeline_error)?;
-    let report =
-        play_to_shards(game, config, &mut evaluator, &job, &stop, &bar).map_err(pipeline_error)?;
+    let report = play_to_shards_pooled(game, config, &mut evaluators, &job, &stop, &bar)
+        .map_err(pipeline_error)?;
     bar.finish_and_clear();
     let (shards, interrupted) = (&report.shards, report.interrupted);
     let secs = report.seconds;

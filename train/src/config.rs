@@ -46,6 +46,14 @@ pub struct TrainConfig {
     pub warmup_steps: u64,
     /// Cosine: the final learning rate as a fraction of `lr` (default 0.05).
     pub min_lr_factor: f64,
+    /// Cosine: the steps the half cosine spans, after which the rate stays
+    /// at its floor (default 0: the run's `steps`). `triad loop` trains
+    /// one run that grows by a slice each generation, so its `steps` is
+    /// only the total so far; set this to the loop's planned total
+    /// (`generations × train_steps_per_generation`) for one decay over the
+    /// whole loop.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub schedule_steps: u64,
     /// Step schedule: steps between decays (default 1000).
     pub step_every: u64,
     /// Step schedule: factor applied at each decay (default 0.1).
@@ -142,6 +150,11 @@ fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }
 
+/// [`is_zero`] for a count.
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
@@ -152,6 +165,7 @@ impl Default for TrainConfig {
             schedule: Schedule::Cosine,
             warmup_steps: 100,
             min_lr_factor: 0.05,
+            schedule_steps: 0,
             step_every: 1000,
             step_gamma: 0.1,
             momentum: 0.9,
@@ -270,6 +284,18 @@ impl TrainConfig {
                 "must be in [0, 1) (0: off; typical 0.99 to 0.999)",
             );
         }
+        if self.schedule_steps > 0 && self.schedule != Schedule::Cosine {
+            return bad(
+                "schedule_steps",
+                "is the span of the cosine schedule; set schedule = \"cosine\" or remove the key",
+            );
+        }
+        if self.schedule_steps > 0 && self.schedule_steps <= self.warmup_steps {
+            return bad(
+                "schedule_steps",
+                "must be more than warmup_steps (the cosine starts after the warm-up)",
+            );
+        }
         if !(self.momentum.is_finite() && (0.0..1.0).contains(&self.momentum)) {
             return bad("momentum", "must be in [0, 1)");
         }
@@ -291,7 +317,12 @@ impl TrainConfig {
         match self.schedule {
             Schedule::Constant => self.lr,
             Schedule::Cosine => {
-                let span = self.steps.saturating_sub(self.warmup_steps).max(1) as f64;
+                let total = if self.schedule_steps > 0 {
+                    self.schedule_steps
+                } else {
+                    self.steps
+                };
+                let span = total.saturating_sub(self.warmup_steps).max(1) as f64;
                 let t = ((step - self.warmup_steps) as f64 / span).min(1.0);
                 let floor = self.lr * self.min_lr_factor;
                 floor + (self.lr - floor) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
@@ -376,6 +407,16 @@ mod tests {
         assert!((c.lr_at(10) - 1.0).abs() < 1e-12);
         assert!((c.lr_at(60) - 0.5).abs() < 1e-9);
         assert!(c.lr_at(110).abs() < 1e-12);
+        // A span of its own: the run's `steps` no longer matters, and past
+        // the span the rate stays at the floor.
+        c.schedule_steps = 210;
+        assert!((c.lr_at(110) - 0.5).abs() < 1e-9);
+        c.steps = 60;
+        assert!((c.lr_at(110) - 0.5).abs() < 1e-9);
+        assert!(c.lr_at(210).abs() < 1e-12);
+        assert!(c.lr_at(5000).abs() < 1e-12);
+        c.schedule_steps = 0;
+        c.steps = 110;
         c.schedule = Schedule::Step;
         c.step_every = 20;
         c.step_gamma = 0.5;
@@ -398,5 +439,14 @@ mod tests {
         };
         assert_eq!(a.training_hash(), b.training_hash());
         assert_ne!(a.training_hash(), c.training_hash());
+        // The cosine's own span decides the weights; left at 0 it stays
+        // out of the serialised config (older runs keep their hash).
+        let d = TrainConfig {
+            schedule_steps: 4800,
+            ..Default::default()
+        };
+        assert_ne!(a.training_hash(), d.training_hash());
+        let json = serde_json::to_string(&a).unwrap();
+        assert!(!json.contains("schedule_steps"), "{json}");
     }
 }
