@@ -23,7 +23,7 @@ use crate::config::RunConfig;
 use crate::lock::RunLock;
 use crate::players;
 use crate::ratings::{self, Matches};
-use crate::selfplay::{load_network, play_to_shards_pooled, Job};
+use crate::selfplay::{load_pool_evaluators, play_to_shards_pooled, Job};
 use crate::Error;
 use eval::arena::openings::random_openings;
 use eval::arena::players::{NetSpec, PlayerSpec};
@@ -31,7 +31,6 @@ use eval::arena::record::game_record;
 use eval::arena::{self, RunOptions, Schedule, Table};
 use game::{AlphaBetaState, Game, GameTag, SuiteFile};
 use indicatif::{ProgressBar, ProgressStyle};
-use selfplay::NetworkEvaluator;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -481,14 +480,13 @@ where
         eprintln!("generation {g}: self-play with {}", gen_name(best));
         let seed = self.cfg.seed.wrapping_mul(1000) + g as u64;
         let path = self.net_path(best);
-        // One copy of the network per pool (`[selfplay] pools`).
-        let mut evaluators = Vec::new();
-        let mut model_id = String::new();
-        for _ in 0..self.cfg.selfplay.pools.max(1) {
-            let (net, id) = load_network(self.game, &self.cfg.model, Some(&path), seed)?;
-            evaluators.push(NetworkEvaluator::new(net));
-            model_id = id;
-        }
+        let (mut evaluators, model_id) = load_pool_evaluators(
+            self.game,
+            &self.cfg.model,
+            Some(&path),
+            seed,
+            self.cfg.selfplay.pools,
+        )?;
         let job = Job {
             out: dir,
             games: self.cfg.r#loop.games_per_generation,

@@ -7,7 +7,7 @@ use data::{ShardSummary, ShardWriter};
 use game::{AlphaBetaState, Game, GameTag};
 use indicatif::ProgressBar;
 use model::{ModelConfig, Network};
-use selfplay::{Adjudicator, Evaluator, SelfPlay, SelfplayConfig, Totals};
+use selfplay::{Adjudicator, Evaluator, NetworkEvaluator, SelfPlay, SelfplayConfig, Totals};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -44,6 +44,29 @@ pub fn load_network<G: Game>(
             Ok((net, format!("{stem}@{}", info.step)))
         }
     }
+}
+
+/// One network evaluator per self-play pool, and the id written on rows.
+pub type PoolEvaluators<S> = (Vec<NetworkEvaluator<S>>, String);
+
+/// [`load_network`] once per self-play pool (`[selfplay] pools`, at least
+/// one): each pool runs its own copy on its own thread. The model id is
+/// the same for every copy.
+pub fn load_pool_evaluators<G: Game>(
+    game: &G,
+    model: &ModelConfig,
+    checkpoint: Option<&Path>,
+    seed: u64,
+    pools: usize,
+) -> Result<PoolEvaluators<G::State>, Error> {
+    let mut evaluators = Vec::new();
+    let mut model_id = String::new();
+    for _ in 0..pools.max(1) {
+        let (net, id) = load_network(game, model, checkpoint, seed)?;
+        evaluators.push(NetworkEvaluator::new(net));
+        model_id = id;
+    }
+    Ok((evaluators, model_id))
 }
 
 /// What to play and where to write it.

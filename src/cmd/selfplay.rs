@@ -6,8 +6,8 @@ use crate::config::{load_run, RunConfig};
 use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use pipeline::selfplay::{load_network, play_to_shards_pooled, Job};
-use selfplay::{NetworkEvaluator, Totals};
+use pipeline::selfplay::{load_pool_evaluators, play_to_shards_pooled, Job};
+use selfplay::Totals;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,15 +116,14 @@ where
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
-    // One copy of the network per pool (`[selfplay] pools`).
-    let mut evaluators = Vec::new();
-    let mut model_id = String::new();
-    for _ in 0..config.pools.max(1) {
-        let (net, id) = load_network(game, &cfg.model, args.model.as_deref(), args.seed)
-            .map_err(pipeline_error)?;
-        evaluators.push(NetworkEvaluator::new(net));
-        model_id = id;
-    }
+    let (mut evaluators, model_id) = load_pool_evaluators(
+        game,
+        &cfg.model,
+        args.model.as_deref(),
+        args.seed,
+        config.pools,
+    )
+    .map_err(pipeline_error)?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
