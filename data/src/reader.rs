@@ -228,8 +228,11 @@ fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
 /// evaluation games (`eval/`, which can be named explicitly).
 ///
 /// Order: by generation (shards outside a generation first, see
-/// [`ShardFile::generation`]), then by modification time, then by the
-/// sequence number in the name, then by name. A shard listed twice is kept
+/// [`ShardFile::generation`]); within a generation by the sequence number
+/// in the name, then by name (never by time: a generation's shards are
+/// written at once, by self-play pools or workers, and the order they
+/// finish in must not change what a run trains on); outside one by
+/// modification time, then sequence number, then name. A shard listed twice is kept
 /// once. Files still being written (`*.tmp`) are skipped; naming one
 /// explicitly is an error.
 pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataError> {
@@ -255,12 +258,17 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
         }
     }
     out.sort_by(|a, b| {
-        (a.generation, a.modified, a.sequence, &a.path).cmp(&(
-            b.generation,
-            b.modified,
-            b.sequence,
-            &b.path,
-        ))
+        a.generation.cmp(&b.generation).then_with(|| {
+            if a.generation.is_some() {
+                // The shards of one generation are written at once (by
+                // self-play pools or workers) and finish in any order:
+                // their names, not their times, keep the order, and with
+                // it the training run, the same from run to run.
+                (a.sequence, &a.path).cmp(&(b.sequence, &b.path))
+            } else {
+                (a.modified, a.sequence, &a.path).cmp(&(b.modified, b.sequence, &b.path))
+            }
+        })
     });
     out.dedup_by(|a, b| a.path == b.path);
     Ok(out)

@@ -177,6 +177,32 @@ fn a_plain_folder_keeps_its_order() {
 }
 
 #[test]
+fn a_generations_shards_keep_their_names_order_whatever_their_times() {
+    // Self-play pools write a generation's shards at once and finish in
+    // any order; training must read them in the same order every run.
+    let dir = tempfile::tempdir().unwrap();
+    let gen = dir.path().join("games/gen-0005");
+    let p0 = gen.join("selfplay-s1005-p0-0000.parquet");
+    let p1 = gen.join("selfplay-s1005-p1-0000.parquet");
+    let p0_next = gen.join("selfplay-s1005-p0-0001.parquet");
+    for (i, p) in [&p0, &p1, &p0_next].into_iter().enumerate() {
+        write_shard(p, i as u64 * 10, 1);
+    }
+    let t = SystemTime::now() - Duration::from_secs(600);
+    let want = vec![p0.clone(), p1.clone(), p0_next.clone()];
+    for order in [
+        [&p0, &p1, &p0_next],
+        [&p0_next, &p1, &p0],
+        [&p1, &p0_next, &p0],
+    ] {
+        for (i, p) in order.into_iter().enumerate() {
+            set_modified(p, t + Duration::from_secs(60 * i as u64));
+        }
+        assert_eq!(paths(&list_shards(&[dir.path()]).unwrap()), want);
+    }
+}
+
+#[test]
 fn the_replay_window_of_a_run_takes_the_newest_generation() {
     let run = fake_run();
     let b_rows = data::read_shard(&run.b).unwrap().len();
