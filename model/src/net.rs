@@ -286,6 +286,13 @@ impl Network {
 
     /// A fresh network of a given shape on a device.
     pub fn with_shape(shape: Shape, device: Device, seed: u64) -> Network {
+        // libtorch draws the initial weights from one generator per
+        // process: two networks built at once on two threads (tests run in
+        // parallel, say) would interleave their draws and neither would
+        // have its seed's weights. One builder at a time keeps a seed's
+        // network the same whatever else the process does.
+        static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
         tch::manual_seed(seed as i64);
         let vs = nn::VarStore::new(device);
         let root = vs.root();

@@ -568,3 +568,48 @@ fn auxiliary_heads_leave_play_unchanged() {
     assert!(!loaded.shape().aux_heads);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A seed's fresh network has the same weights when other threads build
+/// networks at the same moment (libtorch's generator is one per process;
+/// `Network::with_shape` builds one at a time).
+#[test]
+fn a_seeds_network_is_the_same_while_other_threads_build_networks() {
+    let weights = |net: &Network| -> Vec<(String, Vec<f32>)> {
+        let mut v: Vec<_> = net
+            .var_store()
+            .variables()
+            .into_iter()
+            .map(|(name, t)| {
+                let t = t.flatten(0, -1).to_kind(tch::Kind::Float);
+                (name, Vec::<f32>::try_from(&t).unwrap())
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let alone = weights(&Network::new(&small_config(), enc(), 7).unwrap());
+    let built: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8u64)
+            .map(|i| {
+                s.spawn(move || {
+                    (0..4)
+                        .map(|_| Network::new(&small_config(), enc(), 7 + (i % 2) * 100).unwrap())
+                        .map(|n| (i % 2, weights(&n)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let seeds_7: Vec<_> = built.iter().filter(|(k, _)| *k == 0).collect();
+    assert_eq!(seeds_7.len(), 16);
+    for (_, w) in seeds_7 {
+        assert!(
+            *w == alone,
+            "a seed-7 network built beside others has other weights"
+        );
+    }
+}
