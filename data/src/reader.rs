@@ -257,18 +257,17 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
             out.push(shard_file(p.to_path_buf())?);
         }
     }
+    // The shards of one generation are written at once (by self-play pools
+    // or workers) and finish in any order: their names, not their times,
+    // keep the order, and with it the training run, the same from run to run.
+    let time = |s: &ShardFile| s.generation.is_none().then_some(s.modified);
     out.sort_by(|a, b| {
-        a.generation.cmp(&b.generation).then_with(|| {
-            if a.generation.is_some() {
-                // The shards of one generation are written at once (by
-                // self-play pools or workers) and finish in any order:
-                // their names, not their times, keep the order, and with
-                // it the training run, the same from run to run.
-                (a.sequence, &a.path).cmp(&(b.sequence, &b.path))
-            } else {
-                (a.modified, a.sequence, &a.path).cmp(&(b.modified, b.sequence, &b.path))
-            }
-        })
+        (a.generation, time(a), a.sequence, &a.path).cmp(&(
+            b.generation,
+            time(b),
+            b.sequence,
+            &b.path,
+        ))
     });
     out.dedup_by(|a, b| a.path == b.path);
     Ok(out)
