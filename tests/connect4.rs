@@ -432,6 +432,49 @@ fn decided_ladder_rungs_are_skipped() {
 /// A Connect Four loop small enough for a test: a 1-block network, 8 games
 /// a generation, 5 training steps; `eval` is the `[eval]` section's body
 /// and `generations` the loop's length.
+/// `[eval] previous_games`: the games against the previous generation are
+/// counted apart from the ladder's, here more (6) than the ladder's (2);
+/// `matches.json` holds exactly those counts.
+#[test]
+fn games_against_the_previous_generation_have_their_own_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c4.toml");
+    std::fs::write(
+        &config,
+        tiny_c4_loop(
+            6,
+            "simulations = 4\nladder = [\"random\"]\nrandom_plies = 2\nprevious_games = 6\n",
+            2,
+        ),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = common::run_loop(&config, &run);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
+    let players: Vec<&str> = m["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let games = |a: &str, b: &str| -> u64 {
+        let (i, j) = (
+            players.iter().position(|p| *p == a).unwrap(),
+            players.iter().position(|p| *p == b).unwrap(),
+        );
+        (0..3).map(|k| m["wdl"][i][j][k].as_u64().unwrap()).sum()
+    };
+    assert_eq!(games("gen-0000", "random"), 2, "{err}");
+    assert_eq!(games("gen-0001", "gen-0000"), 6, "{err}");
+    assert_eq!(games("gen-0001", "random"), 2, "{err}");
+    assert_eq!(games("gen-0002", "gen-0001"), 6, "{err}");
+    assert_eq!(games("gen-0002", "random"), 2, "{err}");
+    assert!(err.contains("generation 2: 8 evaluation games"), "{err}");
+}
+
 fn tiny_c4_loop(seed: u64, eval: &str, generations: u32) -> String {
     format!(
         r#"seed = {seed}

@@ -9,6 +9,13 @@ use serde::{Deserialize, Serialize};
 pub struct EvalConfig {
     /// Games per pairing (rounded up to whole colour-swapped pairs).
     pub games: usize,
+    /// Games against earlier generations (the previous one evaluated and,
+    /// with gating, the best); 0 plays `games`. A game between two networks
+    /// costs two searches a move and, between near equals, runs long: in
+    /// the quickstart the pairing took 60% of a generation's match time.
+    /// The ladder places each generation too; this head-to-head sharpens
+    /// the step between neighbours.
+    pub previous_games: usize,
     /// Search simulations of network players.
     pub simulations: u32,
     /// Fixed opponents every generation meets (`random`, `ab:...`).
@@ -51,6 +58,7 @@ impl Default for EvalConfig {
     fn default() -> Self {
         EvalConfig {
             games: 20,
+            previous_games: 0,
             simulations: 32,
             ladder: vec!["random".into(), "ab:depth=1".into(), "ab:depth=2".into()],
             threads: 2,
@@ -68,6 +76,17 @@ impl Default for EvalConfig {
 }
 
 impl EvalConfig {
+    /// Colour-swapped pairs per pairing: against earlier generations, and
+    /// against everyone else.
+    pub fn pairs(&self) -> (usize, usize) {
+        let pairs = self.games.div_ceil(2).max(1);
+        let previous = match self.previous_games {
+            0 => pairs,
+            n => n.div_ceil(2),
+        };
+        (previous, pairs)
+    }
+
     /// Checks values; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
         if self.games == 0 {

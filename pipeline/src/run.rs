@@ -196,6 +196,30 @@ pub fn match_game_id(g: u32, i: u64) -> u64 {
     ((g as u64) << 32) | (1 << 31) | i
 }
 
+/// Generation `g`'s openings and gauntlet of `players`: player 0 (its
+/// network) against each of the others, `[eval] previous_games` against
+/// players `1..=earlier` (earlier generations' networks) and `[eval]
+/// games` against the rest (the ladder).
+pub(crate) fn match_schedule<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    g: u32,
+    players: usize,
+    earlier: usize,
+) -> (Vec<G::State>, Schedule) {
+    let (previous, pairs) = cfg.eval.pairs();
+    let most = previous.max(pairs);
+    let openings = random_openings(game, most, cfg.eval.random_plies, cfg.seed ^ g as u64);
+    let schedule = Schedule::gauntlet_capped(players, most, openings.len(), |j| {
+        if j <= earlier {
+            previous
+        } else {
+            pairs
+        }
+    });
+    (openings, schedule)
+}
+
 /// The path of a generation's network in a run directory.
 pub fn network_path(run: &Path, g: u32) -> PathBuf {
     run.join("networks")
@@ -677,10 +701,12 @@ where
         }
         let me = gen_name(g);
         let (players, names) = self.eval_players(g, state.best, matches);
-        let pairs = cfg.eval.games.div_ceil(2).max(1);
-        let openings =
-            random_openings(self.game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);
-        let schedule = Schedule::gauntlet(players.len(), pairs, openings.len());
+        let earlier = names
+            .iter()
+            .skip(1)
+            .take_while(|n| n.starts_with("gen-"))
+            .count();
+        let (openings, schedule) = match_schedule(self.game, cfg, g, players.len(), earlier);
         let opts = RunOptions {
             threads: cfg.eval.threads,
             max_plies: cfg.eval.max_plies,

@@ -62,6 +62,28 @@ impl Schedule {
         Schedule::pairs(&opp, pairs, openings)
     }
 
+    /// [`Schedule::gauntlet`] with fewer pairs against some opponents:
+    /// `pairs_against(j)` colour-swapped pairs against player `j` (capped
+    /// at `pairs`). The games kept are the gauntlet's first pairs against
+    /// each opponent with their indices, and so their seeds, unchanged:
+    /// cutting one pairing leaves every other game as it was.
+    pub fn gauntlet_capped(
+        players: usize,
+        pairs: usize,
+        openings: usize,
+        pairs_against: impl Fn(usize) -> usize,
+    ) -> Schedule {
+        let mut s = Schedule::gauntlet(players, pairs, openings);
+        // The gauntlet's layout: pair k against every opponent in turn,
+        // both colours, so index / (2 * opponents) is k.
+        let per_pair = 2 * players.saturating_sub(1).max(1);
+        s.games.retain(|p| {
+            let opponent = if p.white == 0 { p.black } else { p.white };
+            p.index / per_pair < pairs_against(opponent)
+        });
+        s
+    }
+
     /// Every player against every other.
     pub fn round_robin(players: usize, pairs: usize, openings: usize) -> Schedule {
         let mut all = Vec::new();
@@ -341,6 +363,36 @@ mod tests {
         }
         let rr = Schedule::round_robin(4, 1, 1);
         assert_eq!(rr.games.len(), 6 * 2);
+    }
+
+    #[test]
+    fn a_capped_gauntlet_keeps_the_other_games_and_their_indices() {
+        let full = Schedule::gauntlet(4, 3, 3);
+        let capped = Schedule::gauntlet_capped(4, 3, 3, |j| if j == 1 { 1 } else { 3 });
+        // Player 1 meets player 0 in one pair, the others in three.
+        let against = |s: &Schedule, j: usize| {
+            s.games
+                .iter()
+                .filter(|p| p.white == j || p.black == j)
+                .count()
+        };
+        assert_eq!(against(&capped, 1), 2);
+        assert_eq!(against(&capped, 2), 6);
+        assert_eq!(against(&capped, 3), 6);
+        // Every kept game is the full gauntlet's game of the same index.
+        for p in &capped.games {
+            let q = full.games[p.index];
+            assert_eq!((p.white, p.black, p.opening), (q.white, q.black, q.opening));
+        }
+        // The pair kept against player 1 is the first one.
+        assert!(capped
+            .games
+            .iter()
+            .filter(|p| p.white == 1 || p.black == 1)
+            .all(|p| p.opening == 0));
+        // Caps at or above `pairs` change nothing.
+        let same = Schedule::gauntlet_capped(4, 3, 3, |_| 5);
+        assert_eq!(same.games.len(), full.games.len());
     }
 
     #[test]

@@ -7,9 +7,8 @@
 
 use std::path::Path;
 
-use eval::arena::openings::random_openings;
 use eval::arena::players::{NetSpec, PlayerSpec};
-use eval::arena::{self, RunOptions, Schedule, Table};
+use eval::arena::{self, RunOptions, Table};
 use eval::elo::Wdl;
 use game::{AlphaBetaState, Game};
 use serde::{Deserialize, Serialize};
@@ -56,9 +55,8 @@ where
         );
         names.push(rung.clone());
     }
-    let pairs = cfg.eval.games.div_ceil(2).max(1);
-    let openings = random_openings(game, pairs, cfg.eval.random_plies, cfg.seed ^ g as u64);
-    let schedule = Schedule::gauntlet(players.len(), pairs, openings.len());
+    // Player 1 is the previous generation.
+    let (openings, schedule) = crate::run::match_schedule(game, cfg, g, players.len(), 1);
     let opts = RunOptions {
         threads: cfg.eval.threads,
         max_plies: cfg.eval.max_plies,
