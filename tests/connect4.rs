@@ -356,37 +356,13 @@ fn outcome_terminals_play_the_win_with_fewer_visits() {
 /// least one is (the seed is fixed, so the run is the same every time).
 #[test]
 fn decided_ladder_rungs_are_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("c4.toml");
-    std::fs::write(
-        &config,
-        tiny_c4_loop(
-            5,
-            "simulations = 4\nladder = [\"random\", \"solver:depth=12\"]\nrandom_plies = 2\nskip_decided = 1\nreplay_decided_every = 100\n",
-            3,
-        ),
-    )
-    .unwrap();
+    let (dir, err) = run_tiny_c4_loop(
+        5,
+        "simulations = 4\nladder = [\"random\", \"solver:depth=12\"]\nrandom_plies = 2\nskip_decided = 1\nreplay_decided_every = 100\n",
+        3,
+    );
     let run = dir.path().join("run");
-    let out = common::run_loop(&config, &run);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
-    let players: Vec<&str> = m["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    let wdl = |a: &str, b: &str| -> [u64; 3] {
-        let (i, j) = (
-            players.iter().position(|p| *p == a).unwrap(),
-            players.iter().position(|p| *p == b).unwrap(),
-        );
-        let c = &m["wdl"][i][j];
-        [0, 1, 2].map(|k| c[k].as_u64().unwrap())
-    };
+    let wdl = match_records(&run);
     let mut skipped = 0;
     for rung in ["random", "solver:depth=12"] {
         let [w, d, l] = wdl("gen-0000", rung);
@@ -429,44 +405,18 @@ fn decided_ladder_rungs_are_skipped() {
     );
 }
 
-/// A Connect Four loop small enough for a test: a 1-block network, 8 games
-/// a generation, 5 training steps; `eval` is the `[eval]` section's body
-/// and `generations` the loop's length.
 /// `[eval] previous_games`: the games against the previous generation are
 /// counted apart from the ladder's, here more (6) than the ladder's (2);
 /// `matches.json` holds exactly those counts.
 #[test]
 fn games_against_the_previous_generation_have_their_own_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("c4.toml");
-    std::fs::write(
-        &config,
-        tiny_c4_loop(
-            6,
-            "simulations = 4\nladder = [\"random\"]\nrandom_plies = 2\nprevious_games = 6\n",
-            2,
-        ),
-    )
-    .unwrap();
-    let run = dir.path().join("run");
-    let out = common::run_loop(&config, &run);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
-    let players: Vec<&str> = m["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    let games = |a: &str, b: &str| -> u64 {
-        let (i, j) = (
-            players.iter().position(|p| *p == a).unwrap(),
-            players.iter().position(|p| *p == b).unwrap(),
-        );
-        (0..3).map(|k| m["wdl"][i][j][k].as_u64().unwrap()).sum()
-    };
+    let (dir, err) = run_tiny_c4_loop(
+        6,
+        "simulations = 4\nladder = [\"random\"]\nrandom_plies = 2\nprevious_games = 6\n",
+        2,
+    );
+    let wdl = match_records(&dir.path().join("run"));
+    let games = |a: &str, b: &str| wdl(a, b).iter().sum::<u64>();
     assert_eq!(games("gen-0000", "random"), 2, "{err}");
     assert_eq!(games("gen-0001", "gen-0000"), 6, "{err}");
     assert_eq!(games("gen-0001", "random"), 2, "{err}");
@@ -475,6 +425,42 @@ fn games_against_the_previous_generation_have_their_own_count() {
     assert!(err.contains("generation 2: 8 evaluation games"), "{err}");
 }
 
+/// Runs [`tiny_c4_loop`] in a new temporary folder (its `run/`), checks
+/// that it succeeded, and returns the folder and the loop's log.
+fn run_tiny_c4_loop(seed: u64, eval: &str, generations: u32) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c4.toml");
+    std::fs::write(&config, tiny_c4_loop(seed, eval, generations)).unwrap();
+    let out = common::run_loop(&config, &dir.path().join("run"));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    (dir, err)
+}
+
+/// A run's `matches.json` as a lookup: `wdl(a, b)` is a's wins, draws and
+/// losses against b.
+fn match_records(run: &std::path::Path) -> impl Fn(&str, &str) -> [u64; 3] {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("matches.json")).unwrap()).unwrap();
+    let players: Vec<String> = m["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    move |a: &str, b: &str| {
+        let (i, j) = (
+            players.iter().position(|p| p == a).unwrap(),
+            players.iter().position(|p| p == b).unwrap(),
+        );
+        let c = &m["wdl"][i][j];
+        [0, 1, 2].map(|k| c[k].as_u64().unwrap())
+    }
+}
+
+/// A Connect Four loop small enough for a test: a 1-block network, 8 games
+/// a generation, 5 training steps; `eval` is the `[eval]` section's body
+/// and `generations` the loop's length.
 fn tiny_c4_loop(seed: u64, eval: &str, generations: u32) -> String {
     format!(
         r#"seed = {seed}
