@@ -39,17 +39,32 @@ impl Schedule {
     /// For each pair `(a, b)`, `pairs` colour-swapped game pairs, pair `k`
     /// from opening `k % openings`: a as White then b as White.
     pub fn pairs(pairs_of_players: &[(usize, usize)], pairs: usize, openings: usize) -> Schedule {
+        Schedule::pairs_capped(pairs_of_players, pairs, openings, |_| pairs)
+    }
+
+    /// [`Schedule::pairs`] less the pairs `k >= cap(b)` of each `(a, b)`;
+    /// the games kept have the indices, and so the seeds, they have there.
+    fn pairs_capped(
+        pairs_of_players: &[(usize, usize)],
+        pairs: usize,
+        openings: usize,
+        cap: impl Fn(usize) -> usize,
+    ) -> Schedule {
         let mut games = Vec::new();
+        let mut index = 0;
         for k in 0..pairs {
             for &(a, b) in pairs_of_players {
                 let opening = k % openings.max(1);
                 for (white, black) in [(a, b), (b, a)] {
-                    games.push(Pairing {
-                        index: games.len(),
-                        white,
-                        black,
-                        opening,
-                    });
+                    if k < cap(b) {
+                        games.push(Pairing {
+                            index,
+                            white,
+                            black,
+                            opening,
+                        });
+                    }
+                    index += 1;
                 }
             }
         }
@@ -58,8 +73,7 @@ impl Schedule {
 
     /// The first player against each of the others.
     pub fn gauntlet(players: usize, pairs: usize, openings: usize) -> Schedule {
-        let opp: Vec<(usize, usize)> = (1..players).map(|j| (0, j)).collect();
-        Schedule::pairs(&opp, pairs, openings)
+        Schedule::gauntlet_capped(players, pairs, openings, |_| pairs)
     }
 
     /// [`Schedule::gauntlet`] with fewer pairs against some opponents:
@@ -73,15 +87,8 @@ impl Schedule {
         openings: usize,
         pairs_against: impl Fn(usize) -> usize,
     ) -> Schedule {
-        let mut s = Schedule::gauntlet(players, pairs, openings);
-        // The gauntlet's layout: pair k against every opponent in turn,
-        // both colours, so index / (2 * opponents) is k.
-        let per_pair = 2 * players.saturating_sub(1).max(1);
-        s.games.retain(|p| {
-            let opponent = if p.white == 0 { p.black } else { p.white };
-            p.index / per_pair < pairs_against(opponent)
-        });
-        s
+        let opp: Vec<(usize, usize)> = (1..players).map(|j| (0, j)).collect();
+        Schedule::pairs_capped(&opp, pairs, openings, pairs_against)
     }
 
     /// Every player against every other.
