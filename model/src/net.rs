@@ -263,6 +263,20 @@ fn linear(vs: &nn::Path, i: usize, o: usize, bias: bool) -> nn::Linear {
     nn::linear(vs, i as i64, o as i64, cfg)
 }
 
+/// Runs `f` as the only user of libtorch's random generator.
+///
+/// libtorch has one generator per process and tch gives no other: two
+/// threads drawing at once (a network built while a test draws random
+/// planes, say; tests run in parallel) interleave their draws, and neither
+/// gets what its seed promised. Everything in triad that seeds or draws from
+/// that generator goes through here, [`Network::with_shape`] included, so a
+/// seed's network is the same whatever else the process does. Do not nest it.
+pub fn with_torch_rng<R>(f: impl FnOnce() -> R) -> R {
+    static TORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _only_user = TORCH_RNG.lock().unwrap_or_else(|e| e.into_inner());
+    f()
+}
+
 impl Network {
     /// A fresh network from a config for a game's encoding, its weights
     /// drawn from `seed` (libtorch's global generator is seeded, so the same
@@ -286,14 +300,15 @@ impl Network {
 
     /// A fresh network of a given shape on a device.
     pub fn with_shape(shape: Shape, device: Device, seed: u64) -> Network {
-        // libtorch draws the initial weights from one generator per
-        // process: two networks built at once on two threads (tests run in
-        // parallel, say) would interleave their draws and neither would
-        // have its seed's weights. One builder at a time keeps a seed's
-        // network the same whatever else the process does.
-        static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
-        tch::manual_seed(seed as i64);
+        with_torch_rng(|| {
+            tch::manual_seed(seed as i64);
+            Network::draw(shape, device)
+        })
+    }
+
+    /// Builds the layers, drawing their initial weights from libtorch's
+    /// generator as it stands (the caller holds [`with_torch_rng`]).
+    fn draw(shape: Shape, device: Device) -> Network {
         let vs = nn::VarStore::new(device);
         let root = vs.root();
         let (ch, pad) = (shape.channels, shape.padding);

@@ -376,10 +376,12 @@ fn circular_padding_makes_the_value_translation_invariant() {
         };
         tch::no_grad(|| net.forward_t(&x, false).1)
     };
-    let planes = Tensor::randn(
-        [4, e.planes as i64, e.height as i64, e.width as i64],
-        (Kind::Float, Device::Cpu),
-    );
+    let planes = model::with_torch_rng(|| {
+        Tensor::randn(
+            [4, e.planes as i64, e.height as i64, e.width as i64],
+            (Kind::Float, Device::Cpu),
+        )
+    });
     let rolled = planes.roll([2i64, 3].as_slice(), [2i64, 3].as_slice());
     let gap = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]);
     let circular_net = Network::new(&circular, e, 5).unwrap();
@@ -443,10 +445,12 @@ fn global_pooling_lets_a_move_see_the_whole_board() {
         // The raw logit (a one-move softmax would always be 1).
         tch::no_grad(|| net.forward_t(&x, false).0)
     };
-    let planes = Tensor::randn(
-        [1, e.planes as i64, e.height as i64, e.width as i64],
-        (Kind::Float, Device::Cpu),
-    );
+    let planes = model::with_torch_rng(|| {
+        Tensor::randn(
+            [1, e.planes as i64, e.height as i64, e.width as i64],
+            (Kind::Float, Device::Cpu),
+        )
+    });
     // The opposite corner changed.
     let far = planes.copy();
     let _ = far

@@ -235,16 +235,19 @@ mod tests {
     use tch::nn::{self, Module};
 
     fn quadratic(kind: OptimizerKind) -> f64 {
-        tch::manual_seed(0);
-        let vs = nn::VarStore::new(Device::Cpu);
-        let lin = nn::linear(vs.root() / "l", 4, 1, Default::default());
+        let (vs, lin, x) = model::with_torch_rng(|| {
+            tch::manual_seed(0);
+            let vs = nn::VarStore::new(Device::Cpu);
+            let lin = nn::linear(vs.root() / "l", 4, 1, Default::default());
+            let x = Tensor::randn([64, 4], (Kind::Float, Device::Cpu));
+            (vs, lin, x)
+        });
         let cfg = TrainConfig {
             optimizer: kind,
             weight_decay: 0.0,
             ..Default::default()
         };
         let mut opt = Optimizer::new(&vs, &cfg);
-        let x = Tensor::randn([64, 4], (Kind::Float, Device::Cpu));
         let y = x.sum_dim_intlist(1i64, true, Kind::Float) * 0.5 + 1.0;
         let mut last = f64::MAX;
         for _ in 0..300 {
