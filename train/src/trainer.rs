@@ -126,6 +126,23 @@ pub struct StepStats {
     pub grad_norm: f64,
 }
 
+impl StepStats {
+    /// The metrics.csv row for these statistics at `step`.
+    fn row(&self, step: u64, lr: f64, samples_per_s: f64) -> MetricsRow {
+        MetricsRow {
+            step,
+            loss: self.loss,
+            policy_loss: self.policy_loss,
+            value_loss: self.value_loss,
+            lr,
+            samples_per_s,
+            policy_entropy: self.policy_entropy,
+            value_accuracy: self.value_accuracy,
+            grad_norm: self.grad_norm,
+        }
+    }
+}
+
 /// A moving average of a network's weights (`[train] ema_decay`): the
 /// network a checkpoint publishes for play.
 pub struct Ema {
@@ -466,82 +483,20 @@ where
     remove_temporaries(&ckpt_dir);
     remove_temporaries(run_dir);
 
-    // Where to start from.
     let tag = GameTag::of(game);
     let shape = Shape::of(model_cfg, game.encoding());
-    let existing = latest_checkpoint(run_dir);
     let hash = cfg.training_hash();
-    let (net, start_step, resume_from, parent, live) = match (&existing, opts.resume) {
-        (Some(_), false) => {
-            return Err(TrainError::Input(format!(
-                "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
-                run_dir.display(),
-                ckpt_dir.display()
-            )))
-        }
-        (Some((weights, info)), true) => {
-            let (net, _) =
-                Network::load_expecting(weights, &tag, shape, device).map_err(checkpoint_error)?;
-            let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
-            if old_hash.is_some_and(|h| h != hash) {
-                eprintln!(
-                    "warning: the [train] settings differ from those of {}; the resumed run is not an exact continuation",
-                    weights.display()
-                );
-            }
-            let live = live_weights_of(weights, info);
-            (net, info.step, Some(weights.clone()), info.parent.clone(), live)
-        }
-        (None, _) => match &opts.init {
-            Some(init) => {
-                let (net, _) =
-                    Network::load_expecting(init, &tag, shape, device).map_err(checkpoint_error)?;
-                (net, 0, None, Some(init.display().to_string()), None)
-            }
-            None => (
-                Network::with_shape(shape, device, cfg.seed),
-                0,
-                None,
-                None,
-                None,
-            ),
-        },
-    };
-    // A checkpoint that publishes an average keeps the live weights beside
-    // it: training goes on from those, and the average from the published.
-    let mut trainer = match live {
-        Some(live) => {
-            let mut trained = net.duplicate();
-            trained.load_weights(&live).map_err(checkpoint_error)?;
-            let ema = (cfg.ema_decay > 0.0).then(|| Ema::new(net, &trained, cfg.ema_decay));
-            Trainer::with_average(trained, ema, &cfg)
-        }
-        None => Trainer::new(net, &cfg),
-    };
-    if let Some(weights) = &resume_from {
-        trainer
-            .optimizer
-            .load(&optimizer_path(weights))
-            .map_err(TrainError::Input)?;
-    }
+    let start = starting_point(opts, &tag, shape, device, &cfg, &hash)?;
+    let (start_step, resume_from, parent) =
+        (start.step, start.resume_from.clone(), start.parent.clone());
+    let mut trainer = start.into_trainer(&cfg)?;
     if let Some(text) = &opts.config_text {
         write_atomically(&run_dir.join(CONFIG_COPY), text.as_bytes())?;
     }
     let mut metrics =
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
 
-    let window = ReplayWindow::load_for(&opts.data, cfg.window, &tag)
-        .map_err(|e| TrainError::Input(e.to_string()))?;
-    if window.is_empty() {
-        return Err(TrainError::Input(format!(
-            "no positions in the shards under {}",
-            opts.data
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
+    let window = open_window(&opts.data, cfg.window, &tag)?;
     let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
     let meta = |step: u64| {
         serde_json::json!({
@@ -610,17 +565,7 @@ where
         since_samples += batch.rows as u64;
         if let Some(s) = stats {
             let elapsed = since.elapsed().as_secs_f64().max(1e-9);
-            last = MetricsRow {
-                step,
-                loss: s.loss,
-                policy_loss: s.policy_loss,
-                value_loss: s.value_loss,
-                lr,
-                samples_per_s: since_samples as f64 / elapsed,
-                policy_entropy: s.policy_entropy,
-                value_accuracy: s.value_accuracy,
-                grad_norm: s.grad_norm,
-            };
+            last = s.row(step, lr, since_samples as f64 / elapsed);
             metrics.write(&last).map_err(failed)?;
             since = Instant::now();
             since_samples = 0;
@@ -653,6 +598,119 @@ where
         parent,
     )?);
     Ok(summary)
+}
+
+/// Where a run starts: the network (fresh, `--init`'s, or the last
+/// checkpoint's when resuming), its step, and where it came from.
+struct Start {
+    net: Network,
+    step: u64,
+    /// The checkpoint a resumed run goes on from.
+    resume_from: Option<PathBuf>,
+    /// The checkpoint the run's lineage started from, recorded in each
+    /// checkpoint's sidecar.
+    parent: Option<String>,
+    /// The live weights kept beside a checkpoint that publishes an average.
+    live: Option<PathBuf>,
+}
+
+/// Decides where the run in `opts.run_dir` starts. A folder that already
+/// holds checkpoints is an error unless `--resume` asks to continue it, so a
+/// run is never overwritten by mistake.
+fn starting_point(
+    opts: &RunOptions,
+    tag: &GameTag,
+    shape: Shape,
+    device: tch::Device,
+    cfg: &TrainConfig,
+    hash: &str,
+) -> Result<Start, TrainError> {
+    let run_dir = &opts.run_dir;
+    match (latest_checkpoint(run_dir), opts.resume) {
+        (Some(_), false) => Err(TrainError::Input(format!(
+            "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
+            run_dir.display(),
+            run_dir.join(CHECKPOINT_DIR).display()
+        ))),
+        (Some((weights, info)), true) => {
+            let (net, _) =
+                Network::load_expecting(&weights, tag, shape, device).map_err(checkpoint_error)?;
+            let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
+            if old_hash.is_some_and(|h| h != hash) {
+                eprintln!(
+                    "warning: the [train] settings differ from those of {}; the resumed run is not an exact continuation",
+                    weights.display()
+                );
+            }
+            Ok(Start {
+                net,
+                step: info.step,
+                live: live_weights_of(&weights, &info),
+                resume_from: Some(weights),
+                parent: info.parent,
+            })
+        }
+        (None, _) => {
+            let (net, parent) = match &opts.init {
+                Some(init) => {
+                    let (net, _) = Network::load_expecting(init, tag, shape, device)
+                        .map_err(checkpoint_error)?;
+                    (net, Some(init.display().to_string()))
+                }
+                None => (Network::with_shape(shape, device, cfg.seed), None),
+            };
+            Ok(Start {
+                net,
+                step: 0,
+                resume_from: None,
+                parent,
+                live: None,
+            })
+        }
+    }
+}
+
+impl Start {
+    /// The trainer that goes on from here, its optimiser state restored
+    /// when resuming.
+    fn into_trainer(self, cfg: &TrainConfig) -> Result<Trainer, TrainError> {
+        // A checkpoint that publishes an average keeps the live weights
+        // beside it: training goes on from those, and the average from the
+        // published.
+        let mut trainer = match &self.live {
+            Some(live) => {
+                let mut trained = self.net.duplicate();
+                trained.load_weights(live).map_err(checkpoint_error)?;
+                let ema =
+                    (cfg.ema_decay > 0.0).then(|| Ema::new(self.net, &trained, cfg.ema_decay));
+                Trainer::with_average(trained, ema, cfg)
+            }
+            None => Trainer::new(self.net, cfg),
+        };
+        if let Some(weights) = &self.resume_from {
+            trainer
+                .optimizer
+                .load(&optimizer_path(weights))
+                .map_err(TrainError::Input)?;
+        }
+        Ok(trainer)
+    }
+}
+
+/// The replay window over `data`, refused when it holds no position.
+fn open_window(data: &[PathBuf], window: usize, tag: &GameTag) -> Result<ReplayWindow, TrainError> {
+    let window =
+        ReplayWindow::load_for(data, window, tag).map_err(|e| TrainError::Input(e.to_string()))?;
+    if window.is_empty() {
+        return Err(TrainError::Input(format!(
+            "no positions in the shards under {}",
+            data.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(window)
 }
 
 /// Sets libtorch's CPU threads for training: `[train] threads`, else
