@@ -9,7 +9,7 @@ use game::{Game, GameState};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::Encoder;
 use pipeline::selfplay::load_network;
-use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig};
+use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig, Totals};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -109,20 +109,42 @@ where
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(200));
-
-    // (1) Warm-up, keeping real positions: the newest 8 batches. It lasts
-    // a slice (and at least until the pool is full), so the first raw slice
-    // runs on positions from as far into the games as self-play will be.
+    let slice = Duration::from_secs_f64(args.seconds) / SLICES;
     bar.set_message("self-play warm-up");
+    let mut pool = warm_up(&mut driver, &mut evaluator, batch, slice)?;
+    let measured = measure_phases(
+        &mut driver,
+        &mut evaluator,
+        &mut pool,
+        batch,
+        slice,
+        args.compare,
+        &bar,
+    );
+    bar.finish_and_clear();
+    let device = format!("{:?}", evaluator.net.device());
+    report(&measured, &driver.totals, batch, &device, args.json);
+    Ok(())
+}
+
+/// (1) Self-play warm-up, keeping real positions: the newest 8 batches. It
+/// lasts a slice (and at least until the pool is full, at most 2 minutes),
+/// so the first raw slice runs on positions from as far into the games as
+/// self-play will be.
+fn warm_up<G: Game>(
+    driver: &mut SelfPlay<G>,
+    evaluator: &mut NetworkEvaluator<G::State>,
+    batch: usize,
+    slice: Duration,
+) -> Result<Pool<G::State>, CliError> {
     let mut finished = Vec::new();
     let mut pool = Pool {
         kept: Vec::new(),
         cap: 8 * batch,
         write: 0,
     };
-    let warm_for = Duration::from_secs_f64(args.seconds) / SLICES;
     let mut warm_up = Timed {
-        inner: &mut evaluator,
+        inner: evaluator,
         workers_encode: true,
         busy: Duration::ZERO,
         pool: &mut pool,
@@ -130,7 +152,7 @@ where
         batches: 0,
     };
     let warm = Instant::now();
-    while (warm_up.pool.kept.len() < warm_up.pool.cap || warm.elapsed() < warm_for)
+    while (warm_up.pool.kept.len() < warm_up.pool.cap || warm.elapsed() < slice)
         && warm.elapsed() < Duration::from_secs(120)
     {
         finished.clear();
@@ -139,9 +161,38 @@ where
     if pool.kept.is_empty() {
         return Err(CliError::failed("self-play asked the network nothing"));
     }
+    Ok(pool)
+}
 
-    // (2) Raw batched forward of the same network on those positions, and
-    // (3) self-play continuing the warm games.
+/// What the alternating slices measured.
+struct Measured {
+    /// The raw forward with its inputs ready (the network's throughput).
+    raw: Phase,
+    /// The raw forward with the encoding done on the same thread before it.
+    raw_enc: Phase,
+    /// Self-play, one phase per mode: encoding in the tree workers first,
+    /// then (`--compare`) on the network's thread.
+    selfplay: Vec<Phase>,
+}
+
+/// (2) The raw batched forward of the same network on the pool's positions,
+/// and (3) self-play continuing the warm games. The phases alternate in
+/// slices, so a change in machine load (other processes on a shared box)
+/// hits every figure alike: the raw forward with its inputs ready, the raw
+/// forward with the encoding done on the same thread before it (what
+/// self-play did before its tree workers encoded), and self-play, each
+/// `--compare` mode too. The raw phases run on the newest 8 batches
+/// self-play sent.
+fn measure_phases<G: Game>(
+    driver: &mut SelfPlay<G>,
+    evaluator: &mut NetworkEvaluator<G::State>,
+    pool: &mut Pool<G::State>,
+    batch: usize,
+    slice: Duration,
+    compare: bool,
+    bar: &ProgressBar,
+) -> Measured {
+    let mut finished = Vec::new();
     let mut enc = Encoder::new();
     let (mut policy, mut wdl) = (Vec::new(), Vec::new());
     let mut next = 0;
@@ -154,17 +205,9 @@ where
         }
         enc.finish();
     };
-    // The phases alternate in slices, so a change in machine load (other
-    // processes on a shared box) hits every figure alike: the raw forward
-    // with its inputs ready (the network's throughput), the raw forward
-    // with the encoding done on the same thread before it (what self-play
-    // did before its tree workers encoded), and self-play, each `--compare`
-    // mode too. The raw phases run on the newest 8 batches self-play sent.
-    let budget = Duration::from_secs_f64(args.seconds);
-    let slice = budget / SLICES;
     let mut ready: Vec<Encoder<G::State>> = (0..8).map(|_| Encoder::new()).collect();
     let mut modes = vec![Mode::Workers];
-    if args.compare {
+    if compare {
         modes.push(Mode::Owner);
     }
     let mut sp = vec![Phase::default(); modes.len()];
@@ -172,7 +215,7 @@ where
     for k in 0..SLICES {
         bar.set_message(format!("raw forward, batch {batch} ({}/{SLICES})", k + 1));
         for e in ready.iter_mut() {
-            encode_batch(e, &pool, &mut next);
+            encode_batch(e, pool, &mut next);
         }
         let mut i = 0;
         let (n, secs) = measure(slice, || {
@@ -192,7 +235,7 @@ where
             k + 1
         ));
         let (n, secs) = measure(slice, || {
-            encode_batch(&mut enc, &pool, &mut next);
+            encode_batch(&mut enc, pool, &mut next);
             evaluator.net.evaluate_encoded(&enc, &mut policy, &mut wdl);
         });
         raw_enc.add(n as u64 * batch as u64, secs, secs);
@@ -200,10 +243,10 @@ where
             bar.set_message(format!("self-play, {} ({}/{SLICES})", mode.name(), k + 1));
             let before = driver.totals;
             let mut timed = Timed {
-                inner: &mut evaluator,
+                inner: &mut *evaluator,
                 workers_encode: *mode == Mode::Workers,
                 busy: Duration::ZERO,
-                pool: &mut pool,
+                pool: &mut *pool,
                 padded_moves: 0,
                 batches: 0,
             };
@@ -222,8 +265,16 @@ where
             phase.positions += t.positions - before.positions;
         }
     }
-    bar.finish_and_clear();
-    let t = driver.totals;
+    Measured {
+        raw,
+        raw_enc,
+        selfplay: sp,
+    }
+}
+
+/// Prints the figures: one JSON object with `--json`, else a few lines.
+fn report(m: &Measured, t: &Totals, batch: usize, device: &str, json: bool) {
+    let (raw, raw_enc, sp) = (&m.raw, &m.raw_enc, &m.selfplay);
     let raw_evals_per_s = raw.per_s();
     let raw_with_encoding_per_s = raw_enc.per_s();
     let main = &sp[0];
@@ -247,8 +298,7 @@ where
             "network_busy": p.busy / p.secs,
         })
     });
-    let device = format!("{:?}", evaluator.net.device());
-    if args.json {
+    if json {
         print_json(&json!({
             "device": device,
             "raw_evals_per_s": raw_evals_per_s,
@@ -304,7 +354,6 @@ where
                 .unwrap_or_else(|| "no game finished yet".into())
         );
     }
-    Ok(())
 }
 
 /// Alternating measurement slices of raw and self-play.
