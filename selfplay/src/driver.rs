@@ -319,34 +319,7 @@ impl<G: Game> SelfPlay<G> {
         evaluator: &mut dyn Evaluator<G::State>,
         finished: &mut Vec<FinishedGame>,
     ) -> RoundStats {
-        // (1) New games, in slot order: ids and seeds do not depend on timing.
-        for slot in &mut self.slots {
-            if slot.active.is_none() && !self.stopping && self.next_game < self.max_games {
-                let index = self.first_index + self.next_game;
-                self.next_game += 1;
-                // The game's stream depends on its index only, so the
-                // same seed gives the same games whatever the id base.
-                let seed = Rng::derive(self.seed, index);
-                let id = self.first_id + index;
-                slot.rng = Rng::new(seed);
-                let no_resign = slot.rng.uniform() < self.config.no_resign_share;
-                slot.search.reset();
-                slot.active = Some(Active {
-                    id,
-                    seed,
-                    game: History::new(self.start.clone()),
-                    rows: Vec::new(),
-                    no_resign,
-                    low: [0; 2],
-                    would_resign: None,
-                    full: true,
-                    simulations: 0,
-                });
-                slot.waiting = false;
-                slot.answer = None;
-                begin_move(&self.config, slot);
-            }
-        }
+        self.start_games();
         // (2)+(3) in two half-steps over the two halves of the slots: the
         // network evaluates one half's leaves on this thread while the rayon
         // pool does the other half's tree work, so neither waits for the
@@ -422,30 +395,77 @@ impl<G: Game> SelfPlay<G> {
             });
             self.prepared[turn] = false;
             self.prepared[1 - turn] = tree_ready;
-            // Answers back and into the cache, in slot order, while no tree
-            // work runs (lookups never race with inserts).
-            let eval_group = if turn == 0 {
-                &mut self.slots[..half]
-            } else {
-                &mut self.slots[half..]
-            };
-            let mut offset = 0;
-            for (b, slot) in eval_group.iter_mut().filter(|s| s.waiting).enumerate() {
-                let k = slot.search.request().moves.len();
-                let policy = &self.policy[offset..offset + k];
-                offset += k;
-                let wdl = self.wdl[b];
-                self.cache.insert(slot.search.request_key(), policy, wdl);
-                slot.answer_policy.clear();
-                slot.answer_policy.extend_from_slice(policy);
-                slot.answer = Some(wdl);
-                slot.waiting = false;
-                slot.leaf_ready = false;
-            }
+            self.take_answers(turn, half);
             n += batch_size;
             calls += (batch_size > 0) as u64;
         }
-        // (4) Finished games and figures.
+        self.collect_finished(finished, n, calls)
+    }
+
+    /// (1) New games in the free slots, in slot order: ids and seeds do not
+    /// depend on timing.
+    fn start_games(&mut self) {
+        for slot in &mut self.slots {
+            if slot.active.is_none() && !self.stopping && self.next_game < self.max_games {
+                let index = self.first_index + self.next_game;
+                self.next_game += 1;
+                // The game's stream depends on its index only, so the
+                // same seed gives the same games whatever the id base.
+                let seed = Rng::derive(self.seed, index);
+                let id = self.first_id + index;
+                slot.rng = Rng::new(seed);
+                let no_resign = slot.rng.uniform() < self.config.no_resign_share;
+                slot.search.reset();
+                slot.active = Some(Active {
+                    id,
+                    seed,
+                    game: History::new(self.start.clone()),
+                    rows: Vec::new(),
+                    no_resign,
+                    low: [0; 2],
+                    would_resign: None,
+                    full: true,
+                    simulations: 0,
+                });
+                slot.waiting = false;
+                slot.answer = None;
+                begin_move(&self.config, slot);
+            }
+        }
+    }
+
+    /// The network's answers for one half of the slots (`turn` 0: the
+    /// first `half`), back into their searches and into the cache, in slot
+    /// order, while no tree work runs (lookups never race with inserts).
+    fn take_answers(&mut self, turn: usize, half: usize) {
+        let eval_group = if turn == 0 {
+            &mut self.slots[..half]
+        } else {
+            &mut self.slots[half..]
+        };
+        let mut offset = 0;
+        for (b, slot) in eval_group.iter_mut().filter(|s| s.waiting).enumerate() {
+            let k = slot.search.request().moves.len();
+            let policy = &self.policy[offset..offset + k];
+            offset += k;
+            let wdl = self.wdl[b];
+            self.cache.insert(slot.search.request_key(), policy, wdl);
+            slot.answer_policy.clear();
+            slot.answer_policy.extend_from_slice(policy);
+            slot.answer = Some(wdl);
+            slot.waiting = false;
+            slot.leaf_ready = false;
+        }
+    }
+
+    /// (4) Finished games and the round's figures: `n` leaves evaluated in
+    /// `calls` network calls.
+    fn collect_finished(
+        &mut self,
+        finished: &mut Vec<FinishedGame>,
+        n: usize,
+        calls: u64,
+    ) -> RoundStats {
         let mut stats = RoundStats {
             batch: n,
             ..Default::default()
