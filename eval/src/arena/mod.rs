@@ -55,17 +55,17 @@ impl Schedule {
         for k in 0..pairs {
             for &(a, b) in pairs_of_players {
                 let opening = k % openings.max(1);
-                for (white, black) in [(a, b), (b, a)] {
-                    if k < cap(b) {
+                if k < cap(b) {
+                    for (i, (white, black)) in [(a, b), (b, a)].into_iter().enumerate() {
                         games.push(Pairing {
-                            index,
+                            index: index + i,
                             white,
                             black,
                             opening,
                         });
                     }
-                    index += 1;
                 }
+                index += 2;
             }
         }
         Schedule { games }
