@@ -96,130 +96,176 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::input(e.to_string()))?;
     bar.finish_and_clear();
     let game = games::of_shard_files(&shards)?;
-    let (rows, total_games, starts) = with_game!(game, |g| {
-        let tree = OpeningTree::build(&g, &games, args.plies, |pos, m| pos.move_text(m))
+    let tree = with_game!(game, |g| {
+        let opening = OpeningTree::build(&g, &games, args.plies, |pos, m| pos.move_text(m))
             .map_err(CliError::input)?;
-        let starts: Vec<String> = tree.roots.iter().map(|(t, _)| t.clone()).collect();
-        (rows_of(&tree, args.min_games), tree.total_games(), starts)
+        Tree {
+            rows: rows_of(&opening, args.min_games),
+            total_games: opening.total_games(),
+            starts: opening.roots.iter().map(|(t, _)| t.clone()).collect(),
+        }
     });
-    let mut out = String::new();
-    match args.format {
-        Format::Json => {
-            let _ = writeln!(
-                out,
-                "{}",
-                json!({
-                    "games": total_games,
-                    "plies": args.plies,
-                    "min_games": args.min_games,
-                    "start_positions": starts,
-                    "lines": rows.iter().map(|r| json!({
-                        "line": r.line,
-                        "depth": r.depth,
-                        "games": r.games,
-                        "share": r.share,
-                        "of_parent": r.of_parent,
-                        "white_wins": r.results[0],
-                        "draws": r.results[1],
-                        "black_wins": r.results[2],
-                        "unfinished": r.results[3],
-                        "mean_length": r.mean_length,
-                    })).collect::<Vec<_>>(),
-                })
-            );
-        }
-        Format::Csv => {
-            let _ = writeln!(out, "line,depth,games,share,of_parent,white_wins,draws,black_wins,unfinished,mean_length");
-            for r in &rows {
-                let _ = writeln!(
-                    out,
-                    "\"{}\",{},{},{:.6},{:.6},{},{},{},{},{:.2}",
-                    r.line,
-                    r.depth,
-                    r.games,
-                    r.share,
-                    r.of_parent,
-                    r.results[0],
-                    r.results[1],
-                    r.results[2],
-                    r.results[3],
-                    r.mean_length
-                );
-            }
-        }
-        Format::Markdown => {
-            let _ = writeln!(
-                out,
-                "| line | games | share | of parent | White | draw | Black | length |"
-            );
-            let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
-            for r in &rows {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1} |",
-                    r.line,
-                    r.games,
-                    100.0 * r.share,
-                    100.0 * r.of_parent,
-                    r.pct(0),
-                    r.pct(1),
-                    r.pct(2),
-                    r.mean_length
-                );
-            }
-        }
-        Format::Table => {
-            if starts.len() > 1 {
-                let _ = writeln!(
-                    out,
-                    "{} start positions; lines are grouped by start",
-                    starts.len()
-                );
-            }
-            let _ = writeln!(
-                out,
-                "{} games, lines to {} plies with at least {} games",
-                total_games, args.plies, args.min_games
-            );
-            let width = rows
-                .iter()
-                .map(|r| r.line.rsplit(' ').next().map_or(0, str::len) + 2 * (r.depth - 1))
-                .max()
-                .unwrap_or(4)
-                .max(4);
-            let _ = writeln!(
-                out,
-                "{:width$}  {:>8} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
-                "line", "games", "share", "parent", "White", "draw", "Black", "length"
-            );
-            for r in &rows {
-                let indented = format!(
-                    "{}{}",
-                    "  ".repeat(r.depth - 1),
-                    r.line.rsplit(' ').next().unwrap_or("")
-                );
-                let _ = writeln!(
-                    out,
-                    "{:width$}  {:>8} {:>6.1}% {:>6.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>7.1}",
-                    indented,
-                    r.games,
-                    100.0 * r.share,
-                    100.0 * r.of_parent,
-                    r.pct(0),
-                    r.pct(1),
-                    r.pct(2),
-                    r.mean_length
-                );
-            }
-        }
-    }
-    emit(&out);
+    emit(&tree.render(args.format, args.plies, args.min_games));
     if let Some(path) = &args.chart {
-        let first: Vec<&Row> = rows.iter().filter(|r| r.depth == 1).collect();
+        let first: Vec<&Row> = tree.rows.iter().filter(|r| r.depth == 1).collect();
         write_chart(path, &first)?;
         eprintln!("chart written to {}", path.display());
     }
     Ok(())
+}
+
+/// What `run` prints: the rows of the tree and the totals they came from.
+struct Tree {
+    rows: Vec<Row>,
+    total_games: u64,
+    starts: Vec<String>,
+}
+
+impl Tree {
+    /// The tree in `format`, ready for stdout.
+    fn render(&self, format: Format, plies: usize, min_games: u64) -> String {
+        match format {
+            Format::Json => self.json(plies, min_games),
+            Format::Csv => self.csv(),
+            Format::Markdown => self.markdown(),
+            Format::Table => self.table(plies, min_games),
+        }
+    }
+
+    fn json(&self, plies: usize, min_games: u64) -> String {
+        let Tree {
+            rows,
+            total_games,
+            starts,
+        } = self;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}",
+            json!({
+                "games": total_games,
+                "plies": plies,
+                "min_games": min_games,
+                "start_positions": starts,
+                "lines": rows.iter().map(|r| json!({
+                    "line": r.line,
+                    "depth": r.depth,
+                    "games": r.games,
+                    "share": r.share,
+                    "of_parent": r.of_parent,
+                    "white_wins": r.results[0],
+                    "draws": r.results[1],
+                    "black_wins": r.results[2],
+                    "unfinished": r.results[3],
+                    "mean_length": r.mean_length,
+                })).collect::<Vec<_>>(),
+            })
+        );
+        out
+    }
+
+    fn csv(&self) -> String {
+        let rows = &self.rows;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "line,depth,games,share,of_parent,white_wins,draws,black_wins,unfinished,mean_length"
+        );
+        for r in rows {
+            let _ = writeln!(
+                out,
+                "\"{}\",{},{},{:.6},{:.6},{},{},{},{},{:.2}",
+                r.line,
+                r.depth,
+                r.games,
+                r.share,
+                r.of_parent,
+                r.results[0],
+                r.results[1],
+                r.results[2],
+                r.results[3],
+                r.mean_length
+            );
+        }
+        out
+    }
+
+    fn markdown(&self) -> String {
+        let rows = &self.rows;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "| line | games | share | of parent | White | draw | Black | length |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+        for r in rows {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1} |",
+                r.line,
+                r.games,
+                100.0 * r.share,
+                100.0 * r.of_parent,
+                r.pct(0),
+                r.pct(1),
+                r.pct(2),
+                r.mean_length
+            );
+        }
+        out
+    }
+
+    fn table(&self, plies: usize, min_games: u64) -> String {
+        let Tree {
+            rows,
+            total_games,
+            starts,
+        } = self;
+        let mut out = String::new();
+        if starts.len() > 1 {
+            let _ = writeln!(
+                out,
+                "{} start positions; lines are grouped by start",
+                starts.len()
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{} games, lines to {} plies with at least {} games",
+            total_games, plies, min_games
+        );
+        let width = rows
+            .iter()
+            .map(|r| r.line.rsplit(' ').next().map_or(0, str::len) + 2 * (r.depth - 1))
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        let _ = writeln!(
+            out,
+            "{:width$}  {:>8} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
+            "line", "games", "share", "parent", "White", "draw", "Black", "length"
+        );
+        for r in rows {
+            let indented = format!(
+                "{}{}",
+                "  ".repeat(r.depth - 1),
+                r.line.rsplit(' ').next().unwrap_or("")
+            );
+            let _ = writeln!(
+                out,
+                "{:width$}  {:>8} {:>6.1}% {:>6.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>7.1}",
+                indented,
+                r.games,
+                100.0 * r.share,
+                100.0 * r.of_parent,
+                r.pct(0),
+                r.pct(1),
+                r.pct(2),
+                r.mean_length
+            );
+        }
+        out
+    }
 }
 
 /// Writes the explorer page of `shards` with the line tree baked in.
