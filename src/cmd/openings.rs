@@ -63,6 +63,18 @@ struct Row {
 }
 
 impl Row {
+    /// Share and share of the parent, then White wins, draws and Black wins
+    /// (of finished games), all in percent: the columns of the text formats.
+    fn percents(&self) -> [f64; 5] {
+        [
+            100.0 * self.share,
+            100.0 * self.of_parent,
+            self.pct(0),
+            self.pct(1),
+            self.pct(2),
+        ]
+    }
+
     fn pct(&self, i: usize) -> f64 {
         let finished = self.results[0] + self.results[1] + self.results[2];
         if finished == 0 {
@@ -124,21 +136,22 @@ struct Tree {
 impl Tree {
     /// The tree in `format`, ready for stdout.
     fn render(&self, format: Format, plies: usize, min_games: u64) -> String {
+        let mut out = String::new();
         match format {
-            Format::Json => self.json(plies, min_games),
-            Format::Csv => self.csv(),
-            Format::Markdown => self.markdown(),
-            Format::Table => self.table(plies, min_games),
+            Format::Json => self.json(&mut out, plies, min_games),
+            Format::Csv => self.csv(&mut out),
+            Format::Markdown => self.markdown(&mut out),
+            Format::Table => self.table(&mut out, plies, min_games),
         }
+        out
     }
 
-    fn json(&self, plies: usize, min_games: u64) -> String {
+    fn json(&self, out: &mut String, plies: usize, min_games: u64) {
         let Tree {
             rows,
             total_games,
             starts,
         } = self;
-        let mut out = String::new();
         let _ = writeln!(
             out,
             "{}",
@@ -161,17 +174,14 @@ impl Tree {
                 })).collect::<Vec<_>>(),
             })
         );
-        out
     }
 
-    fn csv(&self) -> String {
-        let rows = &self.rows;
-        let mut out = String::new();
+    fn csv(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "line,depth,games,share,of_parent,white_wins,draws,black_wins,unfinished,mean_length"
         );
-        for r in rows {
+        for r in &self.rows {
             let _ = writeln!(
                 out,
                 "\"{}\",{},{},{:.6},{:.6},{},{},{},{},{:.2}",
@@ -187,41 +197,30 @@ impl Tree {
                 r.mean_length
             );
         }
-        out
     }
 
-    fn markdown(&self) -> String {
-        let rows = &self.rows;
-        let mut out = String::new();
+    fn markdown(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "| line | games | share | of parent | White | draw | Black | length |"
         );
         let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
-        for r in rows {
+        for r in &self.rows {
+            let [share, parent, white, draw, black] = r.percents();
             let _ = writeln!(
                 out,
-                "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.1} |",
-                r.line,
-                r.games,
-                100.0 * r.share,
-                100.0 * r.of_parent,
-                r.pct(0),
-                r.pct(1),
-                r.pct(2),
-                r.mean_length
+                "| {} | {} | {share:.1}% | {parent:.1}% | {white:.1}% | {draw:.1}% | {black:.1}% | {:.1} |",
+                r.line, r.games, r.mean_length
             );
         }
-        out
     }
 
-    fn table(&self, plies: usize, min_games: u64) -> String {
+    fn table(&self, out: &mut String, plies: usize, min_games: u64) {
         let Tree {
             rows,
             total_games,
             starts,
         } = self;
-        let mut out = String::new();
         if starts.len() > 1 {
             let _ = writeln!(
                 out,
@@ -245,26 +244,19 @@ impl Tree {
             "{:width$}  {:>8} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7}",
             "line", "games", "share", "parent", "White", "draw", "Black", "length"
         );
-        for r in rows {
+        for r in &self.rows {
             let indented = format!(
                 "{}{}",
                 "  ".repeat(r.depth - 1),
                 r.line.rsplit(' ').next().unwrap_or("")
             );
+            let [share, parent, white, draw, black] = r.percents();
             let _ = writeln!(
                 out,
-                "{:width$}  {:>8} {:>6.1}% {:>6.1}% {:>5.1}% {:>5.1}% {:>5.1}% {:>7.1}",
-                indented,
-                r.games,
-                100.0 * r.share,
-                100.0 * r.of_parent,
-                r.pct(0),
-                r.pct(1),
-                r.pct(2),
-                r.mean_length
+                "{indented:width$}  {:>8} {share:>6.1}% {parent:>6.1}% {white:>5.1}% {draw:>5.1}% {black:>5.1}% {:>7.1}",
+                r.games, r.mean_length
             );
         }
-        out
     }
 }
 
