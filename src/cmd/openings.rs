@@ -115,9 +115,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             rows: rows_of(&opening, args.min_games),
             total_games: opening.total_games(),
             starts: opening.roots.iter().map(|(t, _)| t.clone()).collect(),
+            plies: args.plies,
+            min_games: args.min_games,
         }
     });
-    emit(&tree.render(args.format, args.plies, args.min_games));
+    emit(&tree.render(args.format));
     if let Some(path) = &args.chart {
         let first: Vec<&Row> = tree.rows.iter().filter(|r| r.depth == 1).collect();
         write_chart(path, &first)?;
@@ -131,36 +133,34 @@ struct Tree {
     rows: Vec<Row>,
     total_games: u64,
     starts: Vec<String>,
+    /// The depth and the games a line needs (`--plies`, `--min-games`).
+    plies: usize,
+    min_games: u64,
 }
 
 impl Tree {
     /// The tree in `format`, ready for stdout.
-    fn render(&self, format: Format, plies: usize, min_games: u64) -> String {
+    fn render(&self, format: Format) -> String {
         let mut out = String::new();
         match format {
-            Format::Json => self.json(&mut out, plies, min_games),
+            Format::Json => self.json(&mut out),
             Format::Csv => self.csv(&mut out),
             Format::Markdown => self.markdown(&mut out),
-            Format::Table => self.table(&mut out, plies, min_games),
+            Format::Table => self.table(&mut out),
         }
         out
     }
 
-    fn json(&self, out: &mut String, plies: usize, min_games: u64) {
-        let Tree {
-            rows,
-            total_games,
-            starts,
-        } = self;
+    fn json(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "{}",
             json!({
-                "games": total_games,
-                "plies": plies,
-                "min_games": min_games,
-                "start_positions": starts,
-                "lines": rows.iter().map(|r| json!({
+                "games": self.total_games,
+                "plies": self.plies,
+                "min_games": self.min_games,
+                "start_positions": self.starts,
+                "lines": self.rows.iter().map(|r| json!({
                     "line": r.line,
                     "depth": r.depth,
                     "games": r.games,
@@ -215,25 +215,21 @@ impl Tree {
         }
     }
 
-    fn table(&self, out: &mut String, plies: usize, min_games: u64) {
-        let Tree {
-            rows,
-            total_games,
-            starts,
-        } = self;
-        if starts.len() > 1 {
+    fn table(&self, out: &mut String) {
+        if self.starts.len() > 1 {
             let _ = writeln!(
                 out,
                 "{} start positions; lines are grouped by start",
-                starts.len()
+                self.starts.len()
             );
         }
         let _ = writeln!(
             out,
             "{} games, lines to {} plies with at least {} games",
-            total_games, plies, min_games
+            self.total_games, self.plies, self.min_games
         );
-        let width = rows
+        let width = self
+            .rows
             .iter()
             .map(|r| r.line.rsplit(' ').next().map_or(0, str::len) + 2 * (r.depth - 1))
             .max()
