@@ -24,7 +24,7 @@ pub mod tt;
 
 pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
 
-use game::{AlphaBetaState, GameResult, GameState, History, Outcome};
+use game::{AlphaBetaState, Color, GameResult, GameState, History, Outcome};
 use ordering::{score_move, select_next, HISTORY_MAX};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
@@ -463,23 +463,10 @@ impl<S: AlphaBetaState> Searcher<S> {
         self.seldepth = self.seldepth.max(ply);
 
         let key = pos.hash();
-        let mut hash_move = None;
-        if self.use_tt {
-            if let Some(e) = self.tt.probe(key) {
-                hash_move = e.mv;
-                if ply > 0 && !pv_node && e.depth >= depth {
-                    let s = score_from_tt(e.score, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    };
-                    if cut {
-                        return s;
-                    }
-                }
-            }
-        }
+        let hash_move = match self.probe_tt(key, depth, alpha, beta, ply, pv_node) {
+            Probe::Cut(s) => return s,
+            Probe::Move(m) => m,
+        };
 
         // Reverse futility pruning: far above beta at shallow depth, a quiet
         // position is not going to fall below it.
@@ -527,35 +514,16 @@ impl<S: AlphaBetaState> Searcher<S> {
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
             let quiet = pos.is_quiet(m);
-
             let child = pos.play(m);
-            self.hashes.push(child.hash());
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                // Late-move reduction for quiet moves well down the list.
-                let mut r = 0;
-                if self.selective
-                    && ply > 0
-                    && depth >= 3
-                    && i >= 3
-                    && quiet
-                    && !in_check
-                    && scores[i] < ordering::HASH_MOVE / 4
-                    && !child.in_check()
-                {
-                    r = if depth >= 6 && i >= 10 { 2 } else { 1 };
-                }
-                let mut s = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
-                if s > alpha && r > 0 {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                }
-                s
-            };
-            self.hashes.pop();
+            // Late-move reduction for quiet moves well down the list.
+            let reduce = self.selective
+                && ply > 0
+                && depth >= 3
+                && i >= 3
+                && quiet
+                && !in_check
+                && scores[i] < ordering::HASH_MOVE / 4;
+            let score = self.search_child(&child, i, reduce, depth, alpha, beta, ply);
             if self.stopped {
                 self.moves[ply] = moves;
                 self.scores[ply] = scores;
@@ -569,19 +537,7 @@ impl<S: AlphaBetaState> Searcher<S> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let base = us.index() * slots;
-                            let h = &mut self.history[base + S::history_index(m)];
-                            *h += depth * depth;
-                            if *h > HISTORY_MAX {
-                                for x in &mut self.history[base..base + slots] {
-                                    *x /= 2;
-                                }
-                            }
+                            self.reward_quiet_cutoff(us, m, depth, ply);
                         }
                         break;
                     }
@@ -603,6 +559,104 @@ impl<S: AlphaBetaState> Searcher<S> {
                 .store(key, best_move, score_to_tt(best, ply), depth, bound);
         }
         best
+    }
+
+    /// The transposition table's word on this node: a score that settles
+    /// it (a deep enough entry whose bound cuts, never at the root or in a
+    /// PV node), or else the move to try first, if any.
+    #[inline]
+    fn probe_tt(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Probe<S::Move> {
+        if !self.use_tt {
+            return Probe::Move(None);
+        }
+        let Some(e) = self.tt.probe(key) else {
+            return Probe::Move(None);
+        };
+        if ply > 0 && !pv_node && e.depth >= depth {
+            let s = score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return Probe::Cut(s);
+            }
+        }
+        Probe::Move(e.mv)
+    }
+
+    /// One child's score by principal variation search: the first move
+    /// (`i == 0`) with the full window, later ones with a null window,
+    /// reduced by a ply (two from the tenth move at depth 6 and more) when
+    /// `reduce` allows and the move gives no check, then re-searched at
+    /// full depth and with the full window while they beat alpha. Keeps
+    /// the path of hashes that repetition reads.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &S,
+        i: usize,
+        reduce: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.hashes.push(child.hash());
+        let score = if i == 0 {
+            -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            let r = if reduce && !child.in_check() {
+                if depth >= 6 && i >= 10 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+            let mut s = -self.negamax(child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+            if s > alpha && r > 0 {
+                s = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1);
+            }
+            if s > alpha && s < beta {
+                s = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+            }
+            s
+        };
+        self.hashes.pop();
+        score
+    }
+
+    /// A quiet move that cut: it becomes this ply's first killer, and its
+    /// history score grows by depth squared (the side's whole table halves
+    /// when one entry passes [`HISTORY_MAX`], so old successes fade).
+    #[inline]
+    fn reward_quiet_cutoff(&mut self, us: Color, m: S::Move, depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let slots = S::HISTORY_SLOTS;
+        let base = us.index() * slots;
+        let h = &mut self.history[base + S::history_index(m)];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            for x in &mut self.history[base..base + slots] {
+                *x /= 2;
+            }
+        }
     }
 
     /// Quiescence: stand pat on the static evaluation, then try the moves
@@ -742,6 +796,13 @@ fn terminal_value<S: GameState>(pos: &S, o: Outcome, ply: usize) -> i32 {
     } else {
         -MATE + ply as i32
     }
+}
+
+/// What the transposition table says at a node: a score that settles it,
+/// or the move to order first.
+enum Probe<M> {
+    Cut(i32),
+    Move(Option<M>),
 }
 
 /// Mate scores are stored relative to the node, so a mate found through a
