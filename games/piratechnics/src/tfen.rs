@@ -42,179 +42,14 @@ impl Position {
         Position::from_tfen_in(s, Variant::standard())
     }
 
-    /// Parses a TFEN of `variant`.
+    /// Parses a TFEN of `variant`: the ranks, then the four fields after
+    /// them, then the checks that need the whole position (one king a side,
+    /// the side not to move not in check).
     pub fn from_tfen_in(s: &str, variant: &'static Variant) -> Result<Position, TfenError> {
-        let err = |reason: String| TfenError {
+        parse_tfen(s, variant).map_err(|reason| TfenError {
             tfen: s.to_string(),
             reason,
-        };
-        let fields: Vec<&str> = s.split_whitespace().collect();
-        if fields.len() != 5 {
-            return Err(err(format!(
-                "expected 5 fields (ranks side reversal clock move), found {}",
-                fields.len()
-            )));
-        }
-        let mut pos = Position::empty(variant);
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != variant.height as usize {
-            return Err(err(format!(
-                "expected {} ranks separated by '/', found {}",
-                variant.height,
-                ranks.len()
-            )));
-        }
-        let mut king_count = [0u32; 2];
-        for (ri, rank_text) in ranks.iter().enumerate() {
-            let rank = variant.height - 1 - ri as u8;
-            let rank_cells: Vec<Square> = (0..variant.width)
-                .map(|f| Square::new(f, rank))
-                .filter(|&sq| variant.exists(sq))
-                .collect();
-            let mut idx = 0usize;
-            let mut chars = rank_text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 {
-                        return Err(err(format!("rank {}: empty run '0'", rank + 1)));
-                    }
-                    idx += d as usize;
-                    if idx > rank_cells.len() {
-                        return Err(err(format!(
-                            "rank {} \"{}\" describes more than its {} cells",
-                            rank + 1,
-                            rank_text,
-                            rank_cells.len()
-                        )));
-                    }
-                } else if c == '[' {
-                    let mut crew = Crew::EMPTY;
-                    let mut letters = 0u32;
-                    loop {
-                        match chars.next() {
-                            Some(']') => break,
-                            Some(l) => {
-                                // Counted before adding: a ship's per-piece
-                                // counters are 4 bits, so a 16th letter of
-                                // one kind would wrap around.
-                                letters += 1;
-                                if letters > variant.capacity as u32 {
-                                    return Err(err(format!(
-                                        "rank {}: a ship holds more than {} crew",
-                                        rank + 1,
-                                        variant.capacity
-                                    )));
-                                }
-                                let p = Piece::from_letter(l).ok_or_else(|| {
-                                    err(format!(
-                                        "rank {}: '{}' is not a crew letter (KQRBNP or kqrbnp)",
-                                        rank + 1,
-                                        l
-                                    ))
-                                })?;
-                                if p.kind == Kind::King {
-                                    king_count[p.color.index()] += 1;
-                                }
-                                crew = crew.add_piece(p);
-                            }
-                            None => return Err(err(format!("rank {}: unclosed '['", rank + 1))),
-                        }
-                    }
-                    if crew.total() > variant.capacity as u32 {
-                        return Err(err(format!(
-                            "rank {}: ship [{}] holds more than {} crew",
-                            rank + 1,
-                            crew.letters(),
-                            variant.capacity
-                        )));
-                    }
-                    let Some(&sq) = rank_cells.get(idx) else {
-                        return Err(err(format!(
-                            "rank {} \"{}\" describes more than its {} cells",
-                            rank + 1,
-                            rank_text,
-                            rank_cells.len()
-                        )));
-                    };
-                    pos.set_ship(sq, crew);
-                    if crew.count(Piece::new(Color::White, Kind::King)) > 0 {
-                        pos.kings[0] = sq;
-                    }
-                    if crew.count(Piece::new(Color::Black, Kind::King)) > 0 {
-                        pos.kings[1] = sq;
-                    }
-                    idx += 1;
-                } else {
-                    return Err(err(format!(
-                        "rank {}: unexpected '{}' (expected a digit or '[')",
-                        rank + 1,
-                        c
-                    )));
-                }
-            }
-            if idx != rank_cells.len() {
-                return Err(err(format!(
-                    "rank {} \"{}\" describes {} of its {} cells",
-                    rank + 1,
-                    rank_text,
-                    idx,
-                    rank_cells.len()
-                )));
-            }
-        }
-        for c in Color::ALL {
-            if king_count[c.index()] != 1 {
-                return Err(err(format!(
-                    "{} has {} kings; exactly one is required",
-                    c,
-                    king_count[c.index()]
-                )));
-            }
-        }
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => return Err(err(format!("side to move '{other}' is not 'w' or 'b'"))),
-        };
-        pos.reversal = match fields[2] {
-            "-" => None,
-            r => {
-                let (a, b) = (r.get(0..2), r.get(2..4));
-                let parse =
-                    |x: Option<&str>| x.and_then(Square::parse).filter(|&sq| variant.exists(sq));
-                match (parse(a), parse(b), r.len()) {
-                    (Some(y), Some(x), 4) => {
-                        if pos.ships & y.bit() == 0 {
-                            return Err(err(format!("reversal '{r}': there is no ship on {y}")));
-                        }
-                        Some((y, x))
-                    }
-                    _ => {
-                        return Err(err(format!(
-                            "reversal '{r}' is not '-' or two cells like 'c3b1'"
-                        )))
-                    }
-                }
-            }
-        };
-        pos.clock = fields[3]
-            .parse()
-            .map_err(|_| err(format!("clock '{}' is not a number", fields[3])))?;
-        pos.fullmove = fields[4]
-            .parse()
-            .map_err(|_| err(format!("move number '{}' is not a number", fields[4])))?;
-        if pos.fullmove == 0 {
-            return Err(err("move number must be at least 1".into()));
-        }
-        pos.hash = pos.compute_hash();
-        let them = !pos.side;
-        if pos.is_attacked(pos.kings[them.index()], pos.side) {
-            return Err(err(format!(
-                "{them} is in check but it is {}'s move",
-                pos.side
-            )));
-        }
-        Ok(pos)
+        })
     }
 
     /// The TFEN of this position.
@@ -266,5 +101,249 @@ impl Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_tfen())
+    }
+}
+
+/// [`Position::from_tfen_in`] with the reason alone as the error.
+fn parse_tfen(s: &str, variant: &'static Variant) -> Result<Position, String> {
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    let &[ranks, side, reversal, clock, fullmove] = fields.as_slice() else {
+        return Err(format!(
+            "expected 5 fields (ranks side reversal clock move), found {}",
+            fields.len()
+        ));
+    };
+    let mut pos = Position::empty(variant);
+    parse_ranks(&mut pos, ranks)?;
+    pos.side = match side {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => return Err(format!("side to move '{other}' is not 'w' or 'b'")),
+    };
+    pos.reversal = parse_reversal(&pos, reversal)?;
+    pos.clock = clock
+        .parse()
+        .map_err(|_| format!("clock '{clock}' is not a number"))?;
+    pos.fullmove = fullmove
+        .parse()
+        .map_err(|_| format!("move number '{fullmove}' is not a number"))?;
+    if pos.fullmove == 0 {
+        return Err("move number must be at least 1".into());
+    }
+    pos.hash = pos.compute_hash();
+    let them = !pos.side;
+    if pos.is_attacked(pos.kings[them.index()], pos.side) {
+        return Err(format!("{them} is in check but it is {}'s move", pos.side));
+    }
+    Ok(pos)
+}
+
+/// The placement field: every rank's ships onto `pos`, with exactly one
+/// king a side.
+fn parse_ranks(pos: &mut Position, field: &str) -> Result<(), String> {
+    let variant = pos.variant;
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != variant.height as usize {
+        return Err(format!(
+            "expected {} ranks separated by '/', found {}",
+            variant.height,
+            ranks.len()
+        ));
+    }
+    for (ri, rank_text) in ranks.iter().enumerate() {
+        parse_rank(pos, variant.height - 1 - ri as u8, rank_text)?;
+    }
+    for c in Color::ALL {
+        let kings = (0..variant.width)
+            .flat_map(|f| (0..variant.height).map(move |r| Square::new(f, r)))
+            .filter_map(|sq| pos.ship_at(sq))
+            .map(|crew| crew.count(Piece::new(c, Kind::King)))
+            .sum::<u32>();
+        if kings != 1 {
+            return Err(format!("{c} has {kings} kings; exactly one is required"));
+        }
+    }
+    Ok(())
+}
+
+/// One rank (`rank` counts from 0 at the bottom): digits skip cells that
+/// exist in the variant, `[..]` puts a ship on the next one.
+fn parse_rank(pos: &mut Position, rank: u8, text: &str) -> Result<(), String> {
+    let variant = pos.variant;
+    let cells: Vec<Square> = (0..variant.width)
+        .map(|f| Square::new(f, rank))
+        .filter(|&sq| variant.exists(sq))
+        .collect();
+    let too_many = || {
+        format!(
+            "rank {} \"{}\" describes more than its {} cells",
+            rank + 1,
+            text,
+            cells.len()
+        )
+    };
+    let mut idx = 0usize;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if let Some(d) = c.to_digit(10) {
+            if d == 0 {
+                return Err(format!("rank {}: empty run '0'", rank + 1));
+            }
+            idx += d as usize;
+            if idx > cells.len() {
+                return Err(too_many());
+            }
+        } else if c == '[' {
+            let crew = parse_crew(&mut chars, rank, variant.capacity)?;
+            let sq = *cells.get(idx).ok_or_else(too_many)?;
+            pos.set_ship(sq, crew);
+            for color in Color::ALL {
+                if crew.count(Piece::new(color, Kind::King)) > 0 {
+                    pos.kings[color.index()] = sq;
+                }
+            }
+            idx += 1;
+        } else {
+            return Err(format!(
+                "rank {}: unexpected '{}' (expected a digit or '[')",
+                rank + 1,
+                c
+            ));
+        }
+    }
+    if idx != cells.len() {
+        return Err(format!(
+            "rank {} \"{}\" describes {} of its {} cells",
+            rank + 1,
+            text,
+            idx,
+            cells.len()
+        ));
+    }
+    Ok(())
+}
+
+/// A ship's crew, read after its `[` up to and including the `]`.
+fn parse_crew(chars: &mut std::str::Chars, rank: u8, capacity: u8) -> Result<Crew, String> {
+    let mut crew = Crew::EMPTY;
+    let mut letters = 0u32;
+    loop {
+        match chars.next() {
+            Some(']') => return Ok(crew),
+            Some(l) => {
+                // Counted before adding: a ship's per-piece counters are 4
+                // bits, so a 16th letter of one kind would wrap around.
+                letters += 1;
+                if letters > capacity as u32 {
+                    return Err(format!(
+                        "rank {}: a ship holds more than {} crew",
+                        rank + 1,
+                        capacity
+                    ));
+                }
+                let p = Piece::from_letter(l).ok_or_else(|| {
+                    format!(
+                        "rank {}: '{}' is not a crew letter (KQRBNP or kqrbnp)",
+                        rank + 1,
+                        l
+                    )
+                })?;
+                crew = crew.add_piece(p);
+            }
+            None => return Err(format!("rank {}: unclosed '['", rank + 1)),
+        }
+    }
+}
+
+/// The reversal field: `-`, or the cells of the last ship reversal (the
+/// first must hold a ship).
+fn parse_reversal(pos: &Position, r: &str) -> Result<Option<(Square, Square)>, String> {
+    if r == "-" {
+        return Ok(None);
+    }
+    let variant = pos.variant;
+    let cell = |x: Option<&str>| x.and_then(Square::parse).filter(|&sq| variant.exists(sq));
+    match (cell(r.get(0..2)), cell(r.get(2..4)), r.len()) {
+        (Some(y), Some(x), 4) => {
+            if pos.ships & y.bit() == 0 {
+                return Err(format!("reversal '{r}': there is no ship on {y}"));
+            }
+            Ok(Some((y, x)))
+        }
+        _ => Err(format!(
+            "reversal '{r}' is not '-' or two cells like 'c3b1'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "[rbn][qrb][kbn][rbn]/[ppp][ppp][ppp][ppp][ppp][ppp]/6/6/6/6/\
+                         [PPP][PPP][PPP][PPP][PPP][PPP]/[RBN][QRB][KBN][RBN] w - 0 1";
+
+    fn reason(s: &str) -> String {
+        match Position::from_tfen(s) {
+            Ok(_) => panic!("accepted {s:?}"),
+            Err(e) => e.reason,
+        }
+    }
+
+    #[test]
+    fn start_round_trips() {
+        let p = Position::from_tfen(START).unwrap();
+        assert_eq!(p.to_tfen(), START);
+        assert_eq!(p, Position::start());
+    }
+
+    /// Each stage of the parser names its own fault.
+    #[test]
+    fn each_fault_is_named() {
+        let cases = [
+            (START.replace(" 0 1", " 0"), "expected 5 fields"),
+            (START.replacen("6/", "", 1), "expected 8 ranks"),
+            (START.replacen("/6/", "/06/", 1), "rank 6: empty run '0'"),
+            (
+                START.replacen("/6/", "/7/", 1),
+                "rank 6 \"7\" describes more than its 6 cells",
+            ),
+            (
+                START.replacen("/6/", "/5/", 1),
+                "rank 6 \"5\" describes 5 of its 6 cells",
+            ),
+            (
+                START.replacen("[ppp]/", "[pppp]/", 1),
+                "rank 7: a ship holds more than 3 crew",
+            ),
+            (
+                START.replacen("[ppp]/", "[ppx]/", 1),
+                "'x' is not a crew letter",
+            ),
+            (START.replacen("[ppp]/", "[ppp/", 1), "rank 7: unclosed '['"),
+            (START.replacen("/6/", "/x/", 1), "rank 6: unexpected 'x'"),
+            (START.replacen("[kbn]", "[qbn]", 1), "black has 0 kings"),
+            (START.replacen("[KBN]", "[KBK]", 1), "white has 2 kings"),
+            (START.replace(" w ", " x "), "side to move 'x'"),
+            (START.replace(" - ", " c3b1 "), "there is no ship on c3"),
+            (START.replace(" - ", " c3 "), "is not '-' or two cells"),
+            (START.replace(" 0 1", " z 1"), "clock 'z' is not a number"),
+            (
+                START.replace(" 0 1", " 0 q"),
+                "move number 'q' is not a number",
+            ),
+            (
+                START.replace(" 0 1", " 0 0"),
+                "move number must be at least 1",
+            ),
+            (
+                "[k][Q]2/6/6/6/6/6/6/[K]3 w - 0 1".to_string(),
+                "black is in check but it is white's move",
+            ),
+        ];
+        for (tfen, want) in cases {
+            let got = reason(&tfen);
+            assert!(got.contains(want), "{tfen:?}: {got:?} lacks {want:?}");
+        }
     }
 }
