@@ -19,70 +19,149 @@ fn number(field: &str, what: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("{what} {field:?}: expected a number without leading zeros"))
 }
 
+/// The board field: its rows from the top, each a cell per file, all of
+/// one width. Digits are read together, so a run is always maximal.
+fn parse_board(field: &str) -> Result<Vec<Vec<Option<Ship>>>, String> {
+    let rows: Vec<&str> = field.split('/').collect();
+    let squares = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| parse_row(row, rows.len() - i))
+        .collect::<Result<Vec<_>, String>>()?;
+    let width = squares[0].len();
+    if let Some((i, r)) = squares.iter().enumerate().find(|(_, r)| r.len() != width) {
+        return Err(format!(
+            "rank {} has {} squares but rank {} has {width}: every rank must have the same width",
+            rows.len() - i,
+            r.len(),
+            rows.len()
+        ));
+    }
+    Ok(squares)
+}
+
+/// One rank of the board field (`rank_no` counts from 1 at the bottom).
+fn parse_row(row: &str, rank_no: usize) -> Result<Vec<Option<Ship>>, String> {
+    let mut cells = Vec::new();
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut run = String::from(c);
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                run.push(d);
+                chars.next();
+            }
+            let n = number(&run, &format!("rank {rank_no}: empty run"))?;
+            if n == 0 || n > crate::geometry::MAX_SIDE as u32 {
+                return Err(format!("rank {rank_no}: empty run {run} is not 1..16"));
+            }
+            cells.extend((0..n).map(|_| None));
+            continue;
+        }
+        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
+            format!("rank {rank_no}: {c:?} is not a ship letter (F P D J B S G C, lower case for Red) nor a number")
+        })?;
+        let anchored = chars.peek() == Some(&'@');
+        if anchored {
+            chars.next();
+            if t == ShipType::Pirate {
+                return Err(format!("rank {rank_no}: a PIRATE is never anchored ({c}@)"));
+            }
+        }
+        cells.push(Some(Ship::new(owner_of(c), t, anchored)));
+    }
+    Ok(cells)
+}
+
+/// Upper case letters are Blue's ships, lower case Red's.
+fn owner_of(letter: char) -> Side {
+    if letter.is_ascii_uppercase() {
+        Side::Blue
+    } else {
+        Side::Red
+    }
+}
+
+/// The reserve field: `-`, or Blue's ships then Red's, each side's in the
+/// order F P D J B S G C, once each; a bit per ship type and side.
+fn parse_reserve(field: &str) -> Result<[u8; 2], String> {
+    let mut reserve = [0u8; 2];
+    if field == "-" {
+        return Ok(reserve);
+    }
+    if field.is_empty() {
+        return Err("reserve field is empty: write - when both reserves are empty".into());
+    }
+    let mut last: Option<(Side, usize)> = None;
+    for c in field.chars() {
+        let t = ShipType::from_letter(c.to_ascii_uppercase())
+            .ok_or_else(|| format!("reserve {field:?}: {c:?} is not a ship letter"))?;
+        let s = owner_of(c);
+        if last.is_some_and(|prev| (s, t.index()) <= prev) {
+            return Err(format!(
+                "reserve {field:?}: write Blue's ships then Red's, each in the order F P D J B S G C, once each"
+            ));
+        }
+        last = Some((s, t.index()));
+        reserve[s.index()] |= 1 << t.index();
+    }
+    Ok(reserve)
+}
+
+/// The upgrades field `XY/xy`: FRIGATE and PIRATE upgrades (0..2) of Blue,
+/// then of Red.
+fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], String> {
+    let digit = |b: u8| (b'0'..=b'2').contains(&b).then(|| b - b'0');
+    match field.as_bytes() {
+        [a, b, b'/', c, d] => match (digit(*a), digit(*b), digit(*c), digit(*d)) {
+            (Some(a), Some(b), Some(c), Some(d)) => Some([[a, b], [c, d]]),
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or_else(|| {
+        format!(
+            "upgrades {field:?}: expected XY/xy, four digits 0..2 (FRIGATE and PIRATE upgrades of Blue, then of Red)"
+        )
+    })
+}
+
+/// The deployment counts `b/r`: redundant with the reserves, so they must
+/// agree with them.
+fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), String> {
+    let (db, dr) = field
+        .split_once('/')
+        .ok_or_else(|| format!("deployed {field:?}: expected b/r, e.g. 3/2"))?;
+    let counts = [
+        number(db, "Blue's deployment count")?,
+        number(dr, "Red's deployment count")?,
+    ];
+    for s in Side::ALL {
+        let want = 8 - reserve[s.index()].count_ones();
+        if counts[s.index()] != want {
+            return Err(format!(
+                "deployed {field:?}: {s:?} has {} ships in reserve, so its deployment count is {want}",
+                8 - want
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Position {
     /// Reads a position string (§10.1) of any board size the rule book
     /// allows.
     pub fn parse(text: &str) -> Result<Position, String> {
         let fields: Vec<&str> = text.split(' ').collect();
-        if fields.len() != 7 {
+        let &[board, side, reserve, upgrades, deployed, clock, plies] = fields.as_slice() else {
             return Err(format!(
                 "a position string has 7 fields separated by single spaces (board side reserve upgrades deployed clock plies), found {} in {text:?}",
                 fields.len()
             ));
-        }
-        // Board.
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        let mut squares: Vec<Vec<Option<Ship>>> = Vec::with_capacity(rows.len());
-        for (i, row) in rows.iter().enumerate() {
-            let rank_no = rows.len() - i;
-            let mut cells = Vec::new();
-            let mut chars = row.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c.is_ascii_digit() {
-                    let mut run = String::from(c);
-                    while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                        run.push(d);
-                        chars.next();
-                    }
-                    let n = number(&run, &format!("rank {rank_no}: empty run"))?;
-                    if n == 0 || n > crate::geometry::MAX_SIDE as u32 {
-                        return Err(format!("rank {rank_no}: empty run {run} is not 1..16"));
-                    }
-                    cells.extend((0..n).map(|_| None));
-                    continue;
-                }
-                let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
-                    format!("rank {rank_no}: {c:?} is not a ship letter (F P D J B S G C, lower case for Red) nor a number")
-                })?;
-                let owner = if c.is_ascii_uppercase() {
-                    Side::Blue
-                } else {
-                    Side::Red
-                };
-                let anchored = chars.peek() == Some(&'@');
-                if anchored {
-                    chars.next();
-                    if t == ShipType::Pirate {
-                        return Err(format!("rank {rank_no}: a PIRATE is never anchored ({c}@)"));
-                    }
-                }
-                cells.push(Some(Ship::new(owner, t, anchored)));
-            }
-            squares.push(cells);
-        }
-        let width = squares[0].len();
-        if let Some((i, r)) = squares.iter().enumerate().find(|(_, r)| r.len() != width) {
-            return Err(format!(
-                "rank {} has {} squares but rank {} has {width}: every rank must have the same width",
-                rows.len() - i,
-                r.len(),
-                rows.len()
-            ));
-        }
-        let size = Size::new(width as u32, rows.len() as u32)?;
-        // A canonical board string: maximal runs (numbers never adjacent
-        // is guaranteed by reading digits together).
-        let side = match fields[1] {
+        };
+        let rows = parse_board(board)?;
+        let size = Size::new(rows[0].len() as u32, rows.len() as u32)?;
+        let side = match side {
             "b" => Side::Blue,
             "r" => Side::Red,
             other => {
@@ -91,76 +170,17 @@ impl Position {
                 ))
             }
         };
-        // Reserves.
-        let mut reserve = [0u8; 2];
-        if fields[2] != "-" {
-            let mut last: Option<(Side, usize)> = None;
-            for c in fields[2].chars() {
-                let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
-                    format!("reserve {:?}: {c:?} is not a ship letter", fields[2])
-                })?;
-                let s = if c.is_ascii_uppercase() {
-                    Side::Blue
-                } else {
-                    Side::Red
-                };
-                if let Some(prev) = last {
-                    if (s, t.index()) <= prev {
-                        return Err(format!(
-                            "reserve {:?}: write Blue's ships then Red's, each in the order F P D J B S G C, once each",
-                            fields[2]
-                        ));
-                    }
-                }
-                last = Some((s, t.index()));
-                reserve[s.index()] |= 1 << t.index();
-            }
-            if fields[2].is_empty() {
-                return Err("reserve field is empty: write - when both reserves are empty".into());
-            }
-        }
-        // Upgrades.
-        let up = fields[3].as_bytes();
-        let digit = |b: u8| (b'0'..=b'2').contains(&b).then(|| b - b'0');
-        let upgrades = match up {
-            [a, b, b'/', c, d] => match (digit(*a), digit(*b), digit(*c), digit(*d)) {
-                (Some(a), Some(b), Some(c), Some(d)) => Some([[a, b], [c, d]]),
-                _ => None,
-            },
-            _ => None,
-        }
-        .ok_or_else(|| {
-            format!(
-                "upgrades {:?}: expected XY/xy, four digits 0..2 (FRIGATE and PIRATE upgrades of Blue, then of Red)",
-                fields[3]
-            )
-        })?;
-        // Deployment counts: redundant, must agree.
-        let (db, dr) = fields[4]
-            .split_once('/')
-            .ok_or_else(|| format!("deployed {:?}: expected b/r, e.g. 3/2", fields[4]))?;
-        let counts = [
-            number(db, "Blue's deployment count")?,
-            number(dr, "Red's deployment count")?,
-        ];
-        for s in Side::ALL {
-            let want = 8 - reserve[s.index()].count_ones();
-            if counts[s.index()] != want {
-                return Err(format!(
-                    "deployed {:?}: {s:?} has {} ships in reserve, so its deployment count is {want}",
-                    fields[4],
-                    8 - want
-                ));
-            }
-        }
-        let clock = number(fields[5], "clock")?;
-        let plies = number(fields[6], "ply count")?;
+        let reserve = parse_reserve(reserve)?;
+        let upgrades = parse_upgrades(upgrades)?;
+        check_deployed(deployed, reserve)?;
+        let clock = number(clock, "clock")?;
+        let plies = number(plies, "ply count")?;
         if clock > u16::MAX as u32 || plies > u16::MAX as u32 {
             return Err(format!("clock {clock} or ply count {plies} is too large"));
         }
         let mut p = Position::empty(size, side, reserve, upgrades, clock as u16, plies as u16);
         let g = p.geo;
-        for (i, row) in squares.iter().enumerate() {
+        for (i, row) in rows.iter().enumerate() {
             let rank = (rows.len() - 1 - i) as u8;
             for (file, cell) in row.iter().enumerate() {
                 if let Some(ship) = cell {
