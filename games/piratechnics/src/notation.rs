@@ -576,139 +576,191 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     if t.trim_end_matches([',', ';', '.']).is_empty() {
         return Err("empty move text".into());
     }
-    // Spaces inside a move are optional: the move is read from its
-    // characters without whitespace, each with its byte offset in `t` and
-    // whether whitespace came before it (where a comment may begin).
-    let mut chars: Vec<char> = Vec::new();
-    let mut offsets: Vec<usize> = Vec::new();
-    let mut gap: Vec<bool> = Vec::new();
-    let mut space = false;
-    for (o, c) in t.char_indices() {
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        chars.push(c);
-        offsets.push(o);
-        gap.push(space);
-        space = false;
-    }
-    let mut i = 0;
-    let square_at = |i: usize| -> Option<Square> {
-        let s: String = chars.get(i..i + 2)?.iter().collect();
-        Square::parse(&s)
-    };
-    p.from = Some(square_at(0).ok_or_else(|| {
+    let mut r = Reader::new(t);
+    p.from = Some(r.square().ok_or_else(|| {
         format!(
             "expected an origin cell like d2 at the start, found \"{}\"",
-            chars.iter().take(2).collect::<String>()
+            r.peek_text(2)
         )
     })?);
-    i += 2;
-    // Crew list: letters, each pawn optionally followed by `(X)`.
-    let read_crew =
-        |i: &mut usize, close: Option<char>, p: &mut Parsed| -> Result<KindCounts, String> {
-            let mut crew = KindCounts::EMPTY;
-            while *i < chars.len() {
-                let c = chars[*i];
-                if Some(c) == close {
-                    *i += 1;
-                    return Ok(crew);
-                }
-                let Some(kind) = Kind::from_letter(c) else {
-                    if close.is_some() {
-                        return Err(format!("unexpected '{c}' in the ship's crew"));
-                    }
-                    break;
-                };
-                if close.is_none() && !c.is_ascii_uppercase() {
-                    return Err(format!("moving crew are written in capitals, found '{c}'"));
-                }
-                crew = crew.add(KindCounts::one(kind));
-                *i += 1;
-                if *i + 2 < chars.len() && chars[*i] == '(' && chars[*i + 2] == ')' {
-                    let pk = Kind::from_letter(chars[*i + 1])
-                        .filter(|k| k.promotion_index().is_some())
-                        .ok_or_else(|| {
-                            format!("'{}' is not a promotion choice (Q R B N)", chars[*i + 1])
-                        })?;
-                    if kind != Kind::Pawn {
-                        return Err(format!("only pawns promote, found {c}({})", chars[*i + 1]));
-                    }
-                    p.promos = p.promos.add_one(pk);
-                    p.promos_given = true;
-                    *i += 3;
-                }
-            }
-            match close {
-                Some(cl) => Err(format!("missing '{cl}' after the ship's crew")),
-                None => Ok(crew),
-            }
-        };
-    if i < chars.len() && (chars[i] == '<' || chars[i] == '(') {
-        let close = if chars[i] == '<' { '>' } else { ')' };
-        i += 1;
-        p.contents = Some(read_crew(&mut i, Some(close), &mut p)?);
+    if matches!(r.peek(), Some('<' | '(')) {
+        let close = if r.peek() == Some('<') { '>' } else { ')' };
+        r.i += 1;
+        p.contents = Some(r.crew(Some(close), &mut p)?);
     } else {
-        p.crew = read_crew(&mut i, None, &mut p)?;
+        p.crew = r.crew(None, &mut p)?;
     }
-    match chars.get(i) {
+    match r.peek() {
         Some('-') => {}
-        Some('x') | Some('X') | Some(':') => p.capture = true,
+        Some('x' | 'X' | ':') => p.capture = true,
         Some(c) => return Err(format!("expected '-' or 'x' after the crew, found '{c}'")),
         None => return Err("missing '-' or 'x' and the destination".into()),
     }
-    i += 1;
-    p.to = Some(square_at(i).ok_or_else(|| {
+    r.i += 1;
+    p.to = Some(r.square().ok_or_else(|| {
         format!(
             "expected a destination cell after '-'/'x', found \"{}\"",
-            chars.iter().skip(i).take(2).collect::<String>()
+            r.peek_text(2)
         )
     })?);
-    i += 2;
-    // The captured kind: attached (`d5P`, `a5p`), or a letter standing as a
-    // word of its own (`d5 P`), or after the word `own` (`a5 own P`); a
-    // word such as `Paris` or `n.b.` after a space begins a comment.
-    let alone = |j: usize| match chars.get(j + 1) {
-        None => true,
-        Some(_) if gap[j + 1] => true,
-        Some('.') => chars.get(j + 2).is_none_or(|_| gap[j + 2]),
-        Some(c) => !c.is_alphanumeric(),
-    };
-    let own = i + 3 < chars.len()
-        && gap[i]
-        && gap[i + 3]
-        && chars[i..i + 3]
-            .iter()
-            .collect::<String>()
-            .eq_ignore_ascii_case("own")
-        && Kind::from_letter(chars[i + 3]).is_some()
-        && alone(i + 3);
-    if own {
-        p.own = true;
-        p.captured_letter = Some(chars[i + 3]);
-        i += 4;
-    } else if let Some(&c) = chars.get(i) {
-        if Kind::from_letter(c).is_some() && (!gap[i] || alone(i)) {
-            p.captured_letter = Some(c);
-            i += 1;
+    r.captured(&mut p);
+    if r.peek() == Some('=') {
+        r.i += 1;
+        r.promotions(&mut p)?;
+    }
+    if r.i < r.chars.len() {
+        read_after_move(&t[r.offsets[r.i]..], !r.gap[r.i], &mut p.marks)?;
+    }
+    Ok(p)
+}
+
+/// The characters of a move's text without its whitespace (spaces inside
+/// a move are optional), each with its byte offset in the text and whether
+/// whitespace came before it (where a comment may begin); `i` is the next
+/// one to read.
+struct Reader {
+    chars: Vec<char>,
+    offsets: Vec<usize>,
+    gap: Vec<bool>,
+    i: usize,
+}
+
+impl Reader {
+    fn new(t: &str) -> Reader {
+        let mut r = Reader {
+            chars: Vec::new(),
+            offsets: Vec::new(),
+            gap: Vec::new(),
+            i: 0,
+        };
+        let mut space = false;
+        for (o, c) in t.char_indices() {
+            if c.is_whitespace() {
+                space = true;
+                continue;
+            }
+            r.chars.push(c);
+            r.offsets.push(o);
+            r.gap.push(space);
+            space = false;
+        }
+        r
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+
+    /// Up to `n` characters from the next one, for messages.
+    fn peek_text(&self, n: usize) -> String {
+        self.chars.iter().skip(self.i).take(n).collect()
+    }
+
+    /// A cell like `d2`; the reader moves past it only when it is one.
+    fn square(&mut self) -> Option<Square> {
+        let s: String = self.chars.get(self.i..self.i + 2)?.iter().collect();
+        let sq = Square::parse(&s)?;
+        self.i += 2;
+        Some(sq)
+    }
+
+    /// A crew list: letters, each pawn optionally followed by `(X)`, its
+    /// promotion. Moving crew (`close` none) are capitals and end at the
+    /// first other character; a ship's contents end at `close`.
+    fn crew(&mut self, close: Option<char>, p: &mut Parsed) -> Result<KindCounts, String> {
+        let chars = &self.chars;
+        let mut crew = KindCounts::EMPTY;
+        while self.i < chars.len() {
+            let c = chars[self.i];
+            if Some(c) == close {
+                self.i += 1;
+                return Ok(crew);
+            }
+            let Some(kind) = Kind::from_letter(c) else {
+                if close.is_some() {
+                    return Err(format!("unexpected '{c}' in the ship's crew"));
+                }
+                break;
+            };
+            if close.is_none() && !c.is_ascii_uppercase() {
+                return Err(format!("moving crew are written in capitals, found '{c}'"));
+            }
+            crew = crew.add(KindCounts::one(kind));
+            self.i += 1;
+            let i = self.i;
+            if i + 2 < chars.len() && chars[i] == '(' && chars[i + 2] == ')' {
+                let pk = Kind::from_letter(chars[i + 1])
+                    .filter(|k| k.promotion_index().is_some())
+                    .ok_or_else(|| {
+                        format!("'{}' is not a promotion choice (Q R B N)", chars[i + 1])
+                    })?;
+                if kind != Kind::Pawn {
+                    return Err(format!("only pawns promote, found {c}({})", chars[i + 1]));
+                }
+                p.promos = p.promos.add_one(pk);
+                p.promos_given = true;
+                self.i += 3;
+            }
+        }
+        match close {
+            Some(cl) => Err(format!("missing '{cl}' after the ship's crew")),
+            None => Ok(crew),
         }
     }
-    if chars.get(i) == Some(&'=') {
-        i += 1;
-        let start = i;
+
+    /// Whether the letter at `j` stands alone: the text ends after it, or
+    /// a space, a period ending the word, or a non-letter follows.
+    fn alone(&self, j: usize) -> bool {
+        match self.chars.get(j + 1) {
+            None => true,
+            Some(_) if self.gap[j + 1] => true,
+            Some('.') => self.chars.get(j + 2).is_none_or(|_| self.gap[j + 2]),
+            Some(c) => !c.is_alphanumeric(),
+        }
+    }
+
+    /// The captured kind: attached (`d5P`, `a5p`), or a letter standing as
+    /// a word of its own (`d5 P`), or after the word `own` (`a5 own P`); a
+    /// word such as `Paris` or `n.b.` after a space begins a comment.
+    fn captured(&mut self, p: &mut Parsed) {
+        let (chars, gap, i) = (&self.chars, &self.gap, self.i);
+        let own = i + 3 < chars.len()
+            && gap[i]
+            && gap[i + 3]
+            && chars[i..i + 3]
+                .iter()
+                .collect::<String>()
+                .eq_ignore_ascii_case("own")
+            && Kind::from_letter(chars[i + 3]).is_some()
+            && self.alone(i + 3);
+        if own {
+            p.own = true;
+            p.captured_letter = Some(chars[i + 3]);
+            self.i += 4;
+        } else if let Some(&c) = chars.get(i) {
+            if Kind::from_letter(c).is_some() && (!gap[i] || self.alone(i)) {
+                p.captured_letter = Some(c);
+                self.i += 1;
+            }
+        }
+    }
+
+    /// The promotion choices after `=`, which must agree with any given
+    /// in the crew's `P(X)`.
+    fn promotions(&mut self, p: &mut Parsed) -> Result<(), String> {
+        let start = self.i;
         let mut promos = PromoCounts::NONE;
-        while let Some(k) = chars.get(i).and_then(|&c| Kind::from_letter(c)) {
+        while let Some(k) = self.peek().and_then(Kind::from_letter) {
             if k.promotion_index().is_none() {
                 return Err(format!(
                     "'{}' is not a promotion choice (Q R B N)",
-                    chars[i]
+                    self.chars[self.i]
                 ));
             }
             promos = promos.add_one(k);
-            i += 1;
+            self.i += 1;
         }
-        if i == start {
+        if self.i == start {
             return Err("'=' must be followed by promotion choices like =Q".into());
         }
         if p.promos_given && promos != p.promos {
@@ -716,9 +768,6 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         }
         p.promos = promos;
         p.promos_given = true;
+        Ok(())
     }
-    if i < chars.len() {
-        read_after_move(&t[offsets[i]..], !gap[i], &mut p.marks)?;
-    }
-    Ok(p)
 }
