@@ -102,12 +102,36 @@ train_steps_per_generation = 5
 }
 
 /// Every command on `game` (`NAME`, its default variant `variant`), in a
-/// temporary folder.
+/// temporary folder: those on a position first, then a run's stages in
+/// order, each handing the next what it wrote.
 fn every_command(game: &str, variant: &str, config_text: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let full = format!("{game}/{variant}");
+    let start = position_commands(game, variant);
+    // config: the run file is read as this game.
+    let config = dir.join(format!("{game}.toml"));
+    std::fs::write(&config, config_text).unwrap();
+    let c = s(&config);
+    let resolved = ok_json(&["config", c, "--json"]);
+    assert_eq!(resolved["game"]["name"], game, "{resolved}");
+    assert_eq!(resolved["game"]["variant"], variant, "{resolved}");
 
+    let games = selfplay_and_data(game, &full, c, dir, &start);
+    let ckpt = train_and_plot(game, variant, c, dir, &games);
+    eval_and_move(game, dir, &ckpt, &start.legal);
+    loop_run(game, &full, c, dir);
+}
+
+/// The start of a game as `show --json` gives it.
+struct Start {
+    position: String,
+    legal: Vec<String>,
+}
+
+/// The commands on a position: show (JSON and drawn), perft (against the
+/// shared vectors when at hand), analyze, play and move.
+fn position_commands(game: &str, variant: &str) -> Start {
     // show: the start position, its side and legal moves.
     let shown = ok_json(&["show", "--game", game, "--json"]);
     assert_eq!(shown["game"], game, "{shown}");
@@ -185,14 +209,22 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
     let m = ok_json(&["move", "--game", game, "--player", "ab:depth=1", "--json"]);
     assert!(legal.iter().any(|l| m["move"] == l.as_str()), "{m}");
 
-    // config: the run file is read as this game.
-    let config = dir.join(format!("{game}.toml"));
-    std::fs::write(&config, config_text).unwrap();
-    let c = s(&config);
-    let resolved = ok_json(&["config", c, "--json"]);
-    assert_eq!(resolved["game"]["name"], game, "{resolved}");
-    assert_eq!(resolved["game"]["variant"], variant, "{resolved}");
+    Start {
+        position: start,
+        legal,
+    }
+}
 
+/// What self-play wrote: its folder and its number of positions.
+struct Games {
+    dir: std::path::PathBuf,
+    positions: u64,
+}
+
+/// selfplay of 4 games, then what reads their shards: data info, openings
+/// (with its chart), data export and replay of the record.
+fn selfplay_and_data(game: &str, full: &str, c: &str, dir: &Path, st: &Start) -> Games {
+    let (start, legal) = (&st.position, &st.legal);
     // selfplay: 4 games, their shards, the summary.
     let games = dir.join("games");
     let sp = ok_json(&[
@@ -271,7 +303,7 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
     ]);
     let text = std::fs::read_to_string(&record).unwrap();
     assert!(text.starts_with("Game 0 ("), "{text}");
-    assert!(text.contains(&full), "{text}");
+    assert!(text.contains(full), "{text}");
     let shard = std::fs::read_dir(&games)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -295,6 +327,15 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
         "{replayed} {tree}"
     );
 
+    Games {
+        dir: games,
+        positions,
+    }
+}
+
+/// train 5 steps on the self-play shards, and plot the run; the checkpoint.
+fn train_and_plot(game: &str, variant: &str, c: &str, dir: &Path, g: &Games) -> std::path::PathBuf {
+    let (games, positions) = (&g.dir, g.positions);
     // train: 5 steps on those shards, a checkpoint of this game.
     let train = dir.join("train");
     let t = ok_json(&[
@@ -302,7 +343,7 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
         "--config",
         c,
         "--data",
-        s(&games),
+        s(games),
         "--out",
         s(&train),
         "--steps",
@@ -327,6 +368,12 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
     ok(&["plot", s(&train), "--out", s(&plot)]);
     assert!(plot.exists());
 
+    ckpt
+}
+
+/// eval between engines, then with the trained network (its games saved),
+/// and move by the network.
+fn eval_and_move(game: &str, dir: &Path, ckpt: &Path, legal: &[String]) {
     // eval: engines, then the trained network, 2 games each.
     let e = ok_json(&[
         "eval",
@@ -347,7 +394,7 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
     assert_eq!(e["opponent"], "ab:depth=1", "{e}");
     let wdl = ["wins", "draws", "losses"].map(|k| e[k].as_u64().unwrap());
     assert_eq!(wdl.iter().sum::<u64>(), 2, "{e}");
-    let net = format!("net:{},sims=4", s(&ckpt));
+    let net = format!("net:{},sims=4", s(ckpt));
     let eval_games = dir.join("eval-games");
     let e = ok_json(&[
         "eval",
@@ -379,11 +426,15 @@ fn every_command(game: &str, variant: &str, config_text: &str) {
         "--game",
         game,
         "--player",
-        &format!("net:{},sims=4", s(&ckpt)),
+        &format!("net:{},sims=4", s(ckpt)),
         "--json",
     ]);
     assert!(legal.iter().any(|l| m["move"] == l.as_str()), "{m}");
+}
 
+/// loop: one generation, its networks, ratings and games, read back by
+/// data info, openings and plot.
+fn loop_run(game: &str, full: &str, c: &str, dir: &Path) {
     // loop: one generation, its networks, ratings and games.
     let run = dir.join("run");
     let l = ok_json(&["loop", "--config", c, "--run", s(&run), "--json"]);
