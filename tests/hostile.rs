@@ -509,12 +509,34 @@ fn sigint_of_the_loop_saves_its_state_and_resumes() {
 #[test]
 fn every_kind_of_bad_checkpoint_is_bad_input() {
     let dir = tempfile::tempdir().unwrap();
-    let d = |p: &str| dir.path().join(p).to_str().unwrap().to_string();
-    let config = d("c.toml");
+    let config = dir.path().join("c.toml");
     std::fs::write(&config, C4_TINY).unwrap();
+    let config = config.to_str().unwrap();
+    let good = trained_checkpoint(dir.path(), config);
+    let weights = std::fs::read(&good).unwrap();
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(good.with_extension("json")).unwrap())
+            .unwrap();
+    for (kind, w, side) in bad_checkpoints(&weights, &sidecar) {
+        let path = dir.path().join(format!("{kind}.safetensors"));
+        std::fs::write(&path, w).unwrap();
+        match side {
+            Some(text) if text.is_empty() => {}
+            Some(text) => std::fs::write(path.with_extension("json"), text).unwrap(),
+            None => std::fs::write(path.with_extension("json"), sidecar.to_string()).unwrap(),
+        }
+        let sp_out = dir.path().join(format!("sp-{kind}"));
+        assert_refused_everywhere(kind, path.to_str().unwrap(), config, &sp_out);
+    }
+}
+
+/// A Connect Four checkpoint of one training step on two self-play games,
+/// in `dir`.
+fn trained_checkpoint(dir: &std::path::Path, config: &str) -> std::path::PathBuf {
+    let d = |p: &str| dir.join(p).to_str().unwrap().to_string();
     let games = d("games");
     let ok = triad(&[
-        "selfplay", "--config", &config, "--games", "2", "--out", &games,
+        "selfplay", "--config", config, "--games", "2", "--out", &games,
     ]);
     assert!(
         ok.status.success(),
@@ -523,30 +545,34 @@ fn every_kind_of_bad_checkpoint_is_bad_input() {
     );
     let train = d("train");
     let ok = triad(&[
-        "train", "--config", &config, "--data", &games, "--out", &train, "--steps", "1",
+        "train", "--config", config, "--data", &games, "--out", &train, "--steps", "1",
     ]);
     assert!(
         ok.status.success(),
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
-    let good = std::fs::read_dir(dir.path().join("train/checkpoints"))
+    std::fs::read_dir(dir.join("train/checkpoints"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| {
             p.to_string_lossy().ends_with(".safetensors") && !p.to_string_lossy().contains("optim")
         })
-        .unwrap();
-    let weights = std::fs::read(&good).unwrap();
-    let sidecar: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(good.with_extension("json")).unwrap())
-            .unwrap();
+        .unwrap()
+}
+
+/// The eleven kinds: each a name, its weights, and its sidecar (None: the
+/// good one; empty: none at all).
+fn bad_checkpoints(
+    weights: &[u8],
+    sidecar: &serde_json::Value,
+) -> Vec<(&'static str, Vec<u8>, Option<String>)> {
     let edit = |f: &dyn Fn(&mut serde_json::Value)| {
         let mut s = sidecar.clone();
         f(&mut s);
         s.to_string()
     };
-    let kinds: Vec<(&str, Vec<u8>, Option<String>)> = vec![
+    vec![
         ("truncated", weights[..1000].to_vec(), None),
         ("empty", Vec::new(), None),
         (
@@ -561,82 +587,70 @@ fn every_kind_of_bad_checkpoint_is_bad_input() {
             [&10u64.pow(12).to_le_bytes()[..], b"{}"].concat(),
             None,
         ),
-        ("no-sidecar", weights.clone(), Some(String::new())),
-        ("bad-json", weights.clone(), Some("{not json".into())),
+        ("no-sidecar", weights.to_vec(), Some(String::new())),
+        ("bad-json", weights.to_vec(), Some("{not json".into())),
         (
             "other-game",
-            weights.clone(),
+            weights.to_vec(),
             Some(edit(&|s| s["game"] = "pirate".into())),
         ),
         (
             "encoding",
-            weights.clone(),
+            weights.to_vec(),
             Some(edit(&|s| s["encoding_version"] = 99.into())),
         ),
         (
             "shape",
-            weights.clone(),
+            weights.to_vec(),
             Some(edit(&|s| s["shape"]["channels"] = 16.into())),
         ),
         (
             "padding",
-            weights.clone(),
+            weights.to_vec(),
             Some(edit(&|s| s["shape"]["padding"] = "mirror".into())),
         ),
         (
             "format",
-            weights.clone(),
+            weights.to_vec(),
             Some(edit(&|s| s["format"] = "other".into())),
         ),
-    ];
-    for (kind, w, side) in kinds {
-        let path = dir.path().join(format!("{kind}.safetensors"));
-        std::fs::write(&path, w).unwrap();
-        match side {
-            Some(text) if text.is_empty() => {}
-            Some(text) => std::fs::write(path.with_extension("json"), text).unwrap(),
-            None => std::fs::write(path.with_extension("json"), sidecar.to_string()).unwrap(),
-        }
-        let p = path.to_str().unwrap();
-        let net = format!("net:{p},sims=2");
-        for args in [
-            vec![
-                "eval",
-                "--game",
-                "connect4",
-                "--players",
-                &net,
-                "random",
-                "--games",
-                "2",
-            ],
-            vec![
-                "selfplay",
-                "--config",
-                &config,
-                "--model",
-                p,
-                "--games",
-                "1",
-                "--out",
-                &d(&format!("sp-{kind}")),
-            ],
-            vec![
-                "move",
-                "--game",
-                "connect4",
-                "--player",
-                &net,
-                "--position",
-                "4",
-            ],
-        ] {
-            let out = triad(&args);
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{kind}: {args:?}: {err}");
-            assert_eq!(err.trim().lines().count(), 1, "{kind}: {args:?}: {err}");
-            assert!(err.contains(kind_file(p)), "{kind}: {args:?}: {err}");
-        }
+    ]
+}
+
+/// The checkpoint at `p` is refused by `eval`, `selfplay --model` and
+/// `move`: exit 2, one line, naming the file.
+fn assert_refused_everywhere(kind: &str, p: &str, config: &str, sp_out: &std::path::Path) {
+    let net = format!("net:{p},sims=2");
+    let sp_out = sp_out.to_str().unwrap();
+    for args in [
+        vec![
+            "eval",
+            "--game",
+            "connect4",
+            "--players",
+            &net,
+            "random",
+            "--games",
+            "2",
+        ],
+        vec![
+            "selfplay", "--config", config, "--model", p, "--games", "1", "--out", sp_out,
+        ],
+        vec![
+            "move",
+            "--game",
+            "connect4",
+            "--player",
+            &net,
+            "--position",
+            "4",
+        ],
+    ] {
+        let out = triad(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{kind}: {args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{kind}: {args:?}: {err}");
+        assert!(err.contains(kind_file(p)), "{kind}: {args:?}: {err}");
     }
 }
 
