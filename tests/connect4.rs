@@ -2,9 +2,9 @@
 //! `triad move --stdin`, and a tiny loop with the pure-MCTS and alpha-beta
 //! rungs.
 
-mod common;
+use crate::common;
 
-use common::{json, triad};
+use crate::common::{json, triad};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

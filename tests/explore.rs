@@ -5,9 +5,7 @@
 //! the expected position and counts, on the server's page and on the static
 //! file. Screenshots for the docs: `TRIAD_SCREENSHOTS=DIR`.
 
-mod common;
-
-use common::{json, succeeds, triad};
+use crate::common::{json, succeeds, triad};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@
 //! plot, each on tiny settings in a temporary folder, each checked on one
 //! fact of its output and not only on its exit status.
 
-mod common;
+use crate::common;
 
-use common::triad;
+use crate::common::triad;
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;

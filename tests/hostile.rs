@@ -1,9 +1,9 @@
 //! Hostile input through the binary: every case exits 2 with a one-line
 //! message (no panic, no hang, no abort). docs/reliability.md lists them.
 
-mod common;
+use crate::common;
 
-use common::triad;
+use crate::common::triad;
 use std::process::Command;
 
 /// Exit 2, one line on stderr that contains `needle`.

@@ -1,8 +1,8 @@
 //! End-to-end: `triad eval` and a tiny `triad loop`, through the binary.
 
-mod common;
+use crate::common;
 
-use common::{json, refused_naming, triad, TINY};
+use crate::common::{json, refused_naming, triad, TINY};
 use std::path::Path;
 use std::process::Command;
 

@@ -1,8 +1,6 @@
 //! Pirate Chess through the binary.
 
-mod common;
-
-use common::{json, triad};
+use crate::common::{json, triad};
 
 /// `triad perft --suite` on the shared vectors, which mix board sizes
 /// (8×8, 6×6, 10×8 ...): each line is read on its own size, and every count

@@ -4,7 +4,7 @@
 //! one's lock is taken over; `triad data export` never merges two games
 //! that share an id. docs/reliability.md lists them.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,7 @@
 //! `triad openings` and `triad train --data` read a run's self-play shards
 //! (`games/gen-NNNN/*.parquet`, not `eval/`), all generations or a range.
 
-mod common;
-
-use common::{json, triad, TINY};
+use crate::common::{json, triad, TINY};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@
 //! retried with backoff and said, SIGTERM uploading finished games, and the
 //! Ray entry point's local mode (docs/scale-out.md).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -651,7 +651,7 @@ fn the_ray_entry_point_runs_workers_locally() {
 }
 
 /// The figures of docs/scale-out.md (not run by `cargo test`):
-/// `cargo test --release --test scale measure -- --ignored --nocapture`.
+/// `cargo test --release --test cli scale::measure -- --ignored --nocapture`.
 /// A worker's throughput against SeaweedFS and against a local folder,
 /// interleaved, three times each; then the trainer's ingestion of 200
 /// synthetic shards in each store.

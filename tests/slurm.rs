@@ -4,7 +4,7 @@
 //! slurmctld and slurmd), so it runs only under `TRIAD_TEST_SLURM=1`:
 //!
 //! ```sh
-//! TRIAD_TEST_SLURM=1 cargo test --release --test slurm -- --nocapture
+//! TRIAD_TEST_SLURM=1 cargo test --release --test cli slurm:: -- --nocapture
 //! ```
 
 use std::process::Command;

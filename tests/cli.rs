@@ -1,0 +1,21 @@
+//! The end-to-end tests of the `triad` binary, one test binary with a
+//! module per file: one compile and link instead of eleven (each linked
+//! the whole workspace), and tests of different files share the two test
+//! threads instead of waiting for the slowest test of each file. Run one
+//! file's tests by its module: `cargo test --test cli hostile::`.
+
+mod common;
+
+#[path = "connect4.rs"]
+mod connect4_cli;
+mod explore;
+mod fuzz;
+mod games_cli;
+mod hostile;
+mod loop_and_eval;
+#[path = "pirate.rs"]
+mod pirate_cli;
+mod resume;
+mod run_dir;
+mod scale;
+mod slurm;
