@@ -2,6 +2,7 @@
 //! lives in `src/cmd/<name>.rs` with its `Args` and a `run` function; the
 //! work itself is done by the workspace crates.
 
+mod cli;
 mod cmd;
 mod config;
 mod games;

@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
+use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
-use data::{list_shards, list_shards_in, Generations, ShardFile, ShardReader};
+use data::ShardReader;
 use game::Game;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -44,28 +44,6 @@ struct InfoArgs {
     json: bool,
 }
 
-/// `--generations A..B`: the generations of a run to read.
-#[derive(clap::Args)]
-pub struct GenerationsArg {
-    /// Only the shards of these generations (a run's games/gen-NNNN/
-    /// folders): `A..B` (both included), `A..`, `..B`, or `N` alone.
-    #[arg(long, value_name = "A..B")]
-    generations: Option<String>,
-}
-
-impl GenerationsArg {
-    /// The range given, or a bad-input error naming the flag.
-    pub fn parse(&self) -> Result<Option<Generations>, CliError> {
-        self.generations
-            .as_deref()
-            .map(|text| {
-                text.parse::<Generations>()
-                    .map_err(|e| CliError::input(format!("--generations {text}: {e}")))
-            })
-            .transpose()
-    }
-}
-
 #[derive(clap::Args)]
 struct ExportArgs {
     /// Shard files, directories of shards, or run directories (their
@@ -85,64 +63,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Verb::Info(a) => info(a),
         Verb::Export(a) => export(a),
     }
-}
-
-/// Lists the shards (of the generations in `range`, if given), as a
-/// bad-input error when a path is missing or none is found.
-pub fn shards_of(
-    paths: &[PathBuf],
-    range: Option<&Generations>,
-) -> Result<Vec<ShardFile>, CliError> {
-    let input = |e: data::DataError| CliError::input(e.to_string());
-    let local = super::fetch::localize(paths)?;
-    let paths = local.as_slice();
-    let shards = match range {
-        None => list_shards(paths).map_err(input)?,
-        Some(r) => list_shards_in(paths, r)
-            .map_err(|e| CliError::input(format!("--generations {r}: {e}")))?,
-    };
-    if shards.is_empty() {
-        let places = paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(CliError::input(match range {
-            None => format!("no shards (*.parquet) found in {places}"),
-            Some(r) => {
-                let held: Vec<u32> = list_shards(paths)
-                    .map_err(input)?
-                    .iter()
-                    .filter_map(|s| s.generation)
-                    .collect();
-                match (held.iter().min(), held.iter().max()) {
-                    (Some(a), Some(b)) => format!(
-                        "--generations {r}: no shards of those generations in {places} (it has generations {a}..{b})"
-                    ),
-                    _ => format!("--generations {r}: no shards (*.parquet) found in {places}"),
-                }
-            }
-        }));
-    }
-    Ok(shards)
-}
-
-/// A progress bar over rows (hidden when there are few).
-pub fn row_progress(shards: &[ShardFile], what: &str) -> ProgressBar {
-    let total: u64 = shards
-        .iter()
-        .filter_map(|s| ShardReader::open(&s.path).ok().map(|r| r.num_rows()))
-        .sum();
-    let bar = if total < 200_000 {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total)
-    };
-    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} rows ({eta})") {
-        bar.set_style(style);
-    }
-    bar.set_message(what.to_string());
-    bar
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
@@ -213,24 +133,6 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     );
     emit(&out);
     Ok(())
-}
-
-/// Prints `text` on stdout. A closed pipe (`| head`) is not an error and
-/// must not panic, so write errors are ignored here.
-pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-}
-
-/// Writes `text` to `path` atomically (temporary name, then rename).
-pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliError> {
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A game of the shards in the game's own record notation, after a header.

@@ -105,7 +105,7 @@ fn fetch(url: &str) -> Result<PathBuf, CliError> {
             std::fs::create_dir_all(dir)
                 .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
         }
-        pipeline::scale::write_whole(path, &bytes).map_err(super::selfplay::pipeline_error)?;
+        pipeline::scale::write_whole(path, &bytes).map_err(crate::cli::pipeline_error)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -152,7 +152,7 @@ impl Mirror {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
             }
-            pipeline::scale::write_whole(&path, &bytes).map_err(super::selfplay::pipeline_error)?;
+            pipeline::scale::write_whole(&path, &bytes).map_err(crate::cli::pipeline_error)?;
             pulled += 1;
         }
         eprintln!(

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::data::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
 use super::CliError;
+use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{read_opening_games, OpeningTree};

@@ -1,7 +1,7 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-use crate::cmd::{print_json, CliError};
+use crate::cli::{pipeline_error, print_json, CliError};
 use crate::config::{load_run, RunConfig};
 use crate::games::with_game;
 use game::Game;
@@ -224,13 +224,5 @@ fn false_rate_text(t: &Totals) -> String {
             r * 100.0
         ),
         None => "none measured yet".to_string(),
-    }
-}
-
-/// A pipeline error as the command's exit status and message.
-pub fn pipeline_error(e: pipeline::Error) -> CliError {
-    CliError {
-        code: e.exit_code(),
-        message: e.to_string(),
     }
 }

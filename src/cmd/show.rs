@@ -1,8 +1,8 @@
 //! `triad show`: a position drawn in the terminal, and as an SVG picture
 //! (`--svg`, the game's `GameState::drawing` through `game::draw::svg`).
 
-use super::data::{emit, write_atomically};
 use super::{print_json, CliError};
+use crate::cli::{emit, write_atomically};
 use crate::games::{self, with_game};
 use game::{Game, GameState};
 use serde_json::json;

@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
     data: Vec<PathBuf>,
     #[command(flatten)]
-    generations: super::data::GenerationsArg,
+    generations: crate::cli::GenerationsArg,
     /// The run directory (created if missing), or a store URL (s3://,
     /// gs://, az://: trained in a local mirror, pushed back at the end).
     #[arg(long, value_name = "RUN_DIR|URL")]
@@ -58,7 +58,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     if let Some(range) = args.generations.parse()? {
         // The trainer reads what it is given: the chosen generations' shard
         // files, in the order of the whole listing.
-        args.data = super::data::shards_of(&args.data, Some(&range))?
+        args.data = crate::cli::shards_of(&args.data, Some(&range))?
             .into_iter()
             .map(|s| s.path)
             .collect();
@@ -132,7 +132,7 @@ where
     // One writer per run directory: a second `triad train` into it is
     // refused naming the first; a killed one's lock is taken over.
     let _lock = pipeline::lock::RunLock::acquire(&args.out, "triad train")
-        .map_err(crate::cmd::selfplay::pipeline_error)?;
+        .map_err(crate::cli::pipeline_error)?;
     let opts = RunOptions {
         run_dir: args.out.clone(),
         data: args.data.clone(),

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::selfplay::pipeline_error;
 use super::{print_json, CliError};
+use crate::cli::pipeline_error;
 use crate::config::load_run;
 use crate::games::with_game;
 use pipeline::scale::{self, trainer};

@@ -142,7 +142,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let cfg = &run.config;
     let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts))
-        .map_err(super::selfplay::pipeline_error)?;
+        .map_err(crate::cli::pipeline_error)?;
     if args.work.is_none() {
         let _ = std::fs::remove_dir_all(&work);
     }
@@ -181,10 +181,10 @@ fn wait_for_config(
     let mut said = false;
     loop {
         let got = scale::patiently(store, "reading config.toml", |s| s.get(scale::CONFIG_KEY))
-            .map_err(super::selfplay::pipeline_error)?;
+            .map_err(crate::cli::pipeline_error)?;
         if let Some(bytes) = got {
             let path = work.join("config.toml");
-            scale::write_whole(&path, &bytes).map_err(super::selfplay::pipeline_error)?;
+            scale::write_whole(&path, &bytes).map_err(crate::cli::pipeline_error)?;
             return Ok(Some(path));
         }
         if !said {

@@ -2,7 +2,7 @@
 //! the raw batched forward of the same network at the same batch size. The
 //! ratio is the figure of merit of the batching design (ARCHITECTURE.md).
 
-use crate::cmd::selfplay::pipeline_error;
+use crate::cli::pipeline_error;
 use crate::cmd::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::{Game, GameState};

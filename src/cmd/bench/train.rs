@@ -9,7 +9,7 @@
 //! cannot exceed the raw step's: a ratio above 1.05 is a broken measurement
 //! (the command then fails, saying so) rather than a result.
 
-use crate::cmd::selfplay::pipeline_error;
+use crate::cli::pipeline_error;
 use crate::cmd::{print_json, CliError};
 use crate::games::{self, with_game};
 use data::{ReplayWindow, WindowOptions};

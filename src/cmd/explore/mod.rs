@@ -30,8 +30,8 @@ use game::{Game, GameTag};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
-use super::data::{shards_of, GenerationsArg};
 use super::CliError;
+use crate::cli::{shards_of, GenerationsArg};
 use crate::games::{self, with_game};
 pub use view::{Explorer, PositionQuery};
 
