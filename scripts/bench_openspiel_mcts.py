@@ -129,7 +129,7 @@ def match(game, triad, games, sims, seed, extra):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--triad", default="target/release/triad")
-    p.add_argument("--dir", default="../shared/benchmarks/connect4")
+    p.add_argument("--dir", default="benchmarks/connect4")
     p.add_argument("--positions", type=int, default=100, help="per file")
     p.add_argument("--sims", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=3)

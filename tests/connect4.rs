@@ -8,21 +8,18 @@ use crate::common::{json, triad};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// The first lines of a Pons file with per-column values, or None (skip,
-/// or a failure under TRIAD_REQUIRE_SHARED=1).
-fn pons_lines(name: &str, n: usize) -> Option<Vec<String>> {
-    let text = game::read_shared(
+/// The first lines of a Pons file with per-column values.
+fn pons_lines(name: &str, n: usize) -> Vec<String> {
+    let text = game::read_repo_file(
         env!("CARGO_MANIFEST_DIR"),
         &format!("benchmarks/connect4/{name}.moves"),
-    )?;
-    Some(text.lines().take(n).map(String::from).collect())
+    );
+    text.lines().take(n).map(String::from).collect()
 }
 
 #[test]
 fn solve_gives_pons_scores_and_column_values() {
-    let Some(lines) = pons_lines("Test_L2_R1", 5) else {
-        return;
-    };
+    let lines = pons_lines("Test_L2_R1", 5);
     for line in lines {
         let f: Vec<&str> = line.split_whitespace().collect();
         let out = triad(&["solve", f[0], "--columns", "--json"]);
@@ -60,11 +57,7 @@ fn solve_gives_pons_scores_and_column_values() {
 
 #[test]
 fn bench_pons_rates_players_on_every_file() {
-    let Some(_) = pons_lines("Test_L1_R1", 1) else {
-        return;
-    };
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/connect4");
     let rate = |player: &str| {
         let out = triad(&[
             "bench",
@@ -139,17 +132,12 @@ fn move_answers_positions_on_stdin() {
 
 #[test]
 fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
-    // With Pons's files at hand, every generation is also scored on them
-    // (`[eval] suite`); without them the loop runs alone.
-    let pons =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/connect4");
-    let suite = match pons_lines("Test_L3_R1", 1) {
-        Some(_) => format!(
-            "suite = {:?}\nsuite_sample = 3\nsuite_final_sample = 5\nsuite_simulations = 4\n",
-            pons.display().to_string()
-        ),
-        None => String::new(),
-    };
+    // Every generation is also scored on Pons's files (`[eval] suite`).
+    let pons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/connect4");
+    let suite = format!(
+        "suite = {:?}\nsuite_sample = 3\nsuite_final_sample = 5\nsuite_simulations = 4\n",
+        pons.display().to_string()
+    );
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("c4.toml");
     std::fs::write(

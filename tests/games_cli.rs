@@ -43,12 +43,13 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The depth-2 count of `start` in the shared perft vectors
-/// (`spec/GAME/perft.txt`, lines `POSITION ; D1 n ; D2 n ...`), or None
-/// when the shared folder is missing (a failure under
-/// TRIAD_REQUIRE_SHARED=1).
-fn shared_d2(game: &str, start: &str) -> Option<u64> {
-    let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), &format!("{game}/perft.txt"))?;
+/// The depth-2 count of `start` in the game's perft vectors
+/// (`games/GAME/vectors/perft.txt`, lines `POSITION ; D1 n ; D2 n ...`).
+fn vector_d2(game: &str, start: &str) -> u64 {
+    let text = game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        &format!("games/{game}/vectors/perft.txt"),
+    );
     let line = text
         .lines()
         .find(|l| l.split(';').next().unwrap().trim() == start)
@@ -58,7 +59,7 @@ fn shared_d2(game: &str, start: &str) -> Option<u64> {
         .map(|f| f.split_whitespace().collect::<Vec<_>>())
         .find(|f| f.first() == Some(&"D2"))
         .unwrap_or_else(|| panic!("no D2 count in {line}"));
-    Some(d2[1].parse().unwrap())
+    d2[1].parse().unwrap()
 }
 
 /// The tiny run file for `game`: a 1-block network, 4 simulations, 4 games
@@ -130,7 +131,7 @@ struct Start {
 }
 
 /// The commands on a position: show (JSON and drawn), perft (against the
-/// shared vectors when at hand), analyze, play and move.
+/// game's vectors), analyze, play and move.
 fn position_commands(game: &str, variant: &str) -> Start {
     // show: the start position, its side and legal moves.
     let shown = ok_json(&["show", "--game", game, "--json"]);
@@ -150,15 +151,14 @@ fn position_commands(game: &str, variant: &str) -> Start {
     let drawn = String::from_utf8_lossy(&drawn.stdout);
     assert!(drawn.contains(&legal[0]), "{drawn}");
 
-    // perft: depth 2 from the start, against the shared vectors when
-    // they are at hand, and the sum of its root moves with --divide.
+    // perft: depth 2 from the start, against the game's vectors, and the
+    // sum of its root moves with --divide.
     let p = ok_json(&["perft", "--game", game, "--depth", "2", "--json"]);
     let nodes = p["nodes"].as_u64().unwrap();
     assert_eq!(p["depth"], 2, "{p}");
     assert!(nodes > legal.len() as u64, "{p}");
-    if let Some(d2) = shared_d2(game, &start) {
-        assert_eq!(nodes, d2, "perft 2 of {game} against the shared vectors");
-    }
+    let d2 = vector_d2(game, &start);
+    assert_eq!(nodes, d2, "perft 2 of {game} against its vectors");
     let d1 = ok_json(&["perft", "--game", game, "--depth", "1", "--json"]);
     assert_eq!(d1["nodes"].as_u64().unwrap(), legal.len() as u64, "{d1}");
 

@@ -2,21 +2,19 @@
 
 use crate::common::{json, triad};
 
-/// `triad perft --suite` on the shared vectors, which mix board sizes
+/// `triad perft --suite` on the game's vectors, which mix board sizes
 /// (8×8, 6×6, 10×8 ...): each line is read on its own size, and every count
 /// to depth 1 matches (deeper counts are the crate's tests). It failed at
 /// the first 6×6 line.
 #[test]
-fn perft_suite_reads_every_board_size_of_the_shared_vectors() {
-    let Some(text) = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "pirate/perft.txt") else {
-        return;
-    };
+fn perft_suite_reads_every_board_size_of_the_vectors() {
+    let text = game::read_repo_file(env!("CARGO_MANIFEST_DIR"), "games/pirate/vectors/perft.txt");
     let lines = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .count();
     let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/pirate/perft.txt");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/pirate/vectors/perft.txt");
     let path = path.to_str().unwrap();
     let out = triad(&[
         "perft",

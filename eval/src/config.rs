@@ -27,7 +27,7 @@ pub struct EvalConfig {
     /// Openings: this many random plies from the start.
     pub random_plies: u32,
     /// The folder of the game's benchmark suite (`game::Game::read_suite`;
-    /// Connect Four: Pons's files, `../shared/benchmarks/connect4`),
+    /// Connect Four: Pons's files, `benchmarks/connect4`),
     /// relative to the working directory; each generation's network is
     /// scored on it. Empty: no suite.
     pub suite: String,

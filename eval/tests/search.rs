@@ -1,11 +1,14 @@
-//! Behaviour of the alpha-beta engine on the shared test vectors, with
+//! Behaviour of the alpha-beta engine on the PiRaTeKnIcS test vectors, with
 //! PiRaTeKnIcS's baseline (`piratechnics` implements `game::AlphaBetaState`).
 
 use eval::search::{Limits, Score, Searcher, MATE};
 use piratechnics::Position;
 
-fn vectors(name: &str) -> Option<String> {
-    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), &format!("vectors/{name}"))
+fn vectors(name: &str) -> String {
+    game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        &format!("games/piratechnics/vectors/{name}"),
+    )
 }
 
 /// (position, expected moves) from a `TFEN ; move move ...` file.
@@ -28,9 +31,7 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn finds_every_mate_in_one_at_depth_2() {
-    let Some(text) = vectors("mate1.txt") else {
-        return;
-    };
+    let text = vectors("mate1.txt");
     let cases = cases(&text);
     assert!(!cases.is_empty());
     for (pos, mating) in cases {
@@ -56,9 +57,7 @@ fn finds_every_mate_in_one_at_depth_2() {
 
 #[test]
 fn finds_the_forced_mate_in_two() {
-    let Some(text) = vectors("mate2.txt") else {
-        return;
-    };
+    let text = vectors("mate2.txt");
     for (pos, firsts) in cases(&text) {
         let mut s = Searcher::new(8);
         let r = s.search(&pos, &[], depth(4), |_| {});
@@ -78,9 +77,7 @@ fn finds_the_forced_mate_in_two() {
 
 #[test]
 fn mated_side_sees_negative_mate() {
-    let Some(text) = vectors("mate2.txt") else {
-        return;
-    };
+    let text = vectors("mate2.txt");
     let (pos, firsts) = &cases(&text)[0];
     // After the first move of the mate in two, every reply allows mate in 1.
     let after = pos.play(pos.parse_move(&firsts[0]).unwrap());
@@ -89,9 +86,7 @@ fn mated_side_sees_negative_mate() {
     assert_eq!(info.score, Score::Mate(-1), "{after}");
     assert_eq!(info.value, -(MATE - 2));
     // A mated position has no best move.
-    let Some(text) = vectors("mate1.txt") else {
-        return;
-    };
+    let text = vectors("mate1.txt");
     let (pos, mating) = &cases(&text)[0];
     let mated = pos.play(pos.parse_move(&mating[0]).unwrap());
     assert!(s.search(&mated, &[], depth(2), |_| {}).best.is_none());
@@ -99,7 +94,8 @@ fn mated_side_sees_negative_mate() {
 
 fn sample_positions() -> Vec<Position> {
     let mut v = vec![Position::start()];
-    if let Some(text) = vectors("perft.txt") {
+    {
+        let text = vectors("perft.txt");
         for l in text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -194,9 +190,7 @@ fn hundred_ply_rule_inside_the_search() {
 fn quiescence_limit_keeps_mates_and_weakens_the_engine() {
     use eval::arena::players::PlayerSpec;
     use eval::arena::{openings::random_openings, run, RunOptions, Schedule, Table};
-    let Some(text) = vectors("mate1.txt") else {
-        return;
-    };
+    let text = vectors("mate1.txt");
     let spec: eval::EngineSpec = "ab:depth=1,quiesce=0".parse().unwrap();
     for line in text
         .lines()

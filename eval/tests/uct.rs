@@ -1,5 +1,5 @@
 //! Pure MCTS (`mcts:sims=N`): its spec text, and that it plays: it finds
-//! every mate in one of the shared vectors, and beats the random player.
+//! every mate in one of the PiRaTeKnIcS vectors, and beats the random player.
 
 use eval::arena::players::{build_player, PlayerSpec};
 use eval::{MctsSpec, Uct};
@@ -39,9 +39,10 @@ fn spec_text_round_trips_and_errors_name_the_key() {
 
 #[test]
 fn finds_every_mate_in_one() {
-    let Some(text) = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "vectors/mate1.txt") else {
-        return;
-    };
+    let text = game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        "games/piratechnics/vectors/mate1.txt",
+    );
     let mut n = 0;
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {

@@ -24,10 +24,12 @@ fn params(simulations: u32) -> SearchParams {
     }
 }
 
-/// `(position, mating moves)` of the spec's mate-in-one vectors, or None
-/// (with a note) when the shared spec is not checked out next to the repo.
-fn mate_vectors() -> Option<Vec<(Position, Vec<piratechnics::Move>)>> {
-    let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "vectors/mate1.txt")?;
+/// `(position, mating moves)` of the mate-in-one vectors.
+fn mate_vectors() -> Vec<(Position, Vec<piratechnics::Move>)> {
+    let text = game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        "games/piratechnics/vectors/mate1.txt",
+    );
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -42,14 +44,12 @@ fn mate_vectors() -> Option<Vec<(Position, Vec<piratechnics::Move>)>> {
         out.push((pos, mates));
     }
     assert!(!out.is_empty());
-    Some(out)
+    out
 }
 
 #[test]
 fn puct_finds_mate_in_one_with_a_uniform_network() {
-    let Some(vectors) = mate_vectors() else {
-        return;
-    };
+    let vectors = mate_vectors();
     for (pos, mates) in vectors {
         let legal = pos.count_legal() as u32;
         // Every move once, then the mate's +1 takes over.
@@ -74,9 +74,7 @@ fn puct_finds_mate_in_one_with_a_uniform_network() {
 
 #[test]
 fn gumbel_finds_mate_in_one_with_a_uniform_network() {
-    let Some(vectors) = mate_vectors() else {
-        return;
-    };
+    let vectors = mate_vectors();
     for (pos, mates) in vectors {
         let legal = pos.count_legal() as u32;
         let config = SelfplayConfig {
@@ -104,9 +102,7 @@ fn gumbel_finds_mate_in_one_with_a_uniform_network() {
 
 #[test]
 fn mate_check_plays_the_mate_with_a_tiny_budget() {
-    let Some(vectors) = mate_vectors() else {
-        return;
-    };
+    let vectors = mate_vectors();
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
         for (pos, mates) in &vectors {
             let config = SelfplayConfig {

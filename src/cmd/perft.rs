@@ -10,7 +10,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --position '<TFEN>' --divide\n  triad perft --game piratechnics/8x8 --depth 4\n  triad perft --suite ../shared/spec/vectors/perft.txt --max-depth 3"
+    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --position '<TFEN>' --divide\n  triad perft --game piratechnics/8x8 --depth 4\n  triad perft --suite games/piratechnics/vectors/perft.txt --max-depth 3"
 )]
 pub struct Args {
     /// Depth in plies (required unless --suite is given).

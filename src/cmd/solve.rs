@@ -21,8 +21,8 @@ agreed), 1 a --check that disagreed, 2 bad input.\n\n\
 Output: one line per position in Pons's formats, `moves score` and with --columns `moves \
 score v1 .. vW` (`.` a full column), so that it compares with his files.\n\n\
 Examples:\n  triad solve 4453\n  triad solve 4453 --columns --json\n  \
-triad solve --file ../shared/benchmarks/connect4/Test_L2_R1 --check\n  \
-triad solve --file ../shared/benchmarks/connect4/Test_L2_R1.moves --columns --check\n  \
+triad solve --file benchmarks/connect4/Test_L2_R1 --check\n  \
+triad solve --file benchmarks/connect4/Test_L2_R1.moves --columns --check\n  \
 triad solve 44 --depth 8       (a horizon: wins and losses within 8 plies, else 0)"
 )]
 pub struct Args {

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo run --release -p connect4 --example solve_bench -- \
-//!     [--dir ../shared/benchmarks/connect4] [--files Test_L2_R2,...] \
+//!     [--dir benchmarks/connect4] [--files Test_L2_R2,...] \
 //!     [--skip S] [--lines N] [--every K] [--columns] [--threads T] [--table-bits B]
 //! ```
 //!
@@ -43,7 +43,7 @@ struct Options {
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
-        dir: "../shared/benchmarks/connect4".into(),
+        dir: "benchmarks/connect4".into(),
         files: FILES.iter().map(|s| s.to_string()).collect(),
         skip: 0,
         lines: usize::MAX,

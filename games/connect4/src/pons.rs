@@ -1,5 +1,5 @@
 //! Pascal Pons's benchmark files (`Test_LX_RY.moves`: `moves score v1 …
-//! v7`, `.` for a full column; see `../shared/benchmarks/connect4/`) and
+//! v7`, `.` for a full column; see `benchmarks/connect4/README.md`) and
 //! AlphaZero.jl's error: a move errs when the outcome class (win, draw,
 //! loss: the sign of its exact value) is worse than the best column's. Any
 //! winning move is right, however slow; in a lost position nothing is an

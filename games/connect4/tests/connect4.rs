@@ -1,5 +1,5 @@
 //! Connect Four: move generation (perft), text, symmetry, and the solver
-//! against Pascal Pons's benchmark files (../shared/benchmarks/connect4).
+//! against Pascal Pons's benchmark files (benchmarks/connect4 in the repository).
 
 use connect4::{Column, Connect4, Position, Size, Solver};
 use game::{perft, Game, GameResult, GameState, SplitMix, Termination};
@@ -128,35 +128,30 @@ fn bad_text_is_refused_with_a_reason() {
 /// One line of a `.moves` file: the sequence, its score, every column's value.
 type PonsLine = (String, i32, Vec<Option<i32>>);
 
-/// The lines of a Pons file's `.moves` (None, with a note, when
-/// ../shared is missing; a failure under TRIAD_REQUIRE_SHARED=1).
-fn pons(name: &str) -> Option<Vec<PonsLine>> {
-    let text = game::read_shared(
+/// The lines of a Pons file's `.moves` (benchmarks/connect4/ in the repository).
+fn pons(name: &str) -> Vec<PonsLine> {
+    let text = game::read_repo_file(
         env!("CARGO_MANIFEST_DIR"),
         &format!("benchmarks/connect4/{name}.moves"),
-    )?;
-    Some(
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                let values = f[2..]
-                    .iter()
-                    .map(|v| (*v != ".").then(|| v.parse().unwrap()))
-                    .collect();
-                (f[0].to_string(), f[1].parse().unwrap(), values)
-            })
-            .collect(),
-    )
+    );
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let values = f[2..]
+                .iter()
+                .map(|v| (*v != ".").then(|| v.parse().unwrap()))
+                .collect();
+            (f[0].to_string(), f[1].parse().unwrap(), values)
+        })
+        .collect()
 }
 
 /// Checks every `every`-th line of a file for its score, and every
 /// `columns`-th line for every column's value as well (a column's value
 /// can take far longer to prove than the position's best).
 fn check_file(name: &str, every: usize, columns: usize) {
-    let Some(lines) = pons(name) else {
-        return;
-    };
+    let lines = pons(name);
     assert_eq!(lines.len(), 1000, "{name}");
     let game = Connect4::standard();
     let mut solver = Solver::new(20);

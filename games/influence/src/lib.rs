@@ -4,8 +4,8 @@
 //! boards of the two players, Above and Below, each holding four princes and
 //! a commander. A player moves the middle pieces, of either army, that his
 //! influence pieces control, for the army a coin gave him. The rules are
-//! `../shared/spec/influence/RULES.md` (normative); this crate follows its
-//! sections:
+//! the Influence Chess rule book (normative, kept outside this repository;
+//! docs/games/influence.md summarises it); this crate follows its sections:
 //!
 //! - [`types`]: squares, armies, players, pieces and moves (§1, §2, §10);
 //! - [`tables`]: reach tables and Zobrist keys, built at compile time;

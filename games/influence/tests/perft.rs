@@ -1,16 +1,17 @@
-//! Every vector of `../shared/spec/influence/perft.txt` (read in place),
+//! Every vector of `games/influence/vectors/perft.txt`,
 //! at every depth it gives.
 
 use game::{perft, Game};
 use influence::Influence;
 
-/// `(position, [(depth, nodes)])` of the shared vectors, or `None` (with a
-/// note) when the shared spec is not beside the repository.
 /// One line of the file: a position and its `(depth, nodes)` counts.
 type Vector = (String, Vec<(u32, u64)>);
 
-fn vectors() -> Option<Vec<Vector>> {
-    let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "influence/perft.txt")?;
+fn vectors() -> Vec<Vector> {
+    let text = game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        "games/influence/vectors/perft.txt",
+    );
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -28,17 +29,13 @@ fn vectors() -> Option<Vec<Vector>> {
             .collect();
         out.push((pos, counts));
     }
-    assert!(
-        out.len() >= 20,
-        "the shared perft file has {} vectors",
-        out.len()
-    );
-    Some(out)
+    assert!(out.len() >= 20, "the perft file has {} vectors", out.len());
+    out
 }
 
 fn check(max_depth: u32, min_depth: u32) {
     let mut deepest = 0;
-    let Some(vectors) = vectors() else { return };
+    let vectors = vectors();
     let g = Influence::standard();
     let mut checked = 0;
     for (text, counts) in vectors {
@@ -64,6 +61,6 @@ fn check(max_depth: u32, min_depth: u32) {
 /// included: about 0.25 s in the test profile, so nothing is left behind
 /// `#[ignore]`.
 #[test]
-fn every_shared_vector_at_every_depth() {
+fn every_vector_at_every_depth() {
     check(u32::MAX, 1);
 }

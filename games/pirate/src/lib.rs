@@ -1,8 +1,9 @@
 //! Pirate Chess behind the game boundary: two fleets of eight ships on a
 //! toroidal board, deployed from reserve during the game, anchored to be
 //! safe from all but the PIRATE, sunk or captured, and merged two by two in
-//! the harbour. The rules are `../shared/spec/pirate/RULES.md` (normative);
-//! this crate follows its sections:
+//! the harbour. The rules are the Pirate Chess rule book (normative, kept
+//! outside this repository; docs/games/pirate.md summarises them); this
+//! crate follows its sections:
 //!
 //! - [`types`]: sides, ship types, ships on squares, moves (§2, §9);
 //! - [`geometry`]: board sizes, the torus, the harbour, how each type moves

@@ -175,13 +175,11 @@ fn symmetries_keep_the_rules() {
     }
 }
 
-/// The symmetries keep perft of the shared vectors' positions at depth 2
+/// The symmetries keep perft of the vectors' positions at depth 2
 /// (the rule book's perft vectors exercise every rule).
 #[test]
-fn symmetries_keep_perft_of_the_shared_vectors() {
-    let Some(text) = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "pirate/perft.txt") else {
-        return;
-    };
+fn symmetries_keep_perft_of_the_vectors() {
+    let text = game::read_repo_file(env!("CARGO_MANIFEST_DIR"), "games/pirate/vectors/perft.txt");
     let mut checked = 0;
     for line in text
         .lines()

@@ -1,12 +1,12 @@
-//! Every vector of `../shared/spec/pirate/perft.txt` (read in place).
+//! Every vector of `games/pirate/vectors/perft.txt`.
 
 use pirate::Position;
 
 /// One line of the file: a position and its `(depth, nodes)` counts.
 type Vector = (String, Vec<(u32, u64)>);
 
-fn vectors() -> Option<Vec<Vector>> {
-    let text = game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), "pirate/perft.txt")?;
+fn vectors() -> Vec<Vector> {
+    let text = game::read_repo_file(env!("CARGO_MANIFEST_DIR"), "games/pirate/vectors/perft.txt");
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -24,17 +24,13 @@ fn vectors() -> Option<Vec<Vector>> {
             .collect();
         out.push((pos, counts));
     }
-    assert!(
-        out.len() >= 20,
-        "the shared perft file has {} vectors",
-        out.len()
-    );
-    Some(out)
+    assert!(out.len() >= 20, "the perft file has {} vectors", out.len());
+    out
 }
 
 /// Checks every count up to `max_nodes` leaves; returns how many.
 fn check(max_nodes: u64) -> usize {
-    let Some(vectors) = vectors() else { return 0 };
+    let vectors = vectors();
     let mut checked = 0;
     for (text, counts) in vectors {
         let pos = Position::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -54,7 +50,7 @@ fn check(max_nodes: u64) -> usize {
 /// leaves) included: about 4 s in the test profile thanks to the §9 count
 /// at the last ply, so nothing is left behind `#[ignore]`.
 #[test]
-fn every_shared_vector_at_every_depth() {
+fn every_vector_at_every_depth() {
     let n = check(u64::MAX);
     if n > 0 {
         assert!(n >= 58, "{n} counts checked");

@@ -1,5 +1,6 @@
 fn main() {
-    let text = std::fs::read_to_string("../../../shared/spec/vectors/perft.txt").unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/vectors/perft.txt")).unwrap();
     let maxd: usize = std::env::args()
         .nth(1)
         .map(|s| s.parse().unwrap())

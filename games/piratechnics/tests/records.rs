@@ -4,10 +4,9 @@
 
 use piratechnics::{parse_record, replay, Position, RecordItem, Replay, Termination};
 
-/// A file of the shared specification. When it is missing: a panic if
-/// `TRIAD_REQUIRE_SHARED=1`, else `None` after "skipped: <reason>".
-fn shared_spec(rel: &str) -> Option<String> {
-    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), rel)
+/// A data file of the repository (panics naming it when missing).
+fn repo_file(rel: &str) -> String {
+    game::read_repo_file(env!("CARGO_MANIFEST_DIR"), rel)
 }
 
 fn replays(text: &str) -> Replay {
@@ -57,9 +56,7 @@ fn annotated_sample(text: &str) -> (String, usize) {
 
 #[test]
 fn annotated_sample_game_replays_like_the_sample_game() {
-    let Some(text) = shared_spec("games/sample-game-1.txt") else {
-        return;
-    };
+    let text = repo_file("games/piratechnics/vectors/sample-game-1.txt");
     let (annotated, forced_line) = annotated_sample(&text);
     let plain = replays(&text);
     let r = replays(&annotated);
@@ -183,9 +180,7 @@ fn a_comment_is_a_warning_naming_its_line() {
 
 #[test]
 fn the_sample_games_own_variations_read_as_moves_with_comments() {
-    let Some(text) = shared_spec("games/sample-game-1.txt") else {
-        return;
-    };
+    let text = repo_file("games/piratechnics/vectors/sample-game-1.txt");
     // Its last lines, numbered as moves: the comment runs past a comma.
     let variation = "33)\td2K-d1,\t\te3P(N) x f2N ** n.b capture must be of knight, not bishop;";
     let illegal =

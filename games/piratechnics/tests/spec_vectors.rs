@@ -1,11 +1,11 @@
-//! The shared specification's vectors: perft counts (to depth 3), the
+//! The game's vectors (games/piratechnics/vectors/): perft counts (to depth 3), the
 //! mate-in-one positions, and the inventor's sample game.
 
 use piratechnics::{perft, replay, Position, Termination};
 use std::collections::BTreeSet;
 
-fn spec(rel: &str) -> Option<String> {
-    game::read_shared_spec(env!("CARGO_MANIFEST_DIR"), rel)
+fn spec(rel: &str) -> String {
+    game::read_repo_file(env!("CARGO_MANIFEST_DIR"), rel)
 }
 
 fn data_lines(text: &str) -> impl Iterator<Item = &str> {
@@ -16,9 +16,7 @@ fn data_lines(text: &str) -> impl Iterator<Item = &str> {
 
 #[test]
 fn perft_vectors_to_depth_3() {
-    let Some(text) = spec("vectors/perft.txt") else {
-        return;
-    };
+    let text = spec("games/piratechnics/vectors/perft.txt");
     let mut checked = 0;
     for line in data_lines(&text) {
         let mut parts = line.split(';');
@@ -40,9 +38,7 @@ fn perft_vectors_to_depth_3() {
 
 #[test]
 fn mate_in_one_vectors_list_exactly_the_mating_moves() {
-    let Some(text) = spec("vectors/mate1.txt") else {
-        return;
-    };
+    let text = spec("games/piratechnics/vectors/mate1.txt");
     for line in data_lines(&text) {
         let (tfen, moves) = line.split_once(';').unwrap();
         let pos = Position::from_tfen(tfen.trim()).unwrap();
@@ -67,9 +63,7 @@ fn mate_in_one_vectors_list_exactly_the_mating_moves() {
 
 #[test]
 fn sample_game_replays_without_warnings() {
-    let Some(text) = spec("games/sample-game-1.txt") else {
-        return;
-    };
+    let text = spec("games/piratechnics/vectors/sample-game-1.txt");
     let r = replay(Position::start(), &text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.warnings, Vec::<String>::new());
     assert_eq!(r.plies.len(), 64);

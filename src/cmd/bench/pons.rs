@@ -32,11 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "SPEC")]
     player: String,
     /// The folder of Pons's files (`Test_L*_R*.moves`).
-    #[arg(
-        long,
-        default_value = "../shared/benchmarks/connect4",
-        value_name = "DIR"
-    )]
+    #[arg(long, default_value = "benchmarks/connect4", value_name = "DIR")]
     dir: PathBuf,
     /// Positions per file: every k-th line so that about this many are
     /// used (default: all 1,000).
