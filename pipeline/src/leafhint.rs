@@ -4,7 +4,7 @@
 
 use eval::search::Searcher;
 use game::AlphaBetaState;
-use selfplay::LeafHint;
+use mcts::{LeafHint, SearchConfig};
 
 /// Centipawns at which the hint says 73% (`1 / (1 + e^-1)`): the scale
 /// `[train] value_eval_scale` uses too, so a pawn ahead is 56%, a piece
@@ -35,4 +35,10 @@ impl<S: AlphaBetaState> LeafHint<S> for QuiescenceHint<S> {
     fn win_probability(&mut self, position: &S) -> f32 {
         game::win_probability(self.engine.quiescence_value(position) as f32, HINT_SCALE)
     }
+}
+
+/// The leaf hint a search with `config` needs: the quiescence hint when
+/// its `leaf_eval_weight` is above 0, else none.
+pub fn quiescence_hint<S: AlphaBetaState>(config: &SearchConfig) -> Option<Box<dyn LeafHint<S>>> {
+    (config.leaf_eval_weight > 0.0).then(|| Box::new(QuiescenceHint::<S>::new()) as _)
 }

@@ -24,8 +24,8 @@ use crate::players::search_config;
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
 use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
+use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams};
 use model::Network;
-use selfplay::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
@@ -301,7 +301,7 @@ fn net_seat<S: AlphaBetaState>(
     start: &S,
     seed: u64,
 ) -> Result<NetSeat<S>, String> {
-    let config = search_config(spec)?;
+    let config = search_config(spec);
     let net = paths
         .iter()
         .position(|p| *p == spec.path)

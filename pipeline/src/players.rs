@@ -5,9 +5,8 @@
 use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameState, GameTag, History};
-use selfplay::{
-    Algorithm, EvalServer, Evaluator, NetworkEvaluator, Rng, Search, SearchParams, SelfplayConfig,
-};
+use mcts::{Algorithm, Evaluator, NetworkEvaluator, Rng, Search, SearchConfig, SearchParams};
+use selfplay::{EvalServer, SelfplayConfig};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -90,94 +89,56 @@ impl<S: GameState> NetPlayers<S> {
     }
 }
 
-/// Reads a `net:` spec's options into a search configuration:
-/// `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=true|false` (default
-/// true), `solver=true|false` (default false), `leaf_eval=W` (the weight of
-/// the game's quiescence judgement in each leaf's value, default 0; see
-/// `[selfplay] leaf_eval_weight`), `reuse=true|false` (default false: keep
-/// the subtree of the moves played since the last search, counting its
-/// visits in the budget, as self-play's `tree_reuse`). Unknown options are
-/// errors.
-pub(crate) fn search_config(spec: &NetSpec) -> Result<SelfplayConfig, String> {
-    let flag = |k: &str, v: &str| match v {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
-        _ => Err(format!("net player: {k}=`{v}` is not true or false")),
-    };
-    let mut c = SelfplayConfig {
-        simulations: spec.sims,
+/// The search configuration of a `net:` player (its options are read and
+/// checked with the spec, [`NetSpec`]): `algorithm`, `cpuct`,
+/// `mate_check` (default true), `solver` (default false), `leaf_eval` (the
+/// weight of the game's quiescence judgement in each leaf's value, default
+/// 0; see `[selfplay] leaf_eval_weight`), `reuse` (default false: keep the
+/// subtree of the moves played since the last search, counting its visits
+/// in the budget, as self-play's `tree_reuse`); every other constant the
+/// search's default.
+pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
+    let default = SearchConfig::default();
+    SearchConfig {
+        algorithm: if spec.gumbel {
+            Algorithm::Gumbel
+        } else {
+            Algorithm::Puct
+        },
+        c_puct: spec.cpuct.unwrap_or(default.c_puct),
+        mate_check: spec.mate_check,
+        solver: spec.solver,
+        leaf_eval_weight: spec.leaf_eval,
         // A match player searches each move afresh unless told to keep
         // the subtree (`reuse=true`).
-        tree_reuse: false,
-        ..SelfplayConfig::default()
-    };
-    for (k, v) in &spec.options {
-        match k.as_str() {
-            "algorithm" => {
-                c.algorithm = match v.as_str() {
-                    "puct" => Algorithm::Puct,
-                    "gumbel" => Algorithm::Gumbel,
-                    _ => return Err(format!("net player: algorithm=`{v}` is not puct or gumbel")),
-                }
-            }
-            "cpuct" => {
-                c.c_puct =
-                    v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| {
-                        format!("net player: cpuct=`{v}` is not a positive number")
-                    })?
-            }
-            "mate_check" => c.mate_check = flag(k, v)?,
-            "solver" => c.solver = flag(k, v)?,
-            "leaf_eval" => {
-                c.leaf_eval_weight = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f32| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| {
-                        format!("net player: leaf_eval=`{v}` is not a weight between 0 and 1")
-                    })?
-            }
-            "reuse" => c.tree_reuse = flag(k, v)?,
-            _ => {
-                return Err(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse)"
-                ))
-            }
-        }
+        tree_reuse: spec.reuse,
+        ..default
     }
-    Ok(c)
 }
 
-/// The `net:` options that make a match player search as the run's
-/// self-play does, beyond its simulations: the leaf hint's weight
-/// (`[selfplay] leaf_eval_weight`), since the hint is part of the agent,
-/// and tree reuse (`[selfplay] tree_reuse` with PUCT, the players'
-/// algorithm): the subtree of the moves played since its last search is
-/// kept, which cut a 128-simulation match against `ab:depth=1` to 0.83
-/// of its wall time at the same score (docs/methods.md, "Tree reuse in
-/// matches").
-pub fn selfplay_net_options(config: &SelfplayConfig) -> Vec<(String, String)> {
-    let mut options = Vec::new();
+/// The `net:` spec of a match player at `path` with `sims` simulations
+/// that searches as the run's self-play does, beyond its simulations: the
+/// leaf hint's weight (`[selfplay] leaf_eval_weight`), since the hint is
+/// part of the agent, and tree reuse (`[selfplay] tree_reuse` with PUCT,
+/// the players' algorithm): the subtree of the moves played since its last
+/// search is kept, which cut a 128-simulation match against `ab:depth=1`
+/// to 0.83 of its wall time at the same score (docs/methods.md, "Tree
+/// reuse in matches").
+pub fn selfplay_net_spec(path: String, sims: u32, config: &SelfplayConfig) -> NetSpec {
+    let mut spec = NetSpec::new(path, sims);
     if config.leaf_eval_weight > 0.0 {
-        options.push(("leaf_eval".into(), config.leaf_eval_weight.to_string()));
+        spec = spec.with_leaf_eval(config.leaf_eval_weight);
     }
     if config.tree_reuse && config.algorithm == Algorithm::Puct {
-        options.push(("reuse".into(), "true".into()));
+        spec = spec.with_reuse(true);
     }
-    options
+    spec
 }
 
-/// The search of a network player with `config`, the leaf hint included
-/// when `leaf_eval` asks for it.
-pub(crate) fn player_search<S: AlphaBetaState>(config: &SelfplayConfig, start: &S) -> Search<S> {
-    let mut search = Search::new(config, start);
-    if config.leaf_eval_weight > 0.0 {
-        search.set_leaf_hint(
-            config.leaf_eval_weight,
-            Box::new(crate::leafhint::QuiescenceHint::<S>::new()),
-        );
-    }
-    search
+/// The search of a network player with `config`, the quiescence leaf hint
+/// included when its `leaf_eval_weight` asks for one.
+pub(crate) fn player_search<S: AlphaBetaState>(config: &SearchConfig, start: &S) -> Search<S> {
+    Search::new(config, start, crate::leafhint::quiescence_hint(config))
 }
 
 impl<G: Game> NetFactory<G> for NetPlayers<G::State>
@@ -185,7 +146,7 @@ where
     G::State: AlphaBetaState,
 {
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
-        let config = search_config(spec)?;
+        let config = search_config(spec);
         Ok(Box::new(NetPlayer {
             evaluator: self.evaluator(&GameTag::of(game), &spec.path)?,
             search: player_search(&config, &game.start()),
@@ -210,13 +171,10 @@ where
             return None;
         }
         let tag = GameTag::of(game);
-        // The distinct checkpoints, each spec's options checked once.
+        // The distinct checkpoints.
         let mut paths: Vec<&str> = Vec::new();
         for spec in players {
             let PlayerSpec::Net(n) = spec else { continue };
-            if let Err(e) = search_config(n) {
-                return Some(Err(e));
-            }
             if !paths.contains(&n.path.as_str()) {
                 paths.push(&n.path);
             }
@@ -274,39 +232,33 @@ mod tests {
     /// the run's `[selfplay] leaf_eval_weight`.
     #[test]
     fn leaf_eval_is_a_weight_and_the_loop_passes_it_on() {
-        let spec = |o: &str| -> NetSpec {
-            match format!("net:x.safetensors,sims=8,{o}").parse().unwrap() {
-                PlayerSpec::Net(n) => n,
+        let spec = |o: &str| -> Result<NetSpec, String> {
+            match format!("net:x.safetensors,sims=8,{o}").parse()? {
+                PlayerSpec::Net(n) => Ok(n),
                 other => panic!("{other}"),
             }
         };
-        let c = search_config(&spec("leaf_eval=0.25")).unwrap();
+        let c = search_config(&spec("leaf_eval=0.25").unwrap());
         assert_eq!(c.leaf_eval_weight, 0.25);
         for bad in ["leaf_eval=1.5", "leaf_eval=-0.1", "leaf_eval=x"] {
-            let e = search_config(&spec(bad)).unwrap_err();
+            let e = spec(bad).unwrap_err();
             assert!(e.contains("leaf_eval"), "{e}");
         }
         let sp = SelfplayConfig {
             leaf_eval_weight: 0.5,
             ..SelfplayConfig::default()
         };
-        let options = selfplay_net_options(&sp);
-        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let n = selfplay_net_spec("x".into(), 8, &sp);
         assert_eq!(
-            options,
-            vec![pair("leaf_eval", "0.5"), pair("reuse", "true")]
+            PlayerSpec::Net(n.clone()).to_string(),
+            "net:x,sims=8,leaf_eval=0.5,reuse=true"
         );
-        let n = NetSpec {
-            path: "x".into(),
-            sims: 8,
-            options,
-        };
-        let c = search_config(&n).unwrap();
+        let c = search_config(&n);
         assert_eq!(c.leaf_eval_weight, 0.5);
         assert!(c.tree_reuse);
         // A player keeps no tree unless told; self-play without reuse, or
         // with Gumbel (which never reuses), asks for none.
-        assert!(!search_config(&spec("mate_check=true")).unwrap().tree_reuse);
+        assert!(!search_config(&spec("mate_check=true").unwrap()).tree_reuse);
         for sp in [
             SelfplayConfig {
                 tree_reuse: false,
@@ -317,11 +269,9 @@ mod tests {
                 ..SelfplayConfig::default()
             },
         ] {
-            assert!(selfplay_net_options(&sp).is_empty());
+            assert_eq!(selfplay_net_spec("x".into(), 8, &sp), NetSpec::new("x", 8));
         }
-        assert!(search_config(&spec("reuse=maybe"))
-            .unwrap_err()
-            .contains("reuse"));
+        assert!(spec("reuse=maybe").unwrap_err().contains("reuse"));
     }
 
     /// The quiescence hint: the start is about even; elsewhere the
@@ -330,7 +280,7 @@ mod tests {
     /// wins material, so it is the captures-played-out judgement.
     #[test]
     fn the_quiescence_hint_plays_out_the_captures() {
-        use selfplay::LeafHint;
+        use mcts::LeafHint;
         let mut hint = crate::leafhint::QuiescenceHint::<Position>::new();
         let mut engine = eval::Searcher::<Position>::new(1);
         let start = Position::start();

@@ -26,7 +26,7 @@ use crate::ratings::{self, Matches};
 use crate::selfplay::{load_pool_evaluators, play_to_shards_pooled, Job};
 use crate::Error;
 use eval::arena::openings::random_openings;
-use eval::arena::players::{NetSpec, PlayerSpec};
+use eval::arena::players::PlayerSpec;
 use eval::arena::record::game_record;
 use eval::arena::{self, RunOptions, Schedule, Table};
 use game::{AlphaBetaState, Game, GameTag, SuiteFile};
@@ -633,11 +633,11 @@ where
     /// a replay generation or the run's last).
     fn eval_players(&self, g: u32, best: u32, matches: &Matches) -> (Vec<PlayerSpec>, Vec<String>) {
         let net = |k: u32| {
-            PlayerSpec::Net(NetSpec {
-                path: self.net_path(k).display().to_string(),
-                sims: self.cfg.eval.simulations,
-                options: crate::players::selfplay_net_options(&self.cfg.selfplay),
-            })
+            PlayerSpec::Net(crate::players::selfplay_net_spec(
+                self.net_path(k).display().to_string(),
+                self.cfg.eval.simulations,
+                &self.cfg.selfplay,
+            ))
         };
         let mut players = vec![net(g)];
         let mut names = vec![gen_name(g)];
@@ -809,11 +809,11 @@ where
             ec.suite_sample
         };
         let sample = (n > 0).then_some(n);
-        let spec = PlayerSpec::Net(NetSpec {
-            path: self.net_path(g).display().to_string(),
-            sims: ec.suite_simulations,
-            options: crate::players::selfplay_net_options(&self.cfg.selfplay),
-        });
+        let spec = PlayerSpec::Net(crate::players::selfplay_net_spec(
+            self.net_path(g).display().to_string(),
+            ec.suite_simulations,
+            &self.cfg.selfplay,
+        ));
         let total: usize = self.suite.iter().map(|f| f.sample(sample).len()).sum();
         eprintln!(
             "generation {g}: {total} benchmark positions at {} simulations",

@@ -6,8 +6,9 @@ use crate::Error;
 use data::{ShardSummary, ShardWriter};
 use game::{AlphaBetaState, Game, GameTag};
 use indicatif::ProgressBar;
+use mcts::{Evaluator, NetworkEvaluator};
 use model::{ModelConfig, Network};
-use selfplay::{Adjudicator, Evaluator, NetworkEvaluator, SelfPlay, SelfplayConfig, Totals};
+use selfplay::{Adjudicator, SelfPlay, SelfplayConfig, Totals};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -373,8 +374,8 @@ pub fn progress_message(t: &Totals, secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcts::UniformEvaluator;
     use piratechnics::Piratechnics;
-    use selfplay::UniformEvaluator;
 
     /// Every row of the shards under `dir`, ordered by game and ply.
     fn rows(dir: &Path) -> Vec<data::PositionRecord> {

@@ -1,19 +1,10 @@
 //! The `[selfplay]` section of a run's TOML file. Every key is documented in
 //! `docs/selfplay.md`, which explains what each search trick does and why.
 
+pub use mcts::Algorithm;
+use mcts::SearchConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-
-/// Which search runs at the root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    /// AlphaZero's PUCT with Dirichlet noise and a move temperature.
-    Puct,
-    /// Gumbel AlphaZero at the root (Gumbel top-k, sequential halving,
-    /// completed-Q policy target); PUCT below the root.
-    Gumbel,
-}
 
 /// Self-play settings. All keys have defaults (listed on each field), so an
 /// empty `[selfplay]` section is valid.
@@ -113,7 +104,7 @@ pub struct SelfplayConfig {
     pub forced_playouts: f32,
     /// Weight of the game's static judgement in every leaf's value, in
     /// [0, 1] (default 0: the network alone). The driver's caller supplies
-    /// the judgement ([`crate::LeafHint`]; the binary uses the `ab:`
+    /// the judgement ([`mcts::LeafHint`]; the binary uses the `ab:`
     /// engine's quiescence value of the leaf as a win probability). The
     /// leaf's value becomes `(1 - w)·(W - L) + w·(2p - 1)`, as AlphaGo
     /// mixed its value network with rollouts. See docs/selfplay.md.
@@ -121,23 +112,25 @@ pub struct SelfplayConfig {
 }
 
 impl Default for SelfplayConfig {
+    /// The search's keys take [`SearchConfig`]'s defaults.
     fn default() -> Self {
+        let s = SearchConfig::default();
         SelfplayConfig {
-            algorithm: Algorithm::Puct,
+            algorithm: s.algorithm,
             simulations: 400,
             cheap_simulations: 100,
             cheap_share: 0.75,
-            c_puct: 1.5,
-            fpu_reduction: 0.2,
-            root_fpu_reduction: 0.0,
-            dirichlet_alpha: 0.3,
-            dirichlet_epsilon: 0.25,
+            c_puct: s.c_puct,
+            fpu_reduction: s.fpu_reduction,
+            root_fpu_reduction: s.root_fpu_reduction,
+            dirichlet_alpha: s.dirichlet_alpha,
+            dirichlet_epsilon: s.dirichlet_epsilon,
             temperature: 1.0,
             temperature_plies: 20,
             final_temperature: 0.0,
-            gumbel_m: 16,
-            gumbel_c_visit: 50.0,
-            gumbel_c_scale: 1.0,
+            gumbel_m: s.gumbel_m,
+            gumbel_c_visit: s.gumbel_c_visit,
+            gumbel_c_scale: s.gumbel_c_scale,
             resign_threshold: -0.9,
             resign_plies: 3,
             no_resign_share: 0.1,
@@ -147,11 +140,11 @@ impl Default for SelfplayConfig {
             cache_size: 65536,
             threads: 0,
             pools: 1,
-            tree_reuse: true,
-            mate_check: true,
-            solver: false,
-            forced_playouts: 0.0,
-            leaf_eval_weight: 0.0,
+            tree_reuse: s.tree_reuse,
+            mate_check: s.mate_check,
+            solver: s.solver,
+            forced_playouts: s.forced_playouts,
+            leaf_eval_weight: s.leaf_eval_weight,
         }
     }
 }
@@ -159,6 +152,27 @@ impl Default for SelfplayConfig {
 pub use runfile::ConfigError;
 
 impl SelfplayConfig {
+    /// The search's part of the section: every constant a game's
+    /// [`mcts::Search`] runs with, the leaf hint's weight included.
+    pub fn search(&self) -> SearchConfig {
+        SearchConfig {
+            algorithm: self.algorithm,
+            c_puct: self.c_puct,
+            fpu_reduction: self.fpu_reduction,
+            root_fpu_reduction: self.root_fpu_reduction,
+            dirichlet_alpha: self.dirichlet_alpha,
+            dirichlet_epsilon: self.dirichlet_epsilon,
+            gumbel_m: self.gumbel_m,
+            gumbel_c_visit: self.gumbel_c_visit,
+            gumbel_c_scale: self.gumbel_c_scale,
+            tree_reuse: self.tree_reuse,
+            mate_check: self.mate_check,
+            solver: self.solver,
+            forced_playouts: self.forced_playouts,
+            leaf_eval_weight: self.leaf_eval_weight,
+        }
+    }
+
     /// The tree threads `threads` asks for: itself, or for 0 one per core
     /// but one, since the thread that runs the network needs a core of its
     /// own (on a GPU it spins while it waits for the answers).

@@ -13,12 +13,12 @@
 //! so the same seed gives the same games whatever the thread count (with a
 //! deterministic evaluator; see `docs/selfplay.md` for libtorch).
 
-use crate::config::{Algorithm, SelfplayConfig};
-use crate::eval::{EvalCache, Evaluator, LeafHint, Request};
-use crate::mcts::{Search, SearchParams};
-use crate::rng::Rng;
+use crate::config::SelfplayConfig;
 use data::{PositionRecord, Source};
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
+use mcts::{
+    Algorithm, EvalCache, Evaluator, LeafHint, Request, Rng, Search, SearchConfig, SearchParams,
+};
 use model::{EncodedLeaf, Encoder};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -175,6 +175,9 @@ pub struct SelfPlay<G: Game> {
     batches: [Encoder<G::State>; 2],
     prepared: [bool; 2],
     adjudicator: Option<Adjudicator<G::State>>,
+    /// `[selfplay] leaf_eval_weight` asks for a leaf hint that
+    /// [`SelfPlay::with_leaf_hint`] has not given yet.
+    hint_missing: bool,
     pub totals: Totals,
 }
 
@@ -201,9 +204,16 @@ impl<G: Game> SelfPlay<G> {
         model_id: &str,
     ) -> SelfPlay<G> {
         let start = game.start();
+        // The searches start without the leaf hint (its weight set aside):
+        // `with_leaf_hint` builds them again with one, and a round refuses
+        // to run while the weight asks for one that is missing.
+        let unhinted = SearchConfig {
+            leaf_eval_weight: 0.0,
+            ..config.search()
+        };
         let slots = (0..config.games_in_flight)
             .map(|_| Slot {
-                search: Search::new(config, &start),
+                search: Search::new(&unhinted, &start, None),
                 rng: Rng::new(0),
                 active: None,
                 finished: None,
@@ -245,6 +255,7 @@ impl<G: Game> SelfPlay<G> {
             batches: [Encoder::new(), Encoder::new()],
             prepared: [false; 2],
             adjudicator: None,
+            hint_missing: config.leaf_eval_weight > 0.0,
             totals: Totals::default(),
         }
     }
@@ -268,14 +279,18 @@ impl<G: Game> SelfPlay<G> {
     }
 
     /// Gives every game's search a leaf hint made by `make`, mixed in with
-    /// `[selfplay] leaf_eval_weight` (nothing when the weight is 0).
+    /// `[selfplay] leaf_eval_weight` (nothing when the weight is 0). A
+    /// driver whose weight is above 0 must be given one before its first
+    /// [`SelfPlay::round`], which panics otherwise: the hint cannot be lost
+    /// unseen.
     pub fn with_leaf_hint(mut self, make: impl Fn() -> Box<dyn LeafHint<G::State>>) -> SelfPlay<G> {
-        let w = self.config.leaf_eval_weight;
-        if w > 0.0 {
+        if self.config.leaf_eval_weight > 0.0 {
+            let search = self.config.search();
             for slot in &mut self.slots {
-                slot.search.set_leaf_hint(w, make());
+                slot.search = Search::new(&search, &self.start, Some(make()));
             }
         }
+        self.hint_missing = false;
         self
     }
 
@@ -319,6 +334,10 @@ impl<G: Game> SelfPlay<G> {
         evaluator: &mut dyn Evaluator<G::State>,
         finished: &mut Vec<FinishedGame>,
     ) -> RoundStats {
+        assert!(
+            !self.hint_missing,
+            "[selfplay] leaf_eval_weight needs a leaf hint: SelfPlay::with_leaf_hint was not called"
+        );
         self.start_games();
         // (2)+(3) in two half-steps over the two halves of the slots: the
         // network evaluates one half's leaves on this thread while the rayon

@@ -8,13 +8,13 @@
 //! runs, the other games' leaves queue up, so batches grow with the number
 //! of games played at once without any waiting on purpose.
 //!
-//! Results equal those of a [`crate::NetworkEvaluator`] up to the rounding
+//! Results equal those of a [`mcts::NetworkEvaluator`] up to the rounding
 //! of batched kernels, which may differ by batch size: a match with shared
 //! evaluation is not bitwise reproducible, which is why `triad` uses it only
 //! on CUDA (where kernels are not bitwise reproducible anyway).
 
-use crate::eval::{Evaluator, Request};
 use game::GameState;
+use mcts::{Evaluator, Request};
 use model::{Encoder, Network};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread;
@@ -139,8 +139,8 @@ impl<S: GameState> Evaluator<S> for EvalClient<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::NetworkEvaluator;
     use game::Game;
+    use mcts::NetworkEvaluator;
     use model::Shape;
     use piratechnics::{Move, Piratechnics, Position};
     use std::sync::Mutex;

@@ -2,10 +2,9 @@
 
 use data::{group_games, read_shard, ShardWriter};
 use game::{Game as _, GameMove, History, Termination};
+use mcts::{Algorithm, NetworkEvaluator, UniformEvaluator};
 use piratechnics::{Move, Piratechnics, Position};
-use selfplay::{
-    Algorithm, FinishedGame, NetworkEvaluator, SelfPlay, SelfplayConfig, UniformEvaluator,
-};
+use selfplay::{FinishedGame, SelfPlay, SelfplayConfig};
 
 fn small(algorithm: Algorithm, threads: usize) -> SelfplayConfig {
     SelfplayConfig {
@@ -229,10 +228,10 @@ impl Featured {
     }
 }
 
-impl selfplay::Evaluator<Position> for Featured {
+impl mcts::Evaluator<Position> for Featured {
     fn evaluate(
         &mut self,
-        batch: &[selfplay::Request<'_, Position>],
+        batch: &[mcts::Request<'_, Position>],
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
@@ -248,7 +247,7 @@ impl selfplay::Evaluator<Position> for Featured {
     }
     fn evaluate_prepared(
         &mut self,
-        batch: &[selfplay::Request<'_, Position>],
+        batch: &[mcts::Request<'_, Position>],
         encoded: &model::Encoder<Position>,
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
@@ -266,7 +265,7 @@ impl selfplay::Evaluator<Position> for Featured {
 #[test]
 fn encoding_in_the_tree_workers_changes_no_game() {
     let game = Piratechnics::standard();
-    let run = |eval: &mut dyn selfplay::Evaluator<Position>, threads: usize| {
+    let run = |eval: &mut dyn mcts::Evaluator<Position>, threads: usize| {
         let mut config = small(Algorithm::Puct, threads);
         config.max_plies = 30;
         config.games_in_flight = 6;
@@ -295,10 +294,10 @@ fn encoding_in_the_tree_workers_changes_no_game() {
 
     // The network: owner encoding through a wrapper that declines leaves.
     struct Declines(NetworkEvaluator<Position>);
-    impl selfplay::Evaluator<Position> for Declines {
+    impl mcts::Evaluator<Position> for Declines {
         fn evaluate(
             &mut self,
-            batch: &[selfplay::Request<'_, Position>],
+            batch: &[mcts::Request<'_, Position>],
             policy: &mut Vec<f32>,
             wdl: &mut Vec<[f32; 3]>,
         ) {
@@ -437,4 +436,16 @@ fn proven_roots_record_the_proof_as_their_value() {
     for g in run(false) {
         assert!(g.records.iter().all(|r| !one_hot(&r.root_wdl.unwrap())));
     }
+}
+
+/// A driver whose `leaf_eval_weight` asks for a leaf hint refuses to play
+/// without one: the hint cannot be lost unseen.
+#[test]
+#[should_panic(expected = "leaf_eval_weight needs a leaf hint")]
+fn a_leaf_weight_without_a_hint_is_refused() {
+    let config = SelfplayConfig {
+        leaf_eval_weight: 0.5,
+        ..small(Algorithm::Puct, 1)
+    };
+    play(&config, 1, 1);
 }

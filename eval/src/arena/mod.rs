@@ -402,6 +402,56 @@ mod tests {
         assert_eq!(same.games.len(), full.games.len());
     }
 
+    /// A `net:` spec's search options are typed and checked when the spec
+    /// is read, with the messages the player's builder gave before; the
+    /// spec prints as it was written, and one built in code prints as the
+    /// same text would.
+    #[test]
+    fn net_specs_are_typed_when_read_and_print_as_written() {
+        use players::NetSpec;
+        let text =
+            "net:x,sims=8,algorithm=gumbel,cpuct=2,mate_check=0,solver=true,leaf_eval=0.50,reuse=1";
+        let spec = text.parse::<PlayerSpec>().unwrap();
+        let PlayerSpec::Net(n) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert!(n.gumbel && !n.mate_check && n.solver && n.reuse);
+        assert_eq!((n.sims, n.cpuct, n.leaf_eval), (8, Some(2.0), 0.5));
+        assert_eq!(spec.to_string(), text);
+        let plain = match "net:x".parse::<PlayerSpec>().unwrap() {
+            PlayerSpec::Net(n) => n,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(plain, NetSpec::new("x", 64));
+        assert!(!plain.gumbel && plain.mate_check && !plain.solver && !plain.reuse);
+        assert_eq!((plain.cpuct, plain.leaf_eval), (None, 0.0));
+        let built = NetSpec::new("x", 8).with_leaf_eval(0.5).with_reuse(true);
+        assert_eq!(
+            PlayerSpec::Net(built.clone()).to_string(),
+            "net:x,sims=8,leaf_eval=0.5,reuse=true"
+        );
+        assert_eq!(
+            "net:x,sims=8,leaf_eval=0.5,reuse=true".parse::<PlayerSpec>(),
+            Ok(PlayerSpec::Net(built))
+        );
+        for (bad, message) in [
+            ("net:x,leaf_eval=1.5", "net player: leaf_eval=`1.5` is not a weight between 0 and 1"),
+            ("net:x,leaf_eval=x", "net player: leaf_eval=`x` is not a weight between 0 and 1"),
+            ("net:x,algorithm=mcts", "net player: algorithm=`mcts` is not puct or gumbel"),
+            ("net:x,cpuct=0", "net player: cpuct=`0` is not a positive number"),
+            ("net:x,reuse=maybe", "net player: reuse=`maybe` is not true or false"),
+            ("net:x,solver=2", "net player: solver=`2` is not true or false"),
+            (
+                "net:x,depth=3",
+                "net player: unknown option `depth` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse)",
+            ),
+            // The spec's shape is checked before its options.
+            ("net:x,leaf_eval=2,sims=0", "player `net:x,leaf_eval=2,sims=0`: sims=`0` is not a positive number"),
+        ] {
+            assert_eq!(bad.parse::<PlayerSpec>().unwrap_err(), message, "{bad}");
+        }
+    }
+
     #[test]
     fn player_specs_parse_with_clear_errors() {
         assert_eq!("random".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);

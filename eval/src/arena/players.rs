@@ -32,13 +32,111 @@ pub enum PlayerSpec {
     Net(NetSpec),
 }
 
-/// `net:PATH[,sims=N][,algorithm=puct|gumbel]`.
+/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B]`:
+/// a network checkpoint and how the network player searches with it
+/// (docs/loop.md), read and checked once, when the spec's text is parsed.
+/// The builder of the player ([`NetFactory`]) maps these onto the search's
+/// own configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetSpec {
     pub path: String,
+    /// Simulations per move (`sims=N`, default 64).
     pub sims: u32,
-    /// Extra `key=value` settings passed on to the network player's builder.
-    pub options: Vec<(String, String)>,
+    /// Gumbel AlphaZero at the root (`algorithm=gumbel`); PUCT otherwise
+    /// (`algorithm=puct`, the default).
+    pub gumbel: bool,
+    /// The PUCT exploration constant (`cpuct=F`, above 0); `None`: the
+    /// search's default.
+    pub cpuct: Option<f32>,
+    /// The mate check (`mate_check=true|false`, default true).
+    pub mate_check: bool,
+    /// The MCTS-solver (`solver=true|false`, default false).
+    pub solver: bool,
+    /// Weight of the game's quiescence judgement in each leaf's value
+    /// (`leaf_eval=W`, in [0, 1], default 0; see `[selfplay]
+    /// leaf_eval_weight`).
+    pub leaf_eval: f32,
+    /// Keep the subtree of the moves played since the last search, its
+    /// visits counted in the budget (`reuse=true|false`, default false).
+    pub reuse: bool,
+    /// The options after `sims` as they were written (`,key=value` each),
+    /// so that a spec prints as it was given.
+    written: String,
+}
+
+impl NetSpec {
+    /// The checkpoint at `path` searched with `sims` simulations and every
+    /// other option at its default.
+    pub fn new(path: impl Into<String>, sims: u32) -> NetSpec {
+        NetSpec {
+            path: path.into(),
+            sims,
+            gumbel: false,
+            cpuct: None,
+            mate_check: true,
+            solver: false,
+            leaf_eval: 0.0,
+            reuse: false,
+            written: String::new(),
+        }
+    }
+
+    /// The same with `leaf_eval=weight` (in [0, 1]) added.
+    pub fn with_leaf_eval(mut self, weight: f32) -> NetSpec {
+        self.leaf_eval = weight;
+        self.written.push_str(&format!(",leaf_eval={weight}"));
+        self
+    }
+
+    /// The same with `reuse=true|false` added.
+    pub fn with_reuse(mut self, reuse: bool) -> NetSpec {
+        self.reuse = reuse;
+        self.written.push_str(&format!(",reuse={reuse}"));
+        self
+    }
+
+    /// Reads one option `k=v` (not `sims`) into its field; an unknown key
+    /// or a bad value is an error naming it.
+    fn set(&mut self, k: &str, v: &str) -> Result<(), String> {
+        let flag = |k: &str, v: &str| match v {
+            "true" | "1" => Ok(true),
+            "false" | "0" => Ok(false),
+            _ => Err(format!("net player: {k}=`{v}` is not true or false")),
+        };
+        match k {
+            "algorithm" => {
+                self.gumbel = match v {
+                    "puct" => false,
+                    "gumbel" => true,
+                    _ => return Err(format!("net player: algorithm=`{v}` is not puct or gumbel")),
+                }
+            }
+            "cpuct" => {
+                self.cpuct = Some(v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| {
+                    format!("net player: cpuct=`{v}` is not a positive number")
+                })?)
+            }
+            "mate_check" => self.mate_check = flag(k, v)?,
+            "solver" => self.solver = flag(k, v)?,
+            "leaf_eval" => {
+                self.leaf_eval = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| {
+                        format!("net player: leaf_eval=`{v}` is not a weight between 0 and 1")
+                    })?
+            }
+            "reuse" => self.reuse = flag(k, v)?,
+            _ => {
+                return Err(format!(
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse)"
+                ))
+            }
+        }
+        self.written.push_str(&format!(",{k}={v}"));
+        Ok(())
+    }
 }
 
 impl fmt::Display for PlayerSpec {
@@ -49,13 +147,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts(s) => write!(f, "{s}"),
             PlayerSpec::Solver(None) => f.write_str("solver"),
             PlayerSpec::Solver(Some(d)) => write!(f, "solver:depth={d}"),
-            PlayerSpec::Net(n) => {
-                write!(f, "net:{},sims={}", n.path, n.sims)?;
-                for (k, v) in &n.options {
-                    write!(f, ",{k}={v}")?;
-                }
-                Ok(())
-            }
+            PlayerSpec::Net(n) => write!(f, "net:{},sims={}{}", n.path, n.sims, n.written),
         }
     }
 }
@@ -96,11 +188,8 @@ impl FromStr for PlayerSpec {
             if path.is_empty() {
                 return Err(format!("player `{s}`: net: needs a checkpoint path"));
             }
-            let mut spec = NetSpec {
-                path,
-                sims: 64,
-                options: Vec::new(),
-            };
+            let mut spec = NetSpec::new(path, 64);
+            let mut options = Vec::new();
             for p in parts {
                 let (k, v) = p
                     .split_once('=')
@@ -115,9 +204,12 @@ impl FromStr for PlayerSpec {
                                 format!("player `{s}`: sims=`{v}` is not a positive number")
                             })?;
                 } else {
-                    spec.options
-                        .push((k.trim().to_string(), v.trim().to_string()));
+                    options.push((k.trim(), v.trim()));
                 }
+            }
+            // The search options once the spec's shape is known, in order.
+            for (k, v) in options {
+                spec.set(k, v)?;
             }
             return Ok(PlayerSpec::Net(spec));
         }

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use eval::arena::players::{NetSpec, PlayerSpec};
+use eval::arena::players::PlayerSpec;
 use eval::arena::{self, RunOptions, Table};
 use eval::elo::Wdl;
 use game::{AlphaBetaState, Game};
@@ -40,11 +40,11 @@ where
     G::State: AlphaBetaState,
 {
     let net = |p: &Path| {
-        PlayerSpec::Net(NetSpec {
-            path: p.display().to_string(),
-            sims: cfg.eval.simulations,
-            options: crate::players::selfplay_net_options(&cfg.selfplay),
-        })
+        PlayerSpec::Net(crate::players::selfplay_net_spec(
+            p.display().to_string(),
+            cfg.eval.simulations,
+            &cfg.selfplay,
+        ))
     };
     let mut players = vec![net(current), net(previous)];
     let mut names = vec![gen_name(g), gen_name(g - 1)];

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use game::{AlphaBetaState, Game};
 use indicatif::ProgressBar;
-use selfplay::NetworkEvaluator;
+use mcts::NetworkEvaluator;
 use store::Store;
 
 use super::{download_network, gen_name, newest, patiently, read_manifest, shard_key};

@@ -1,14 +1,12 @@
 //! The search core with a uniform evaluator: mates found, visit counts
 //! consistent, Gumbel's sequential halving visiting exactly its plan.
 
+use mcts::{gumbel_schedule, Algorithm, Rng, Search, SearchConfig, SearchParams, UniformEvaluator};
 use piratechnics::{Game, Position};
-use selfplay::{
-    gumbel_schedule, Algorithm, Rng, Search, SearchParams, SelfplayConfig, UniformEvaluator,
-};
 
 /// No noise or FPU reduction, and no mate check: the search alone.
-fn quiet(algorithm: Algorithm) -> SelfplayConfig {
-    SelfplayConfig {
+fn quiet(algorithm: Algorithm) -> SearchConfig {
+    SearchConfig {
         algorithm,
         fpu_reduction: 0.0,
         root_fpu_reduction: 0.0,
@@ -55,7 +53,7 @@ fn puct_finds_mate_in_one_with_a_uniform_network() {
         // Every move once, then the mate's +1 takes over.
         let sims = legal + 32;
         let game = Game::new(pos.clone());
-        let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start());
+        let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start(), None);
         let mut rng = Rng::new(1);
         search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
         let m = search.choose_move(0.0, &mut rng);
@@ -77,12 +75,12 @@ fn gumbel_finds_mate_in_one_with_a_uniform_network() {
     let vectors = mate_vectors();
     for (pos, mates) in vectors {
         let legal = pos.count_legal() as u32;
-        let config = SelfplayConfig {
+        let config = SearchConfig {
             gumbel_m: legal,
             ..quiet(Algorithm::Gumbel)
         };
         let game = Game::new(pos.clone());
-        let mut search = Search::new(&config, &Position::start());
+        let mut search = Search::new(&config, &Position::start(), None);
         let mut rng = Rng::new(2);
         search.run(&game, params(2 * legal), &mut UniformEvaluator, &mut rng);
         let m = search.choose_move(0.0, &mut rng);
@@ -105,13 +103,13 @@ fn mate_check_plays_the_mate_with_a_tiny_budget() {
     let vectors = mate_vectors();
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
         for (pos, mates) in &vectors {
-            let config = SelfplayConfig {
+            let config = SearchConfig {
                 mate_check: true,
                 gumbel_m: 4,
                 ..quiet(algorithm)
             };
             let game = Game::new(pos.clone());
-            let mut search = Search::new(&config, &Position::start());
+            let mut search = Search::new(&config, &Position::start(), None);
             let mut rng = Rng::new(3);
             search.run(&game, params(4), &mut UniformEvaluator, &mut rng);
             let m = search.choose_move(0.0, &mut rng);
@@ -150,12 +148,12 @@ fn mate_check_avoids_moves_that_allow_mate_in_one() {
             }
             let losing = moves.iter().filter(|&&m| allows_mate(&pos, m)).count();
             if losing > 0 && losing < moves.len() && !pos.in_check() {
-                let config = SelfplayConfig {
+                let config = SearchConfig {
                     mate_check: true,
                     ..quiet(Algorithm::Puct)
                 };
                 let game = Game::new(pos.clone());
-                let mut search = Search::new(&config, &Position::start());
+                let mut search = Search::new(&config, &Position::start(), None);
                 let sims = 3 * moves.len() as u32;
                 search.run(&game, params(sims), &mut UniformEvaluator, &mut rng);
                 let m = search.choose_move(0.0, &mut rng);
@@ -181,7 +179,7 @@ fn mate_check_avoids_moves_that_allow_mate_in_one() {
 #[test]
 fn visit_counts_add_up_and_survive_tree_reuse() {
     let mut game = Game::new(Position::start());
-    let mut search = Search::new(&SelfplayConfig::default(), &Position::start());
+    let mut search = Search::new(&SearchConfig::default(), &Position::start(), None);
     let mut rng = Rng::new(3);
     search.run(&game, params(150), &mut UniformEvaluator, &mut rng);
     search.check_visits().unwrap();
@@ -203,7 +201,7 @@ fn visit_counts_add_up_and_survive_tree_reuse() {
     let mut rng2 = Rng::new(4);
     while search.step(None, &mut rng2) {
         let (mut p, mut w) = (Vec::new(), Vec::new());
-        use selfplay::Evaluator;
+        use mcts::Evaluator;
         UniformEvaluator.evaluate(&[search.request()], &mut p, &mut w);
         search.provide(&p, w[0]);
     }
@@ -214,7 +212,7 @@ fn visit_counts_add_up_and_survive_tree_reuse() {
 
 /// Runs `search` to its budget with the uniform evaluator.
 fn finish(search: &mut Search<Position>, rng: &mut Rng) {
-    use selfplay::Evaluator;
+    use mcts::Evaluator;
     let (mut p, mut w) = (Vec::new(), Vec::new());
     while search.step(None, rng) {
         UniformEvaluator.evaluate(&[search.request()], &mut p, &mut w);
@@ -229,7 +227,7 @@ fn finish(search: &mut Search<Position>, rng: &mut Rng) {
 fn a_match_player_follows_the_game_down_its_tree() {
     let start = Position::start();
     let mut game = Game::new(start.clone());
-    let mut search = Search::new(&SelfplayConfig::default(), &start);
+    let mut search = Search::new(&SearchConfig::default(), &start, None);
     let mut rng = Rng::new(5);
     search.run(&game, params(3000), &mut UniformEvaluator, &mut rng);
     let mine = search.choose_move(0.0, &mut rng);
@@ -238,7 +236,7 @@ fn a_match_player_follows_the_game_down_its_tree() {
     search.begin(&game, params(3000));
     assert_eq!(search.root_visit_count(), 3001);
     // The reply's visits in the tree, read through explicit advances.
-    let mut reference = Search::new(&SelfplayConfig::default(), &start);
+    let mut reference = Search::new(&SearchConfig::default(), &start, None);
     reference.run(&game, params(3000), &mut UniformEvaluator, &mut Rng::new(5));
     reference.advance(mine);
     game.play(mine);
@@ -261,11 +259,11 @@ fn a_match_player_follows_the_game_down_its_tree() {
     search.begin(&other, params(10));
     assert_eq!(search.root_visit_count(), 0);
     // Reuse off: a fresh tree even where the game continues.
-    let config = SelfplayConfig {
+    let config = SearchConfig {
         tree_reuse: false,
-        ..SelfplayConfig::default()
+        ..SearchConfig::default()
     };
-    let mut plain = Search::new(&config, &start);
+    let mut plain = Search::new(&config, &start, None);
     let mut game = Game::new(start.clone());
     plain.run(&game, params(200), &mut UniformEvaluator, &mut rng);
     let m = plain.choose_move(0.0, &mut rng);
@@ -293,12 +291,12 @@ fn gumbel_schedule_matches_sequential_halving() {
 /// Root visit counts of a Gumbel search from the start, sorted by each
 /// move's Gumbel sample (best first).
 fn gumbel_visits_by_rank(m: u32, n: u32, seed: u64) -> Vec<u32> {
-    let config = SelfplayConfig {
+    let config = SearchConfig {
         gumbel_m: m,
         ..quiet(Algorithm::Gumbel)
     };
     let game = Game::new(Position::start());
-    let mut search = Search::new(&config, &Position::start());
+    let mut search = Search::new(&config, &Position::start(), None);
     search.run(&game, params(n), &mut UniformEvaluator, &mut Rng::new(seed));
     search.check_visits().unwrap();
     let mut visits = Vec::new();
@@ -353,7 +351,7 @@ fn solver_proofs_agree_with_the_perfect_solver() {
     let c4 = Connect4::standard();
     let mut exact = Solver::new(20);
     let mut rng = Rng::new(21);
-    let config = SelfplayConfig {
+    let config = SearchConfig {
         solver: true,
         mate_check: true,
         ..quiet(Algorithm::Puct)
@@ -383,7 +381,7 @@ fn solver_proofs_agree_with_the_perfect_solver() {
         tried += 1;
         let truth = exact.solve(&pos).signum() as f32;
         let values = exact.column_values(&pos);
-        let mut search = Search::new(&config, &c4.start());
+        let mut search = Search::new(&config, &c4.start(), None);
         search.run(
             &History::new(pos),
             params(400),
@@ -424,7 +422,7 @@ fn without_the_solver_nothing_is_proven() {
     use game::{Game as _, History};
     let c4 = Connect4::standard();
     let pos = c4.parse_state("4455").unwrap();
-    let mut search = Search::new(&quiet(Algorithm::Puct), &c4.start());
+    let mut search = Search::new(&quiet(Algorithm::Puct), &c4.start(), None);
     let mut rng = Rng::new(2);
     search.run(
         &History::new(pos),
@@ -441,10 +439,10 @@ fn without_the_solver_nothing_is_proven() {
 /// have something to change.
 struct Peaked;
 
-impl selfplay::Evaluator<Position> for Peaked {
+impl mcts::Evaluator<Position> for Peaked {
     fn evaluate(
         &mut self,
-        batch: &[selfplay::Request<'_, Position>],
+        batch: &[mcts::Request<'_, Position>],
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
@@ -470,13 +468,13 @@ impl selfplay::Evaluator<Position> for Peaked {
 /// Root visits, pruned visits and the pruned policy of one noisy (`noise`)
 /// 400-simulation search from the start with `forced_playouts = k`.
 fn forced_search(k: f32, noise: bool) -> (Vec<u32>, Vec<f32>, Option<Vec<f32>>) {
-    let config = SelfplayConfig {
+    let config = SearchConfig {
         forced_playouts: k,
         mate_check: false,
         ..Default::default()
     };
     let game = Game::new(Position::start());
-    let mut search = Search::new(&config, &Position::start());
+    let mut search = Search::new(&config, &Position::start(), None);
     let mut rng = Rng::new(17);
     let params = SearchParams {
         simulations: 400,
@@ -555,7 +553,7 @@ struct FixedHint {
     calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
-impl selfplay::LeafHint<Position> for FixedHint {
+impl mcts::LeafHint<Position> for FixedHint {
     fn win_probability(&mut self, _: &Position) -> f32 {
         self.calls
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -563,7 +561,8 @@ impl selfplay::LeafHint<Position> for FixedHint {
     }
 }
 
-/// `leaf_eval_weight`: every expanded leaf's value is the mix
+/// `leaf_eval_weight`, with the hint handed to `Search::new`: every
+/// expanded leaf's value is the mix
 /// `(1 - w)·(W - L) + w·(2p - 1)` and its draw share `(1 - w)·D`; the
 /// hint is asked once per expanded node; weight 0 removes it, and the
 /// search is then exactly the plain one.
@@ -574,14 +573,15 @@ fn the_leaf_hint_is_mixed_into_every_expanded_leaf() {
     let game = Game::new(Position::start());
     let run = |weight: f32, p: f32| {
         let calls = Arc::new(AtomicUsize::new(0));
-        let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start());
-        search.set_leaf_hint(
-            weight,
-            Box::new(FixedHint {
-                p,
-                calls: calls.clone(),
-            }),
-        );
+        let config = SearchConfig {
+            leaf_eval_weight: weight,
+            ..quiet(Algorithm::Puct)
+        };
+        let hint = FixedHint {
+            p,
+            calls: calls.clone(),
+        };
+        let mut search = Search::new(&config, &Position::start(), Some(Box::new(hint)));
         let mut rng = Rng::new(1);
         search.run(&game, params(40), &mut UniformEvaluator, &mut rng);
         search.check_visits().unwrap();
@@ -620,7 +620,7 @@ fn the_leaf_hint_is_mixed_into_every_expanded_leaf() {
     // Weight 0: no calls, and the very search of no hint at all.
     let (wdl0, v0, calls0, nodes0, visits0, best0) = run(0.0, 0.9);
     assert_eq!(calls0, 0);
-    let mut plain = Search::new(&quiet(Algorithm::Puct), &Position::start());
+    let mut plain = Search::new(&quiet(Algorithm::Puct), &Position::start(), None);
     let mut rng = Rng::new(1);
     plain.run(&game, params(40), &mut UniformEvaluator, &mut rng);
     let mut visits = Vec::new();
@@ -630,4 +630,16 @@ fn the_leaf_hint_is_mixed_into_every_expanded_leaf() {
     assert_eq!(plain.root_wdl(), wdl0);
     assert_eq!(plain.root_value(), v0);
     assert_eq!(plain.choose_move(0.0, &mut Rng::new(2)), best0);
+}
+
+/// A leaf weight without a hint is refused at construction: no caller can
+/// lose the hint unseen.
+#[test]
+#[should_panic(expected = "needs a leaf hint")]
+fn a_leaf_weight_needs_a_hint() {
+    let config = SearchConfig {
+        leaf_eval_weight: 0.5,
+        ..SearchConfig::default()
+    };
+    let _ = Search::new(&config, &Position::start(), None);
 }

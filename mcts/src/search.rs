@@ -15,7 +15,7 @@
 //! of its children's visit counts, so the root has `1 + simulations`.
 //! See `docs/selfplay.md` for the formulas and constants.
 
-use crate::config::{Algorithm, SelfplayConfig};
+use crate::config::{Algorithm, SearchConfig};
 use crate::eval::{cache_key, EvalCache, Evaluator, LeafHint, Request};
 use crate::rng::Rng;
 use game::{GameResult, GameState, History};
@@ -79,7 +79,8 @@ pub struct SearchParams {
     pub noise: bool,
 }
 
-/// The search constants taken from the config.
+/// The search constants taken from the [`SearchConfig`], as the search
+/// applies them (tree reuse and forced playouts only with PUCT).
 #[derive(Clone, Debug)]
 struct Settings {
     algorithm: Algorithm,
@@ -170,7 +171,22 @@ impl<S: GameState> Search<S> {
     /// A search with the constants of `config`. `start` is any position of
     /// the game (the buffers' first contents; [`Search::begin`] sets the
     /// root).
-    pub fn new(config: &SelfplayConfig, start: &S) -> Search<S> {
+    ///
+    /// `hint` is the leaf hint, mixed into every expanded leaf's value with
+    /// weight `w = config.leaf_eval_weight` (clamped to 1): value
+    /// `(1 - w)·(W - L) + w·(2p - 1)`, draw probability `(1 - w)·D` (the
+    /// hint says nothing of draws). Terminal and mated leaves keep their
+    /// exact values, and the evaluation cache keeps the network's own
+    /// answer, so the mix is the same on a hit. With weight 0 the hint is
+    /// dropped (`None` will do); a weight above 0 without a hint is a bug of
+    /// the caller and panics, so that no caller can lose the hint unseen.
+    pub fn new(config: &SearchConfig, start: &S, hint: Option<Box<dyn LeafHint<S>>>) -> Search<S> {
+        let w = config.leaf_eval_weight;
+        let hinted = w > 0.0;
+        assert!(
+            !hinted || hint.is_some(),
+            "leaf_eval_weight {w} needs a leaf hint (Search::new got none)"
+        );
         Search {
             s: Settings {
                 algorithm: config.algorithm,
@@ -219,18 +235,8 @@ impl<S: GameState> Search<S> {
             terminal_hits: 0,
             mate_hits: 0,
             proofs: 0,
-            hint: None,
+            hint: hint.filter(|_| hinted).map(|h| (w.min(1.0), h)),
         }
-    }
-
-    /// Mixes `hint`'s judgement into every expanded leaf's value with
-    /// weight `weight` in (0, 1]: value `(1 - w)·(W - L) + w·(2p - 1)`,
-    /// draw probability `(1 - w)·D` (the hint says nothing of draws).
-    /// Terminal and mated leaves keep their exact values, and the
-    /// evaluation cache keeps the network's own answer, so the mix is the
-    /// same on a hit. `weight` 0 removes the hint.
-    pub fn set_leaf_hint(&mut self, weight: f32, hint: Box<dyn LeafHint<S>>) {
-        self.hint = (weight > 0.0).then(|| (weight.min(1.0), hint));
     }
 
     /// Forgets the tree (a new game).
