@@ -76,7 +76,7 @@ pub fn shards_of(
     range: Option<&Generations>,
 ) -> Result<Vec<ShardFile>, CliError> {
     let input = |e: data::DataError| CliError::input(e.to_string());
-    let local = crate::cmd::fetch::localize(paths)?;
+    let local = localize(paths)?;
     let paths = local.as_slice();
     let shards = match range {
         None => list_shards(paths).map_err(input)?,
@@ -109,6 +109,50 @@ pub fn shards_of(
     Ok(shards)
 }
 
+/// `paths` with every run URL replaced by its local cache folder
+/// ([`pipeline::scale::cache::localize`]), with a progress bar while many
+/// shards download and a line on stderr for each run fetched.
+pub fn localize(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    use pipeline::scale::cache::Fetching;
+    let mut bar = ProgressBar::hidden();
+    pipeline::scale::cache::localize(paths, &mut |event| match event {
+        Fetching::Start { todo, .. } => {
+            if todo >= 20 {
+                bar = ProgressBar::new(todo as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "fetching {bar:30} {pos}/{len} shards  {eta} left",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+            }
+        }
+        Fetching::Shard => bar.inc(1),
+        Fetching::Done { url, shards, cache } => {
+            bar.finish_and_clear();
+            bar = ProgressBar::hidden();
+            eprintln!("{url}: {shards} shards in {}", cache.display());
+        }
+    })
+    .map_err(pipeline_error)
+}
+
+/// Opens the run at `url` (`--run`) and pulls it into its local mirror
+/// ([`pipeline::scale::mirror::Mirror`]), saying so on stderr.
+pub fn pull_mirror(url: &str) -> Result<pipeline::scale::mirror::Mirror, CliError> {
+    let store = store::Store::open(url).map_err(|e| CliError::input(format!("--run: {e}")))?;
+    let local = pipeline::scale::cache::cache_dir(url).join("run");
+    let (mirror, pulled) =
+        pipeline::scale::mirror::Mirror::pull(store, local).map_err(pipeline_error)?;
+    eprintln!(
+        "{url}: the run is mirrored in {} ({} objects, {} fetched)",
+        mirror.local.display(),
+        pulled.objects,
+        pulled.fetched
+    );
+    Ok(mirror)
+}
+
 /// A progress bar over rows (hidden when there are few).
 pub fn row_progress(shards: &[ShardFile], what: &str) -> ProgressBar {
     let total: u64 = shards
@@ -135,12 +179,8 @@ pub fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
-/// Writes `text` to `path` atomically (temporary name, then rename).
+/// Writes `text` to `path` atomically ([`fsio::write_atomic`]).
 pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliError> {
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
+    fsio::write_atomic(path, text)
         .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
 }

@@ -1,6 +1,6 @@
 //! Evaluation of players: the alpha-beta baseline engine (`search`), pure
 //! Monte Carlo tree search (`uct`), the match runner (`arena`), Elo and
-//! SPRT (`elo`), and benchmark suites of positions with known answers
+//! SPRT (`elo`), match reports (`report`), and benchmark suites of positions with known answers
 //! (`suite`).
 //!
 //! The baseline is the classical opponent networks are measured against, so
@@ -15,6 +15,7 @@
 pub mod arena;
 pub mod config;
 pub mod elo;
+pub mod report;
 pub mod search;
 pub mod suite;
 pub mod uct;

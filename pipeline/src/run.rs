@@ -226,15 +226,11 @@ pub fn network_path(run: &Path, g: u32) -> PathBuf {
         .join(format!("{}.safetensors", gen_name(g)))
 }
 
-/// Writes `text` to `path` under a temporary name, then renames it.
+/// Writes `text` to `path` atomically ([`fsio::write_atomic`]), as the
+/// run's files are written.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::failed(format!("{}: cannot write: {e}", path.display()))
-        })
+    fsio::write_atomic(path, text.as_bytes())
+        .map_err(|e| Error::failed(format!("{}: cannot write: {e}", path.display())))
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Error> {
@@ -271,9 +267,8 @@ fn copy_checkpoint(from: &Path, to: &Path) -> Result<(), Error> {
             model::checkpoint::sidecar_path(to),
         ),
     ] {
-        let tmp = b.with_extension("copy.tmp");
-        std::fs::copy(&a, &tmp)
-            .and_then(|_| std::fs::rename(&tmp, &b))
+        std::fs::read(&a)
+            .and_then(|bytes| fsio::write_atomic(&b, &bytes))
             .map_err(|e| {
                 Error::failed(format!(
                     "cannot copy {} to {}: {e}",

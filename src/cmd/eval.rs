@@ -2,15 +2,14 @@
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
 use super::{print_json, CliError};
+use crate::cli::pipeline_error;
 use crate::games::{self, with_game};
-use eval::arena::openings::{random_openings, read_openings};
-use eval::arena::players::PlayerSpec;
-use eval::arena::record::game_record;
-use eval::arena::{self, RunOptions, Schedule, Table};
-use eval::elo::{parse_sprt, SprtDecision, Wdl};
+use eval::arena::players::parse_players;
+use eval::elo::parse_sprt;
+use eval::report::Report;
 use game::{AlphaBetaState, Game};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{json, Value};
+use pipeline::matchup::{self, MatchOptions, Progress};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -60,48 +59,6 @@ pub struct Args {
     json: bool,
 }
 
-/// Splits `a,b,c` where specs themselves contain commas (`ab:depth=3,random=20`):
-/// a new player starts at every item that begins a spec (`random`, `ab:`,
-/// `mcts:`, `solver`, `net:`; see [`PlayerSpec::starts_spec`]).
-pub fn split_players(items: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for item in items {
-        for part in item.split(',') {
-            let p = part.trim();
-            if p.is_empty() {
-                continue;
-            }
-            let starts = PlayerSpec::starts_spec(p);
-            match out.last_mut() {
-                Some(last) if !starts => {
-                    last.push(',');
-                    last.push_str(p);
-                }
-                _ => out.push(p.to_string()),
-            }
-        }
-    }
-    out
-}
-
-fn finite(x: f64) -> Value {
-    if x.is_finite() {
-        json!((x * 10.0).round() / 10.0)
-    } else {
-        Value::Null
-    }
-}
-
-fn fmt_elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.0}")
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = games::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
@@ -111,7 +68,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let (names, players) = parse_players(&args)?;
+    let (names, players) = parse_players(&args.players).map_err(CliError::input)?;
     let sprt = args
         .sprt
         .as_deref()
@@ -121,21 +78,39 @@ where
     if sprt.is_some() && players.len() != 2 {
         return Err(CliError::input("--sprt needs exactly two players"));
     }
-    check_flags(&args)?;
-    check_networks(game, &players)?;
-    let pairs = args.games.div_ceil(2).max(1);
-    let openings = match &args.openings {
-        Some(p) => read_openings(game, p).map_err(CliError::input)?,
-        None => random_openings(game, pairs, args.random_plies, args.seed),
+    let opts = MatchOptions {
+        games: args.games,
+        round_robin: args.round_robin,
+        sprt,
+        openings: args.openings.clone(),
+        random_plies: args.random_plies,
+        threads: args.threads,
+        max_plies: args.max_plies,
+        seed: args.seed,
+        device: args.device.clone(),
+        out: args.out.clone(),
     };
-    let schedule = if args.round_robin {
-        Schedule::round_robin(players.len(), pairs, openings.len())
-    } else {
-        Schedule::gauntlet(players.len(), pairs, openings.len())
-    };
-    let played = play(game, &args, &players, &schedule, &openings, sprt.as_ref())?;
-    if let Some(dir) = &args.out {
-        save_games(game, &args, dir, &players, &played.games)?;
+    let mut bar = ProgressBar::hidden();
+    let played = matchup::play(game, &players, &opts, &mut |event| match event {
+        Progress::Start { games } => {
+            bar = ProgressBar::new(games as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}]")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
+        Progress::Game(r) => {
+            bar.inc(1);
+            bar.set_message(format!(
+                "first vs second: +{} ={} -{}",
+                r.wins, r.draws, r.losses
+            ));
+        }
+    })
+    .map_err(pipeline_error)?;
+    bar.finish_and_clear();
+    if let (Some((n, path)), false) = (&played.saved, args.json) {
+        eprintln!("saved {n} games to {}", path.display());
     }
     let report = Report {
         names: &names,
@@ -146,300 +121,10 @@ where
     if args.json {
         print_json(&report.json(sprt.map(|_| played.decision)));
     } else {
-        report.print(sprt.as_ref().map(|t| (t, played.decision)));
-    }
-    Ok(())
-}
-
-/// The players of `--players`: their names as given and their specs.
-fn parse_players(args: &Args) -> Result<(Vec<String>, Vec<PlayerSpec>), CliError> {
-    let names = split_players(&args.players);
-    if names.len() < 2 {
-        return Err(CliError::input("--players needs at least two players"));
-    }
-    let players = names
-        .iter()
-        .map(|n| n.parse().map_err(CliError::input))
-        .collect::<Result<_, _>>()?;
-    Ok((names, players))
-}
-
-/// The flags obey the rules of the `[eval]` section they mirror; an error
-/// names the flag (`--max-plies`), not the key.
-fn check_flags(args: &Args) -> Result<(), CliError> {
-    eval::EvalConfig {
-        games: args.games,
-        simulations: 1,
-        ladder: Vec::new(),
-        threads: args.threads,
-        max_plies: args.max_plies,
-        random_plies: args.random_plies,
-        ..Default::default()
-    }
-    .validate()
-    .map_err(|e| {
-        let flag = e
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .replace("eval.", "--")
-            .replace('_', "-");
-        CliError::input(format!("{flag}:{}", e.split_once(':').map_or("", |x| x.1)))
-    })
-}
-
-/// Every network player's checkpoint is loaded once before any game: a
-/// missing file, a bad sidecar, a network of another game or weights that
-/// do not read (truncated, garbage, another shape) are bad input (exit 2),
-/// named here, not a failure in the middle of a match.
-fn check_networks<G: Game>(game: &G, players: &[PlayerSpec]) -> Result<(), CliError> {
-    let tag = game::GameTag::of(game);
-    for p in players {
-        if let PlayerSpec::Net(n) = p {
-            let path = std::path::Path::new(&n.path);
-            model::checkpoint::read_info(path)
-                .and_then(|info| info.check_game(path, &tag))
-                .map_err(|e| CliError::input(format!("player net:{}: {e}", n.path)))?;
-            if !path.exists() {
-                return Err(CliError::input(format!(
-                    "player net:{}: no such checkpoint",
-                    n.path
-                )));
-            }
-            model::Network::load(path, &tag, tch::Device::Cpu)
-                .map_err(|e| CliError::input(format!("player net:{}: {e}", n.path)))?;
-        }
-    }
-    Ok(())
-}
-
-/// What a match left: its games, their results and the SPRT's verdict.
-struct Played<G: Game> {
-    games: Vec<arena::PlayedGame<G>>,
-    table: Table,
-    decision: SprtDecision,
-}
-
-/// Plays the schedule with a progress bar, stopping a two-player match
-/// when the SPRT is decided (on whole colour-swapped pairs only).
-fn play<G: Game>(
-    game: &G,
-    args: &Args,
-    players: &[PlayerSpec],
-    schedule: &Schedule,
-    openings: &[G::State],
-    sprt: Option<&eval::elo::Sprt>,
-) -> Result<Played<G>, CliError>
-where
-    G::State: AlphaBetaState,
-{
-    let device = model::ModelConfig {
-        device: args.device.clone(),
-        ..Default::default()
-    }
-    .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
-    let nets = pipeline::players::factory::<G>(device);
-    let opts = RunOptions {
-        threads: args.threads,
-        max_plies: args.max_plies,
-        seed: args.seed,
-    };
-    let bar = ProgressBar::new(schedule.games.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut table = Table::new(players.len());
-    let mut decision = SprtDecision::Continue;
-    let games = arena::run(
-        game,
-        players,
-        schedule,
-        openings,
-        &opts,
-        nets.as_deref(),
-        |g| {
-            table.add(g);
-            bar.inc(1);
-            let r = table.wdl[0][1];
-            bar.set_message(format!(
-                "first vs second: +{} ={} -{}",
-                r.wins, r.draws, r.losses
-            ));
-            if let Some(t) = sprt {
-                if r.games().is_multiple_of(2) {
-                    decision = t.decide(&r);
-                }
-                return decision == SprtDecision::Continue;
-            }
-            true
-        },
-    )
-    .map_err(CliError::failed)?;
-    bar.finish_and_clear();
-    Ok(Played {
-        games,
-        table,
-        decision,
-    })
-}
-
-/// `--out`: every game in one Parquet shard.
-fn save_games<G: Game>(
-    game: &G,
-    args: &Args,
-    dir: &std::path::Path,
-    players: &[PlayerSpec],
-    games: &[arena::PlayedGame<G>],
-) -> Result<(), CliError> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
-    let path = dir.join(format!("eval-seed{}-{}.parquet", args.seed, games.len()));
-    let failed = |e: data::DataError| CliError::failed(e.to_string());
-    let mut w = data::ShardWriter::create(&path).map_err(failed)?;
-    for (i, g) in games.iter().enumerate() {
-        w.push_game(&game_record(game, g, players, i as u64))
-            .map_err(failed)?;
-    }
-    w.finish().map_err(failed)?;
-    if !args.json {
-        eprintln!("saved {} games to {}", games.len(), path.display());
-    }
-    Ok(())
-}
-
-/// The results of a match, as JSON or as text.
-struct Report<'a> {
-    names: &'a [String],
-    players: &'a [PlayerSpec],
-    table: &'a Table,
-    round_robin: bool,
-}
-
-impl Report<'_> {
-    /// The anchor of the ratings: `random` if it played, else the first.
-    fn anchor(&self) -> usize {
-        self.players
-            .iter()
-            .position(|p| *p == PlayerSpec::Random)
-            .unwrap_or(0)
-    }
-
-    /// The pairings played: all of them in a round robin, else the first
-    /// player against each other.
-    fn pairings(&self) -> Vec<(usize, usize)> {
-        let n = self.players.len();
-        if self.round_robin {
-            (0..n)
-                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-                .collect()
-        } else {
-            (1..n).map(|j| (0, j)).collect()
-        }
-    }
-
-    fn matchup(&self, i: usize, j: usize) -> (Wdl, f64, (f64, f64)) {
-        let r = self.table.wdl[i][j];
-        (r, r.elo(), r.elo_ci95())
-    }
-
-    /// One JSON object: a two-player match's result at the top level, else
-    /// `matches`; the ratings; the SPRT's verdict when one ran.
-    fn json(&self, decision: Option<SprtDecision>) -> Value {
-        let names = self.names;
-        let result_json = |i: usize, j: usize| {
-            let (r, elo, (lo, hi)) = self.matchup(i, j);
-            json!({
-                "player": names[i], "opponent": names[j],
-                "games": r.games(), "wins": r.wins, "draws": r.draws, "losses": r.losses,
-                "score": (r.score() * 1e4).round() / 1e4,
-                "elo": finite(elo), "elo_ci95": [finite(lo), finite(hi)],
-            })
-        };
-        let mut out = if self.players.len() == 2 {
-            result_json(0, 1)
-        } else {
-            json!({ "matches": self.pairings().iter().map(|&(i, j)| result_json(i, j)).collect::<Vec<_>>() })
-        };
-        let anchor = self.anchor();
-        out["ratings"] = json!(names
-            .iter()
-            .zip(&self.table.ratings(anchor))
-            .map(|(n, r)| json!({"player": n, "elo": finite(*r)}))
-            .collect::<Vec<_>>());
-        out["anchor"] = json!(names[anchor]);
-        if let Some(d) = decision {
-            out["sprt"] = json!(match d {
-                SprtDecision::AcceptH1 => "H1",
-                SprtDecision::AcceptH0 => "H0",
-                SprtDecision::Continue => "undecided",
-            });
-        }
-        out
-    }
-
-    /// Each pairing's line, the SPRT's when one ran, and the ratings.
-    fn print(&self, sprt: Option<(&eval::elo::Sprt, SprtDecision)>) {
-        let names = self.names;
-        for (i, j) in self.pairings() {
-            let (r, elo, (lo, hi)) = self.matchup(i, j);
-            println!(
-                "{} vs {}: {} games, +{} ={} -{}, score {:.3}, Elo {} [{}, {}]",
-                names[i],
-                names[j],
-                r.games(),
-                r.wins,
-                r.draws,
-                r.losses,
-                r.score(),
-                fmt_elo(elo),
-                fmt_elo(lo),
-                fmt_elo(hi)
-            );
-        }
-        if let Some((t, decision)) = sprt {
-            let r = self.table.wdl[0][1];
-            let (lo, hi) = t.bounds();
-            println!(
-                "SPRT elo0={} elo1={}: LLR {:.2} in [{lo:.2}, {hi:.2}]: {}",
-                t.elo0,
-                t.elo1,
-                t.llr(&r),
-                match decision {
-                    SprtDecision::AcceptH1 => "H1 accepted",
-                    SprtDecision::AcceptH0 => "H0 accepted",
-                    SprtDecision::Continue => "undecided",
-                }
-            );
-        }
-        let anchor = self.anchor();
-        let ratings = self.table.ratings(anchor);
-        println!("\nratings (maximum likelihood, {} = 0):", names[anchor]);
-        let mut order: Vec<usize> = (0..self.players.len()).collect();
-        order.sort_by(|&a, &b| ratings[b].total_cmp(&ratings[a]));
-        println!("{:<40} {:>7} {:>6}", "player", "elo", "games");
-        for i in order {
-            println!(
-                "{:<40} {:>7} {:>6}",
-                names[i],
-                fmt_elo(ratings[i]),
-                self.table.total(i).games()
-            );
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_players;
-
-    #[test]
-    fn player_lists_split_on_player_words() {
-        let v = split_players(&["ab:depth=3,random=20,random,net:x.safetensors,sims=8".into()]);
-        assert_eq!(
-            v,
-            vec!["ab:depth=3,random=20", "random", "net:x.safetensors,sims=8"]
+        print!(
+            "{}",
+            report.text(sprt.as_ref().map(|t| (t, played.decision)))
         );
     }
+    Ok(())
 }

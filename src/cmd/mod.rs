@@ -7,7 +7,6 @@ pub mod config;
 pub mod data;
 pub mod eval;
 pub mod explore;
-pub mod fetch;
 pub mod openings;
 pub mod perft;
 pub mod play;

@@ -85,8 +85,8 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     let text = args.run_dir.to_string_lossy().into_owned();
     if let Some(local) = text.strip_prefix("file://") {
         args.run_dir = PathBuf::from(local);
-    } else if super::fetch::is_url(&args.run_dir) {
-        args.run_dir = super::fetch::Mirror::pull(&text)?.local;
+    } else if store::is_url(&args.run_dir) {
+        args.run_dir = crate::cli::pull_mirror(&text)?.local;
     }
     let loop_run = args.run_dir.join("ratings.csv");
     let (csv, default_out) = if loop_run.exists() {

@@ -12,6 +12,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(
@@ -69,7 +70,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let cfg = &run.config;
     let url = args.run.to_string_lossy().into_owned();
-    if !super::fetch::is_url(&args.run) || url.starts_with("file://") {
+    if !store::is_url(&args.run) || url.starts_with("file://") {
         let mut args = args;
         if let Some(local) = url.strip_prefix("file://") {
             args.run = PathBuf::from(local);
@@ -78,34 +79,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     // A run in a store: the loop works in a local mirror, pushed every
     // minute and at the end, however it ends.
-    let mirror = Arc::new(super::fetch::Mirror::pull(&url)?);
+    let mirror = crate::cli::pull_mirror(&url)?;
     let mut args = args;
     args.run = mirror.local.clone();
-    let done = Arc::new(AtomicBool::new(false));
-    let pusher = {
-        let (mirror, done) = (mirror.clone(), done.clone());
-        std::thread::spawn(move || {
-            let mut last = std::time::Instant::now();
-            while !done.load(Ordering::SeqCst) {
-                std::thread::sleep(std::time::Duration::from_millis(200));
-                if last.elapsed().as_secs() >= 60 {
-                    if let Err(e) = mirror.push() {
-                        eprintln!(
-                            "warning: pushing the run to {}: {}",
-                            mirror.local.display(),
-                            e.message
-                        );
-                    }
-                    last = std::time::Instant::now();
-                }
-            }
-        })
-    };
-    let result = with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop));
-    done.store(true, Ordering::SeqCst);
-    let _ = pusher.join();
-    let pushed = mirror.push();
-    match (&result, pushed) {
+    let local = mirror.local.display().to_string();
+    let warn = |e: &pipeline::Error| eprintln!("warning: pushing the run to {local}: {e}");
+    let (result, pushed) = mirror.pushing(Duration::from_secs(60), warn, || {
+        with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop))
+    });
+    match (&result, pushed.map_err(crate::cli::pipeline_error)) {
         (_, Ok(n)) => eprintln!("{url}: {n} files pushed"),
         (Ok(()), Err(e)) => return Err(e),
         (Err(_), Err(e)) => eprintln!("warning: pushing the run to {url}: {}", e.message),
@@ -139,7 +121,7 @@ where
         print_json(&json!({
             "generations": summary.state.generation,
             "best": gen_name(summary.state.best),
-            "ratings": m.players.iter().zip(&fitted).map(|(p, r)| json!({"player": p, "elo": if r.is_finite() { json!((r * 10.0).round() / 10.0) } else { serde_json::Value::Null }})).collect::<Vec<_>>(),
+            "ratings": m.players.iter().zip(&fitted).map(|(p, r)| json!({"player": p, "elo": eval::report::rounded_elo(*r)})).collect::<Vec<_>>(),
             "suite": suite,
         }));
     } else {

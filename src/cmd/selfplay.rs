@@ -61,7 +61,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     let out_text = args.out.to_string_lossy().into_owned();
     if let Some(local) = out_text.strip_prefix("file://") {
         args.out = PathBuf::from(local);
-    } else if super::fetch::is_url(&args.out) {
+    } else if store::is_url(&args.out) {
         // Shards for a store: written whole in a local folder, then each
         // uploaded by put-if-absent (a name already there is refused).
         let store =

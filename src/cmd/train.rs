@@ -54,7 +54,7 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<(), CliError> {
-    args.data = super::fetch::localize(&args.data)?;
+    args.data = crate::cli::localize(&args.data)?;
     if let Some(range) = args.generations.parse()? {
         // The trainer reads what it is given: the chosen generations' shard
         // files, in the order of the whole listing.
@@ -73,11 +73,11 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     let out_text = args.out.to_string_lossy().into_owned();
     if let Some(local) = out_text.strip_prefix("file://") {
         args.out = PathBuf::from(local);
-    } else if super::fetch::is_url(&args.out) {
-        let mirror = super::fetch::Mirror::pull(&out_text)?;
+    } else if store::is_url(&args.out) {
+        let mirror = crate::cli::pull_mirror(&out_text)?;
         args.out = mirror.local.clone();
         let result = with_game!(game, |g| run_game(&g, args));
-        let pushed = mirror.push();
+        let pushed = mirror.push().map_err(crate::cli::pipeline_error);
         return match (result, pushed) {
             (Ok(()), Ok(n)) => {
                 eprintln!("{out_text}: {n} files pushed");

@@ -92,10 +92,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
     let cfg = &run.config;
-    let work = args.work.clone().unwrap_or_else(|| {
-        let tag = scale::sha256_hex(args.run.as_bytes());
-        std::env::temp_dir().join(format!("triad-trainer-{}", &tag[..12]))
-    });
+    let work = (args.work.clone()).unwrap_or_else(|| trainer::default_work(&args.run));
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -117,16 +114,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         matches: args.matches,
         stop: &stop,
     };
-    if cfg.r#loop.train_samples_per_position > 0.0 {
-        return Err(CliError::input(
-            "loop.train_samples_per_position is for `triad loop`; the trainer trains --steps per generation (bounded by --max-sample-ratio): set it to 0",
-        ));
-    }
-    if opts.steps_per_generation == 0 || opts.min_new_games == 0 {
-        return Err(CliError::input(
-            "--steps and --min-new-games must be at least 1",
-        ));
-    }
+    opts.check(cfg).map_err(pipeline_error)?;
     eprintln!(
         "trainer: run {} (work folder {})",
         store.url(),

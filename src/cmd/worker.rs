@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{print_json, CliError};
+use crate::cli::pipeline_error;
 use crate::config::load_run;
 use crate::games::with_game;
 use pipeline::scale::{self, worker};
@@ -66,29 +67,8 @@ pub struct Args {
     json: bool,
 }
 
-/// The worker index: the flag, else the scheduler's variables.
-fn worker_index(flag: Option<u32>) -> Result<u32, CliError> {
-    if let Some(n) = flag {
-        return Ok(n);
-    }
-    for var in [
-        "SLURM_ARRAY_TASK_ID",
-        "JOB_COMPLETION_INDEX",
-        "TRIAD_WORKER",
-    ] {
-        if let Ok(v) = std::env::var(var) {
-            return v.trim().parse().map_err(|_| {
-                CliError::input(format!("{var}={v:?} is not a worker index (a number)"))
-            });
-        }
-    }
-    Err(CliError::input(
-        "no worker index: give --worker N, or run under a scheduler that sets SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX",
-    ))
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
-    let index = worker_index(args.worker)?;
+    let index = worker::index(args.worker).map_err(pipeline_error)?;
     if args.games_per_shard == 0 {
         return Err(CliError::input("--games-per-shard must be at least 1"));
     }
@@ -105,9 +85,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     scale::set_patience(Duration::from_secs_f64(args.patience));
     let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
     let incarnation = scale::incarnation();
-    let work = args.work.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("triad-worker-{index}-{incarnation}"))
-    });
+    let work = (args.work.clone()).unwrap_or_else(|| worker::default_work(index, &incarnation));
     std::fs::create_dir_all(&work)
         .map_err(|e| CliError::input(format!("--work {}: {e}", work.display())))?;
     let stop = Arc::new(AtomicBool::new(false));
@@ -116,7 +94,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
     let poll = Duration::from_secs_f64(args.poll);
-    let config = wait_for_config(&store, &work, poll, &stop)?;
+    let config = worker::wait_for_config(&store, &work, poll, &stop).map_err(pipeline_error)?;
     let Some(config) = config else {
         return Ok(());
     };
@@ -141,12 +119,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         stop: &stop,
     };
     let cfg = &run.config;
-    let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts))
-        .map_err(crate::cli::pipeline_error)?;
+    let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts)).map_err(pipeline_error)?;
     if args.work.is_none() {
         let _ = std::fs::remove_dir_all(&work);
     }
-    let per_hour = |x: u64| x as f64 * 3600.0 / report.seconds.max(1e-9);
+    let per_hour = |x: u64| report.per_hour(x);
     if args.json {
         let mut v = serde_json::to_value(&report).unwrap_or_default();
         v["worker"] = index.into();
@@ -168,38 +145,4 @@ pub fn run(args: Args) -> Result<(), CliError> {
         );
     }
     Ok(())
-}
-
-/// Downloads the run file into `work`, waiting for the trainer to publish
-/// it; `None` when stopped first.
-fn wait_for_config(
-    store: &Store,
-    work: &std::path::Path,
-    poll: Duration,
-    stop: &AtomicBool,
-) -> Result<Option<PathBuf>, CliError> {
-    let mut said = false;
-    loop {
-        let got = scale::patiently(store, "reading config.toml", |s| s.get(scale::CONFIG_KEY))
-            .map_err(crate::cli::pipeline_error)?;
-        if let Some(bytes) = got {
-            let path = work.join("config.toml");
-            scale::write_whole(&path, &bytes).map_err(crate::cli::pipeline_error)?;
-            return Ok(Some(path));
-        }
-        if !said {
-            eprintln!(
-                "waiting for the trainer to publish {}/config.toml",
-                store.url()
-            );
-            said = true;
-        }
-        let until = std::time::Instant::now() + poll;
-        while std::time::Instant::now() < until {
-            if stop.load(Ordering::SeqCst) {
-                return Ok(None);
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
 }

@@ -152,6 +152,18 @@ pub struct Listed {
     pub size: u64,
 }
 
+/// The URL schemes that name a store rather than a local path.
+const URL_SCHEMES: [&str; 8] = [
+    "s3://", "s3a://", "gs://", "az://", "abfs://", "file://", "https://", "http://",
+];
+
+/// Whether `arg` names a store by URL (`s3://`, `gs://`, `az://`,
+/// `file://`, …) rather than a local path.
+pub fn is_url(arg: &std::path::Path) -> bool {
+    let s = arg.to_string_lossy();
+    URL_SCHEMES.iter().any(|p| s.starts_with(p))
+}
+
 /// The store's own retry policy: a few quick retries, so that an unreachable
 /// store fails within seconds; [`Store::retry`] does the long waiting.
 fn quick_retry() -> RetryConfig {

@@ -91,9 +91,7 @@ impl MetricsWriter {
                 }
             }
         }
-        let tmp = dir.join(format!("{METRICS_FILE}.tmp"));
-        std::fs::write(&tmp, kept.join("\n") + "\n")
-            .and_then(|_| std::fs::rename(&tmp, &path))
+        fsio::write_atomic(&path, (kept.join("\n") + "\n").as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let file = OpenOptions::new()
             .append(true)

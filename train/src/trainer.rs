@@ -369,7 +369,7 @@ fn save_checkpoint(
 ) -> Result<PathBuf, TrainError> {
     let weights = checkpoint_path(run_dir, step);
     let optim = optimizer_path(&weights);
-    let tmp = optim.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = fsio::temp_path(&optim);
     trainer.optimizer.save(&tmp).map_err(failed)?;
     std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
     let mut meta = meta;
@@ -411,13 +411,6 @@ fn remove_temporaries(dir: &Path) {
             }
         }
     }
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
 /// The game's static evaluation (the `ab:` players' default weights) as a
@@ -491,7 +484,9 @@ where
         (start.step, start.resume_from.clone(), start.parent.clone());
     let mut trainer = start.into_trainer(&cfg)?;
     if let Some(text) = &opts.config_text {
-        write_atomically(&run_dir.join(CONFIG_COPY), text.as_bytes())?;
+        let copy = run_dir.join(CONFIG_COPY);
+        fsio::write_atomic(&copy, text.as_bytes())
+            .map_err(|e| failed(format!("{}: {e}", copy.display())))?;
     }
     let mut metrics =
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;

@@ -233,6 +233,41 @@ impl PlayerSpec {
     }
 }
 
+/// Splits `a,b,c` where specs themselves contain commas (`ab:depth=3,random=20`):
+/// a new player starts at every item that begins a spec (`random`, `ab:`,
+/// `mcts:`, `solver`, `net:`; see [`PlayerSpec::starts_spec`]).
+pub fn split_players(items: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        for part in item.split(',') {
+            let p = part.trim();
+            if p.is_empty() {
+                continue;
+            }
+            let starts = PlayerSpec::starts_spec(p);
+            match out.last_mut() {
+                Some(last) if !starts => {
+                    last.push(',');
+                    last.push_str(p);
+                }
+                _ => out.push(p.to_string()),
+            }
+        }
+    }
+    out
+}
+
+/// The players of a `--players` list: their names as given and their
+/// specs; at least two.
+pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>), String> {
+    let names = split_players(items);
+    if names.len() < 2 {
+        return Err("--players needs at least two players".into());
+    }
+    let players = names.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
+    Ok((names, players))
+}
+
 /// Builds network players of `G` (the binary provides one; `eval` does not
 /// depend on torch).
 pub trait NetFactory<G: Game>: Sync {
@@ -381,5 +416,27 @@ pub struct SolverPlayer<S: GameState> {
 impl<G: Game> Player<G> for SolverPlayer<G::State> {
     fn choose(&mut self, game: &History<G::State>) -> G::Move {
         self.solver.choose(game.position()).0
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::{parse_players, split_players};
+
+    #[test]
+    fn player_lists_split_on_player_words() {
+        let v = split_players(&["ab:depth=3,random=20,random,net:x.safetensors,sims=8".into()]);
+        assert_eq!(
+            v,
+            vec!["ab:depth=3,random=20", "random", "net:x.safetensors,sims=8"]
+        );
+        assert!(parse_players(&["random".into()]).is_err());
+        assert_eq!(
+            parse_players(&["random,ab:depth=1".into()])
+                .unwrap()
+                .1
+                .len(),
+            2
+        );
     }
 }

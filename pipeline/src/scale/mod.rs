@@ -20,7 +20,9 @@
 //!
 //! The listing is the truth; `LATEST` only saves a worker a listing per poll.
 
+pub mod cache;
 pub mod matches;
+pub mod mirror;
 pub mod trainer;
 pub mod worker;
 
@@ -207,17 +209,9 @@ pub fn download_network(
     Ok(weights)
 }
 
-/// Writes a local file whole (temporary name, then rename).
+/// Writes a local file whole ([`fsio::write_atomic`]).
 pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::failed(format!("{}: {e}", path.display()))
-        })
+    fsio::write_atomic(path, bytes).map_err(|e| Error::failed(format!("{}: {e}", path.display())))
 }
 
 /// The newest published generation, through `LATEST` when it changed

@@ -63,6 +63,31 @@ pub struct TrainerReport {
     pub interrupted: bool,
 }
 
+impl TrainerOptions<'_> {
+    /// Refuses options the trainer cannot run with: the loop-only
+    /// `train_samples_per_position`, no steps or no games per generation.
+    pub fn check(&self, cfg: &RunConfig) -> Result<(), Error> {
+        if cfg.r#loop.train_samples_per_position > 0.0 {
+            return Err(Error::input(
+                "loop.train_samples_per_position is for `triad loop`; the trainer trains --steps per generation (bounded by --max-sample-ratio): set it to 0",
+            ));
+        }
+        if self.steps_per_generation == 0 || self.min_new_games == 0 {
+            return Err(Error::input(
+                "--steps and --min-new-games must be at least 1",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The default work folder of the trainer of `run` (a URL or path), under
+/// the system's temporary folder, named after the run.
+pub fn default_work(run: &str) -> PathBuf {
+    let tag = sha256_hex(run.as_bytes());
+    std::env::temp_dir().join(format!("triad-trainer-{}", &tag[..12]))
+}
+
 impl TrainerReport {
     pub fn shards_per_s(&self) -> f64 {
         self.shards_ingested as f64 / self.ingest_seconds.max(1e-9)

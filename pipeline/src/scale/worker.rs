@@ -13,7 +13,10 @@ use indicatif::ProgressBar;
 use mcts::NetworkEvaluator;
 use store::Store;
 
-use super::{download_network, gen_name, newest, patiently, read_manifest, shard_key};
+use super::{
+    download_network, gen_name, newest, patiently, read_manifest, shard_key, write_whole,
+    CONFIG_KEY,
+};
 use crate::selfplay::{load_network, play_to_shards, Job};
 use crate::{Error, RunConfig};
 
@@ -50,6 +53,74 @@ pub struct WorkerReport {
     pub upload_seconds: f64,
     pub seconds: f64,
     pub interrupted: bool,
+}
+
+impl WorkerReport {
+    /// `x` (games, rows) per hour of this worker's run.
+    pub fn per_hour(&self, x: u64) -> f64 {
+        x as f64 * 3600.0 / self.seconds.max(1e-9)
+    }
+}
+
+/// The worker index: `flag` (`--worker`) if given, else the scheduler's
+/// `SLURM_ARRAY_TASK_ID`, `JOB_COMPLETION_INDEX` or `TRIAD_WORKER`.
+pub fn index(flag: Option<u32>) -> Result<u32, Error> {
+    if let Some(n) = flag {
+        return Ok(n);
+    }
+    for var in [
+        "SLURM_ARRAY_TASK_ID",
+        "JOB_COMPLETION_INDEX",
+        "TRIAD_WORKER",
+    ] {
+        if let Ok(v) = std::env::var(var) {
+            return v.trim().parse().map_err(|_| {
+                Error::input(format!("{var}={v:?} is not a worker index (a number)"))
+            });
+        }
+    }
+    Err(Error::input(
+        "no worker index: give --worker N, or run under a scheduler that sets SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX",
+    ))
+}
+
+/// The default work folder of worker `index`'s `incarnation`, under the
+/// system's temporary folder.
+pub fn default_work(index: u32, incarnation: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("triad-worker-{index}-{incarnation}"))
+}
+
+/// Downloads the run file into `work`, waiting (polling every `poll`) for
+/// the trainer to publish it; `None` when stopped first.
+pub fn wait_for_config(
+    store: &Store,
+    work: &std::path::Path,
+    poll: Duration,
+    stop: &AtomicBool,
+) -> Result<Option<PathBuf>, Error> {
+    let mut said = false;
+    loop {
+        let got = patiently(store, "reading config.toml", |s| s.get(CONFIG_KEY))?;
+        if let Some(bytes) = got {
+            let path = work.join("config.toml");
+            write_whole(&path, &bytes)?;
+            return Ok(Some(path));
+        }
+        if !said {
+            eprintln!(
+                "waiting for the trainer to publish {}/config.toml",
+                store.url()
+            );
+            said = true;
+        }
+        let until = Instant::now() + poll;
+        while Instant::now() < until {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(None);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 /// The first game id of a shard: worker (16 bits), incarnation (24 bits)
