@@ -15,6 +15,7 @@ pub mod leafhint;
 pub mod lock;
 pub mod lockstep;
 pub mod players;
+pub mod plot;
 pub mod ratings;
 pub mod run;
 pub mod scale;
