@@ -141,3 +141,16 @@ pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, Str
     ))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_game_and_the_start() {
+        let text = "Game 7 (12 plies, connect4/7x6): 1-0 line\nModel m, no search, seed 1, selfplay\nStart 44\n\n1)\t4,\t4;\n";
+        assert_eq!(header_game(text).as_deref(), Some("connect4/7x6"));
+        assert_eq!(header_start(text), Some("44"));
+        assert_eq!(header_game("1) d2-d4, d7-d5;\n"), None);
+        assert_eq!(header_start("1) d2-d4, d7-d5;\n"), None);
+    }
+}

@@ -10,8 +10,8 @@
 
 pub mod chart;
 mod error;
-mod export;
 pub mod explore;
+mod export;
 pub mod openings;
 mod reader;
 mod record;
@@ -22,13 +22,12 @@ mod window;
 mod writer;
 
 pub use error::DataError;
+pub use export::{
+    export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
+};
 pub use reader::{
     check_shards, common_game, decode_records, generation_of_name, list_shards, list_shards_in,
     read_shard, shard_game, Columns, Generations, ShardFile, ShardReader, RUN_GAMES_DIR,
-};
-pub use export::{
-    export_text, find_game, header_game, header_start, replay_record, FindGameError,
-    ReplayError,
 };
 pub use record::{
     group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,

@@ -143,3 +143,45 @@ pub fn analyze<S: AlphaBetaState>(
         no_move: outcome.map_or("no legal move".to_string(), |o| o.termination.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::Game;
+    use piratechnics::Piratechnics;
+
+    /// One line per completed depth, and the analysis's best move is the
+    /// first move of its principal variation.
+    #[test]
+    fn lines_per_depth_and_the_best_move() {
+        let game = Piratechnics::standard();
+        let pos = game.start();
+        let mut lines = Vec::new();
+        let a = analyze(&pos, Limits::depth(2), 1, |l| lines.push(l.to_string()));
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].starts_with("depth 1 seldepth "), "{}", lines[0]);
+        assert_eq!(a.depth, 2);
+        let best = a.bestmove.clone().expect("a move");
+        assert_eq!(a.pv.first(), Some(&best));
+        assert_eq!(a.bestmove_line(), format!("bestmove {best}"));
+        assert_eq!(a.position, pos.to_text());
+    }
+
+    /// The perft vector file's reader: counts checked, mismatches reported,
+    /// a bad line named.
+    #[test]
+    fn perft_suite_checks_reports_and_names_bad_lines() {
+        let game = Piratechnics::standard();
+        let start = game.start().to_text();
+        let d1 = game::perft(&game.start(), 1);
+        let text = format!("# c\n\n{start} ; D1 {d1} ; D2 1\n");
+        let mut seen = Vec::new();
+        let counts = game::perft_suite(&game, &text, 9, 1, |m| seen.push(m.to_string()));
+        assert_eq!(counts, Ok((1, 1)));
+        assert_eq!(seen.len(), 1);
+        assert!(seen[0].starts_with("MISMATCH depth 2: expected 1, got "));
+        let bad = format!("{start} ; D1 {d1}\n{start} ; X1 5\n");
+        let e = game::perft_suite(&game, &bad, 9, 1, |_| {}).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (2, "bad depth \"X1\""));
+    }
+}

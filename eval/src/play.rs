@@ -3,7 +3,7 @@
 //! The caller shows the board, reads lines and prints what comes back.
 
 use crate::search::{EngineSpec, Searcher};
-use game::{AlphaBetaState, Color, GameState, History};
+use game::{AlphaBetaState, Color, History};
 
 /// The commands a player may type, for help texts.
 pub const PLAY_HELP: &str = "commands: a move (d2-d4, c8BR-f5, f7BRxd5P, d2<PPP>-d4, ...), \
@@ -52,7 +52,10 @@ impl<S: AlphaBetaState> PlaySession<S> {
 
     /// `You play COLOR against ENGINE. COMMANDS`.
     pub fn greeting(&self) -> String {
-        format!("You play {} against {}. {PLAY_HELP}", self.person, self.spec)
+        format!(
+            "You play {} against {}. {PLAY_HELP}",
+            self.person, self.spec
+        )
     }
 
     /// The current position drawn as text.
@@ -73,7 +76,9 @@ impl<S: AlphaBetaState> PlaySession<S> {
         if pos.side() == self.person {
             return Ok(Step::PersonToMove);
         }
-        let r = self.engine.search_game(&self.game, self.spec.limits, |_| {});
+        let r = self
+            .engine
+            .search_game(&self.game, self.spec.limits, |_| {});
         let Some(m) = r.best else {
             // Cannot happen: outcome() reported moves exist.
             return Err("engine found no move".to_string());
@@ -131,5 +136,46 @@ impl<S: AlphaBetaState> PlaySession<S> {
                 Err(e) => Reply::Stay(Some(format!("{e} (type `help` or `moves`)"))),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+    use game::Game;
+    use piratechnics::Piratechnics;
+
+    /// Commands that do not change the position stay, a move and an undo
+    /// redraw, and the engine answers the person's move.
+    #[test]
+    fn a_session_answers_commands_and_moves() {
+        let game = Piratechnics::standard();
+        let mut s = PlaySession::new(
+            game.start(),
+            EngineSpec::new(Limits::depth(1)),
+            Color::White,
+        );
+        assert!(
+            s.greeting().starts_with("You play white against "),
+            "{}",
+            s.greeting()
+        );
+        assert_eq!(s.step(), Ok(Step::PersonToMove));
+        assert_eq!(s.input("  "), Reply::Stay(None));
+        assert_eq!(s.input("quit"), Reply::Quit);
+        assert_eq!(s.input("help"), Reply::Stay(Some(PLAY_HELP.to_string())));
+        assert_eq!(
+            s.input("undo"),
+            Reply::Stay(Some("nothing to undo".to_string()))
+        );
+        let Reply::Stay(Some(moves)) = s.input("moves") else {
+            panic!("moves")
+        };
+        assert!(moves.starts_with("60 legal moves: "), "{moves}");
+        assert_eq!(s.input("d2-d4"), Reply::Redraw);
+        assert!(matches!(s.step(), Ok(Step::EngineMoved(l)) if l.starts_with("engine plays ")));
+        assert_eq!(s.input("undo"), Reply::Redraw);
+        assert_eq!(s.step(), Ok(Step::PersonToMove));
     }
 }

@@ -190,9 +190,7 @@ pub fn perft_suite<G: crate::Game>(
                 .strip_prefix('D')
                 .and_then(|x| x.parse().ok())
                 .ok_or_else(|| at(format!("bad depth \"{d}\"")))?;
-            let expected: u64 = n
-                .parse()
-                .map_err(|_| at(format!("bad count \"{n}\"")))?;
+            let expected: u64 = n.parse().map_err(|_| at(format!("bad count \"{n}\"")))?;
             if depth > max_depth {
                 continue;
             }

@@ -32,7 +32,8 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     } else if super::fetch::is_url(&args.run_dir) {
         args.run_dir = super::fetch::Mirror::pull(&text)?.local;
     }
-    let out = pipeline::plot::plot_run(&args.run_dir, args.out.as_deref()).map_err(CliError::input)?;
+    let out =
+        pipeline::plot::plot_run(&args.run_dir, args.out.as_deref()).map_err(CliError::input)?;
     println!("{}", out.display());
     Ok(())
 }

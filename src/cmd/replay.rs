@@ -42,9 +42,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
     let r = data::replay_record(game, text, args.position.as_deref()).map_err(|e| match e {
         data::ReplayError::Start(e) => CliError::input(e),
-        data::ReplayError::Record(e) => {
-            CliError::failed(format!("{}: {e}", args.file.display()))
-        }
+        data::ReplayError::Record(e) => CliError::failed(format!("{}: {e}", args.file.display())),
     })?;
     let final_tfen = r.history.position().to_text();
     if args.json {

@@ -7,7 +7,6 @@ use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use pipeline::selfplay::{run_job, upload_shards, Job};
-use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -109,8 +108,8 @@ where
         shard_games: args.shard_games,
         model_id: String::new(),
     };
-    let (report, model_id) = run_job(game, cfg, args.model.as_deref(), job, &stop, &bar)
-        .map_err(pipeline_error)?;
+    let (report, model_id) =
+        run_job(game, cfg, args.model.as_deref(), job, &stop, &bar).map_err(pipeline_error)?;
     bar.finish_and_clear();
     if args.json {
         print_json(&report.summary_json(&model_id));

@@ -201,7 +201,9 @@ pub use runfile::ConfigError;
 /// text to keep as the run's copy of it; without a file, the defaults and
 /// a text that lists them (`triad train` without `--config`). The error is
 /// one line naming the file.
-pub fn run_configs(path: Option<&Path>) -> Result<(model::ModelConfig, TrainConfig, String), String> {
+pub fn run_configs(
+    path: Option<&Path>,
+) -> Result<(model::ModelConfig, TrainConfig, String), String> {
     match path {
         Some(path) => {
             let text = std::fs::read_to_string(path)
