@@ -202,34 +202,58 @@ impl Report {
     }
 }
 
-/// A whole `triad selfplay` job: the network (the checkpoint at `model`, or
-/// a fresh one of `cfg`'s `[model]` drawn from the job's seed, one copy
-/// per pool), the job's folder locked against a second writer (a killed
-/// one's lock is taken over), the games played into shards. Returns the
-/// report and the model id written on the rows (the job's own is replaced).
-pub fn run_job<G: Game>(
+/// A `triad selfplay` job with its networks loaded, ready to play.
+pub struct PreparedJob<S: game::GameState> {
+    evaluators: Vec<NetworkEvaluator<S>>,
+    job: Job,
+    config: SelfplayConfig,
+}
+
+/// Loads a `triad selfplay` job's network: the checkpoint at `model`, or a
+/// fresh one of `cfg`'s `[model]` drawn from the job's seed, one copy per
+/// `[selfplay]` pool; the job's model id becomes the network's.
+pub fn prepare_job<G: Game>(
     game: &G,
     cfg: &crate::RunConfig,
     model: Option<&Path>,
     job: Job,
-    stop: &AtomicBool,
-    bar: &ProgressBar,
-) -> Result<(Report, String), Error>
-where
-    G::State: AlphaBetaState,
-{
-    let config = &cfg.selfplay;
-    let (mut evaluators, model_id) =
+) -> Result<PreparedJob<G::State>, Error> {
+    let config = cfg.selfplay.clone();
+    let (evaluators, model_id) =
         load_pool_evaluators(game, &cfg.model, model, job.seed, config.pools)?;
-    let job = Job {
-        model_id: model_id.clone(),
-        ..job
-    };
-    // One writer per folder: a second `triad selfplay` into it is refused
-    // naming the first; a killed one's lock is taken over.
-    let _lock = crate::lock::RunLock::acquire(&job.out, "triad selfplay")?;
-    let report = play_to_shards_pooled(game, config, &mut evaluators, &job, stop, bar)?;
-    Ok((report, model_id))
+    Ok(PreparedJob {
+        evaluators,
+        job: Job { model_id, ..job },
+        config,
+    })
+}
+
+impl<S: AlphaBetaState> PreparedJob<S> {
+    /// The id written on the rows.
+    pub fn model_id(&self) -> &str {
+        &self.job.model_id
+    }
+
+    /// Locks the job's folder against a second writer (a killed one's lock
+    /// is taken over) and plays the games into shards.
+    pub fn run<G: Game<State = S>>(
+        mut self,
+        game: &G,
+        stop: &AtomicBool,
+        bar: &ProgressBar,
+    ) -> Result<Report, Error> {
+        // One writer per folder: a second `triad selfplay` into it is refused
+        // naming the first; a killed one's lock is taken over.
+        let _lock = crate::lock::RunLock::acquire(&self.job.out, "triad selfplay")?;
+        play_to_shards_pooled(
+            game,
+            &self.config,
+            &mut self.evaluators,
+            &self.job,
+            stop,
+            bar,
+        )
+    }
 }
 
 /// Uploads the finished shards (`*.parquet`) of `dir` to `store`, each by

@@ -6,7 +6,7 @@ use crate::config::{load_run, RunConfig};
 use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use pipeline::selfplay::{run_job, upload_shards, Job};
+use pipeline::selfplay::{prepare_job, upload_shards, Job};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -87,6 +87,16 @@ where
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
+    let job = Job {
+        out: args.out.clone(),
+        games: args.games,
+        first_game_id: args.first_game_id,
+        seed: args.seed,
+        shard_games: args.shard_games,
+        model_id: String::new(),
+    };
+    let prepared = prepare_job(game, cfg, args.model.as_deref(), job).map_err(pipeline_error)?;
+    let model_id = prepared.model_id().to_string();
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -100,16 +110,7 @@ where
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let job = Job {
-        out: args.out.clone(),
-        games: args.games,
-        first_game_id: args.first_game_id,
-        seed: args.seed,
-        shard_games: args.shard_games,
-        model_id: String::new(),
-    };
-    let (report, model_id) =
-        run_job(game, cfg, args.model.as_deref(), job, &stop, &bar).map_err(pipeline_error)?;
+    let report = prepared.run(game, &stop, &bar).map_err(pipeline_error)?;
     bar.finish_and_clear();
     if args.json {
         print_json(&report.summary_json(&model_id));
