@@ -11,6 +11,7 @@
 pub mod chart;
 mod error;
 pub mod explore;
+mod export;
 pub mod openings;
 mod reader;
 mod record;
@@ -21,6 +22,9 @@ mod window;
 mod writer;
 
 pub use error::DataError;
+pub use export::{
+    export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
+};
 pub use reader::{
     check_shards, common_game, decode_records, generation_of_name, list_shards, list_shards_in,
     read_shard, shard_game, Columns, Generations, ShardFile, ShardReader, RUN_GAMES_DIR,

@@ -27,6 +27,57 @@ pub struct DataSummary {
     pub terminations: BTreeMap<String, u64>,
 }
 
+impl DataSummary {
+    /// The summary as `triad data info` prints it: one `label  value` line
+    /// each for shards, game, games, positions, results (with shares),
+    /// terminations, mean game length and schema version.
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let s = self;
+        let mut out = String::new();
+        let pct = |n: u64| {
+            if s.games == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / s.games as f64
+            }
+        };
+        let _ = writeln!(out, "shards            {}", s.shards);
+        let played: Vec<&str> = s.games_played.iter().map(String::as_str).collect();
+        let _ = writeln!(out, "game              {}", played.join(", "));
+        let _ = writeln!(out, "games             {}", s.games);
+        let _ = writeln!(out, "positions         {}", s.positions);
+        let _ = writeln!(
+            out,
+            "results           1-0 {} ({:.1}%)  1/2-1/2 {} ({:.1}%)  0-1 {} ({:.1}%)  unfinished {}",
+            s.white_wins,
+            pct(s.white_wins),
+            s.draws,
+            pct(s.draws),
+            s.black_wins,
+            pct(s.black_wins),
+            s.unfinished
+        );
+        let terms: Vec<String> = s
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(out, "terminations      {}", terms.join(", "));
+        let _ = writeln!(out, "mean game length  {:.1} plies", s.mean_game_length);
+        let _ = writeln!(
+            out,
+            "schema version    {}",
+            s.schema_versions
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out
+    }
+}
+
 /// Result of a game as an index: 0 White wins, 1 draw, 2 Black wins, 3 unfinished.
 pub fn result_index(result: &str) -> usize {
     match result {

@@ -12,9 +12,12 @@
 //! [`game::AlphaBetaState`] and the arena over [`game::Game`], both
 //! monomorphised for the game the binary picks.
 
+pub mod analyze;
 pub mod arena;
+pub mod choose;
 pub mod config;
 pub mod elo;
+pub mod play;
 pub mod report;
 pub mod search;
 pub mod suite;

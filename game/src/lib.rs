@@ -9,6 +9,7 @@
 //! `docs/games.md` walks through adding a game.
 
 mod alphabeta;
+mod describe;
 pub mod draw;
 mod history;
 mod outcome;
@@ -22,10 +23,14 @@ mod text;
 mod traits;
 
 pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
+pub use describe::{describe, legal_move_texts, position_to_move, PositionReport};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
 pub use outcome::{Color, GameResult, Outcome, Termination};
-pub use perft::{divide, perft, perft_parallel};
+pub use perft::{
+    divide, perft, perft_parallel, perft_suite, timed_perft, PerftMismatch, PerftReport,
+    PerftSuiteError,
+};
 pub use record::{replay_numbered, write_numbered, RecordReplay};
 pub use repo_files::{read_repo_file, repo_path};
 pub use rng::SplitMix;

@@ -72,3 +72,141 @@ pub fn perft_parallel<S: GameState>(pos: &S, depth: u32, threads: usize) -> u64 
             .sum()
     })
 }
+
+/// One perft count, timed (`triad perft`).
+#[derive(Debug, Clone)]
+pub struct PerftReport {
+    /// Leaves of the tree.
+    pub nodes: u64,
+    /// With `divide`: each root move in canonical text and its leaf count.
+    pub divide: Vec<(String, u64)>,
+    /// Wall-clock seconds of the count.
+    pub seconds: f64,
+}
+
+impl PerftReport {
+    /// Leaves counted per second.
+    pub fn nodes_per_s(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Counts the leaves of `depth` plies from `pos`, timed: below each root
+/// move with `divide` (on one thread), else split over `threads`.
+pub fn timed_perft<S: GameState>(pos: &S, depth: u32, threads: usize, divide: bool) -> PerftReport {
+    let t0 = std::time::Instant::now();
+    let (nodes, lines) = if divide {
+        let lines: Vec<(String, u64)> = self::divide(pos, depth)
+            .into_iter()
+            .map(|(m, n)| (pos.move_text(m), n))
+            .collect();
+        (lines.iter().map(|l| l.1).sum(), lines)
+    } else {
+        (perft_parallel(pos, depth, threads), Vec::new())
+    };
+    PerftReport {
+        nodes,
+        divide: lines,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// A count of a perft vector file that the move generator does not match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftMismatch {
+    /// The depth of the count.
+    pub depth: u32,
+    /// The count in the file.
+    pub expected: u64,
+    /// The generator's count.
+    pub got: u64,
+    /// The position's text as the file gives it.
+    pub position: String,
+}
+
+impl std::fmt::Display for PerftMismatch {
+    /// `MISMATCH depth D: expected N, got M: POSITION`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "MISMATCH depth {}: expected {}, got {}: {}",
+            self.depth, self.expected, self.got, self.position
+        )
+    }
+}
+
+/// A line of a perft vector file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftSuiteError {
+    /// The line, counted from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl std::fmt::Display for PerftSuiteError {
+    /// `line N: what is wrong`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for PerftSuiteError {}
+
+/// Checks every count of a perft vector file's `text` (lines `POSITION ;
+/// D1 n ; D2 n ...`; blank lines and `#` comments skipped) up to
+/// `max_depth`, each position in its own variant of `game` when the text
+/// says so. Each mismatch goes to `on_mismatch` as it is found; the result
+/// is `(passed, failed)`. A line that cannot be read stops the check (the
+/// counts of the lines before it have been checked).
+pub fn perft_suite<G: crate::Game>(
+    game: &G,
+    text: &str,
+    max_depth: u32,
+    threads: usize,
+    mut on_mismatch: impl FnMut(&PerftMismatch),
+) -> Result<(u32, u32), PerftSuiteError> {
+    let (mut passed, mut failed) = (0u32, 0u32);
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |message: String| PerftSuiteError {
+            line: i + 1,
+            message,
+        };
+        let mut parts = line.split(';');
+        let tfen = parts.next().unwrap_or("").trim();
+        // A file may mix board sizes: each line in its own variant.
+        let own = game.variant_for_text(tfen);
+        let pos = own.as_ref().unwrap_or(game).parse_state(tfen).map_err(at)?;
+        for p in parts {
+            let mut w = p.split_whitespace();
+            let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
+                return Err(at(format!("\"{}\" is not like \"D3 1234\"", p.trim())));
+            };
+            let depth: u32 = d
+                .strip_prefix('D')
+                .and_then(|x| x.parse().ok())
+                .ok_or_else(|| at(format!("bad depth \"{d}\"")))?;
+            let expected: u64 = n.parse().map_err(|_| at(format!("bad count \"{n}\"")))?;
+            if depth > max_depth {
+                continue;
+            }
+            let got = perft_parallel(&pos, depth, threads.max(1));
+            if got == expected {
+                passed += 1;
+            } else {
+                failed += 1;
+                on_mismatch(&PerftMismatch {
+                    depth,
+                    expected,
+                    got,
+                    position: tfen.to_string(),
+                });
+            }
+        }
+    }
+    Ok((passed, failed))
+}

@@ -27,6 +27,19 @@ impl<S: GameState> RecordReplay<S> {
         self.outcome
             .map_or(Termination::Unfinished, |o| o.termination)
     }
+
+    /// The moves as numbered pairs, one line each: `1. WHITE BLACK` (the
+    /// last line `N. WHITE ` when Black has not replied).
+    pub fn numbered_pairs(&self) -> Vec<String> {
+        self.moves
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| {
+                let black = pair.get(1).map_or("", |p| p.as_str());
+                format!("{}. {} {}", i + 1, pair[0], black)
+            })
+            .collect()
+    }
 }
 
 /// Replays the default record format of [`crate::Game::record_text`]:

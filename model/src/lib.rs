@@ -18,6 +18,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod encode;
 pub mod net;
+pub mod runtime;
 
 pub use checkpoint::{CheckpointError, CheckpointInfo};
 pub use config::{ConfigError, ModelConfig};

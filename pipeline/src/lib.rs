@@ -16,6 +16,7 @@ pub mod lock;
 pub mod lockstep;
 pub mod matchup;
 pub mod players;
+pub mod plot;
 pub mod ratings;
 pub mod run;
 pub mod scale;

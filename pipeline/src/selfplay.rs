@@ -119,6 +119,170 @@ impl Report {
     pub fn rows(&self) -> u64 {
         self.shards.iter().map(|s| s.rows).sum()
     }
+
+    /// `x` per hour of this job.
+    fn per_hour(&self, x: u64) -> f64 {
+        x as f64 * 3600.0 / self.seconds.max(1e-9)
+    }
+
+    /// The summary as `triad selfplay --json` prints it (`model_id`: the
+    /// id written on the rows).
+    pub fn summary_json(&self, model_id: &str) -> serde_json::Value {
+        let t = &self.totals;
+        let secs = self.seconds;
+        serde_json::json!({
+            "games": t.games,
+            "positions": self.rows(),
+            "positions_searched": t.positions,
+            "seconds": secs,
+            "games_per_hour": self.per_hour(t.games),
+            "positions_per_hour": self.per_hour(t.positions),
+            "evals_per_s": t.evaluations as f64 / secs.max(1e-9),
+            "mean_batch": t.mean_batch(),
+            "cache_hits": t.cache_hits,
+            "white_wins": t.white_wins,
+            "black_wins": t.black_wins,
+            "draws": t.draws,
+            "resignations": t.resignations,
+            "would_resign": t.would_resign,
+            "false_resignations": t.false_resignations,
+            "false_resignation_rate": t.false_resignation_rate(),
+            "interrupted": self.interrupted,
+            "model_id": model_id,
+            "shards": self.shards.iter().map(|s| s.path.display().to_string()).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The summary as `triad selfplay` prints it: speeds, results, one line
+    /// per shard written, and a last line when interrupted.
+    pub fn summary_text(&self) -> String {
+        use std::fmt::Write as _;
+        let t = &self.totals;
+        let secs = self.seconds;
+        let mut out = String::new();
+        // Searched positions include those of games dropped by an interrupt.
+        let _ = writeln!(
+            out,
+            "{} games, {} positions written ({} searched) in {:.1} s: {:.0} games/h, {:.0} positions/h, {:.0} evals/s, mean batch {:.1}",
+            t.games,
+            self.rows(),
+            t.positions,
+            secs,
+            self.per_hour(t.games),
+            self.per_hour(t.positions),
+            t.evaluations as f64 / secs.max(1e-9),
+            t.mean_batch()
+        );
+        let false_rate = match t.false_resignation_rate() {
+            Some(r) => format!(
+                "{}/{} ({:.1}%) of no-resign games",
+                t.false_resignations,
+                t.would_resign,
+                r * 100.0
+            ),
+            None => "none measured yet".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "results: {} white wins, {} black wins, {} draws; {} resignations; false resignations: {false_rate}",
+            t.white_wins, t.black_wins, t.draws, t.resignations,
+        );
+        for s in &self.shards {
+            let _ = writeln!(
+                out,
+                "wrote {} ({} rows, {} bytes)",
+                s.path.display(),
+                s.rows,
+                s.bytes
+            );
+        }
+        if self.interrupted {
+            let _ = writeln!(out, "interrupted: games in progress were dropped");
+        }
+        out
+    }
+}
+
+/// A `triad selfplay` job with its networks loaded, ready to play.
+pub struct PreparedJob<S: game::GameState> {
+    evaluators: Vec<NetworkEvaluator<S>>,
+    job: Job,
+    config: SelfplayConfig,
+}
+
+/// Loads a `triad selfplay` job's network: the checkpoint at `model`, or a
+/// fresh one of `cfg`'s `[model]` drawn from the job's seed, one copy per
+/// `[selfplay]` pool; the job's model id becomes the network's.
+pub fn prepare_job<G: Game>(
+    game: &G,
+    cfg: &crate::RunConfig,
+    model: Option<&Path>,
+    job: Job,
+) -> Result<PreparedJob<G::State>, Error> {
+    let config = cfg.selfplay.clone();
+    let (evaluators, model_id) =
+        load_pool_evaluators(game, &cfg.model, model, job.seed, config.pools)?;
+    Ok(PreparedJob {
+        evaluators,
+        job: Job { model_id, ..job },
+        config,
+    })
+}
+
+impl<S: AlphaBetaState> PreparedJob<S> {
+    /// The id written on the rows.
+    pub fn model_id(&self) -> &str {
+        &self.job.model_id
+    }
+
+    /// Locks the job's folder against a second writer (a killed one's lock
+    /// is taken over) and plays the games into shards.
+    pub fn run<G: Game<State = S>>(
+        mut self,
+        game: &G,
+        stop: &AtomicBool,
+        bar: &ProgressBar,
+    ) -> Result<Report, Error> {
+        // One writer per folder: a second `triad selfplay` into it is refused
+        // naming the first; a killed one's lock is taken over.
+        let _lock = crate::lock::RunLock::acquire(&self.job.out, "triad selfplay")?;
+        play_to_shards_pooled(
+            game,
+            &self.config,
+            &mut self.evaluators,
+            &self.job,
+            stop,
+            bar,
+        )
+    }
+}
+
+/// Uploads the finished shards (`*.parquet`) of `dir` to `store`, each by
+/// put-if-absent; a name already there is refused (bad input). Returns how
+/// many were uploaded.
+pub fn upload_shards(store: &store::Store, dir: &Path) -> Result<usize, Error> {
+    let mut n = 0;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".parquet") {
+            continue;
+        }
+        let bytes = std::fs::read(e.path())
+            .map_err(|err| Error::failed(format!("{}: {err}", e.path().display())))?;
+        match store.put_new(&name, bytes) {
+            Ok(store::PutOutcome::Created) => n += 1,
+            Ok(store::PutOutcome::AlreadyExists) => {
+                return Err(Error::input(format!(
+                    "{}: {name} exists already: choose another --seed or --out",
+                    store.url()
+                )))
+            }
+            Err(err) => return Err(Error::failed(err.to_string())),
+        }
+    }
+    Ok(n)
 }
 
 /// The game's static evaluation (the `ab:` players' default weights) as

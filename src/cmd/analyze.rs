@@ -3,9 +3,8 @@
 
 use super::CliError;
 use crate::games::{self, with_game};
-use eval::search::{Limits, Score, Searcher, DEFAULT_HASH_MB};
-use game::{AlphaBetaState, Game, GameState};
-use serde_json::json;
+use eval::search::{Limits, DEFAULT_HASH_MB};
+use game::{AlphaBetaState, Game};
 
 /// Search a position with the alpha-beta baseline engine.
 ///
@@ -66,77 +65,23 @@ where
     if !(1..=65536).contains(&args.hash) {
         return Err(CliError::input("--hash must be 1..=65536 MiB"));
     }
-    let mut limits = Limits {
+    let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime,
     };
-    if !limits.is_set() {
-        limits.depth = Some(6);
-    }
-    let mut searcher = Searcher::<G::State>::new(args.hash);
     let json = args.json;
-    let result = searcher.search(&pos, &[], limits, |info| {
-        if json {
-            return;
+    let analysis = eval::analyze::analyze(&pos, limits, args.hash, |line| {
+        if !json {
+            println!("{line}");
         }
-        let pv: Vec<String> = pv_text(&pos, &info.pv);
-        println!(
-            "depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.score,
-            info.nodes,
-            info.nps(),
-            info.time.as_millis(),
-            pv.join(" ")
-        );
     });
-    let best = result.best.map(|m| pos.move_text(m));
-    let outcome = pos.outcome(1);
     if json {
-        let (score, mate) = match result.info.as_ref().map(|i| i.score) {
-            Some(Score::Cp(cp)) => (json!(cp as f64 / 100.0), json!(null)),
-            Some(Score::Mate(n)) => (json!(null), json!(n)),
-            None if outcome.is_some_and(|o| o.result != game::GameResult::Draw) => {
-                (json!(null), json!(0))
-            }
-            None => (json!(0.0), json!(null)),
-        };
-        let info = result.info.as_ref();
-        super::print_json(&json!({
-            "position": pos.to_text(),
-            "bestmove": best,
-            "score": score,
-            "mate": mate,
-            "depth": info.map_or(0, |i| i.depth),
-            "seldepth": info.map_or(0, |i| i.seldepth),
-            "nodes": result.nodes,
-            "nps": info.map_or(0, |i| i.nps()),
-            "time_ms": info.map_or(0, |i| i.time.as_millis() as u64),
-            "pv": info.map_or_else(Vec::new, |i| pv_text(&pos, &i.pv)),
-        }));
+        let value = serde_json::to_value(&analysis)
+            .map_err(|e| CliError::failed(format!("cannot convert the analysis to JSON: {e}")))?;
+        super::print_json(&value);
     } else {
-        match best {
-            Some(m) => println!("bestmove {m}"),
-            None => println!(
-                "bestmove (none): {}",
-                outcome.map_or("no legal move".to_string(), |o| o.termination.to_string())
-            ),
-        }
+        println!("{}", analysis.bestmove_line());
     }
     Ok(())
-}
-
-/// The principal variation in canonical text, each move written in the
-/// position it is played from.
-fn pv_text<S: GameState>(pos: &S, pv: &[S::Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    pv.iter()
-        .map(|&m| {
-            let t = p.move_text(m);
-            p.apply(m);
-            t
-        })
-        .collect()
 }

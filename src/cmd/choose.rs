@@ -5,7 +5,8 @@
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
 use eval::arena::players::{build_player, PlayerSpec};
-use game::{Game, GameState, History};
+use eval::choose::{answer_line, choose_move};
+use game::{Game, GameState};
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -69,60 +70,23 @@ where
         let mut out = std::io::stdout();
         for line in stdin.lock().lines() {
             let line = line.map_err(|e| CliError::input(format!("standard input: {e}")))?;
-            let mut words = line.split_whitespace();
-            let text = words.next().unwrap_or("-");
-            let seed = match words.next().map(str::parse::<u64>) {
-                None => args.seed,
-                Some(Ok(s)) => s,
-                Some(Err(_)) => {
-                    let _ = writeln!(out, "error: the seed is not a number");
-                    continue;
-                }
-            };
-            let answer = position(game, Some(text))
-                .and_then(|pos| {
-                    let mut player = build_player(game, &spec, seed, nets.as_deref())
-                        .map_err(CliError::input)?;
-                    let m = player.choose(&History::new(pos.clone()));
-                    Ok(pos.move_text(m))
-                })
-                .unwrap_or_else(|e| format!("error: {}", e.message));
+            let answer = answer_line(game, &spec, args.seed, nets.as_deref(), &line);
             if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
                 break;
             }
         }
         return Ok(());
     }
-    let pos = position(game, args.position.as_deref())?;
-    let mut player = build_player(game, &spec, args.seed, nets.as_deref())
+    let pos = game::position_to_move(game, args.position.as_deref()).map_err(CliError::input)?;
+    let choice = choose_move(game, &spec, args.seed, nets.as_deref(), &pos)
         .map_err(|e| CliError::input(format!("--player: {e}")))?;
-    let t = std::time::Instant::now();
-    let m = player.choose(&History::new(pos.clone()));
-    let text = pos.move_text(m);
     if args.json {
         print_json(
-            &json!({"move": text, "position": pos.to_text(), "player": spec.to_string(),
-                           "seconds": t.elapsed().as_secs_f64()}),
+            &json!({"move": choice.text, "position": pos.to_text(), "player": spec.to_string(),
+                           "seconds": choice.seconds}),
         );
     } else {
-        println!("{text}");
+        println!("{}", choice.text);
     }
     Ok(())
-}
-
-/// The position of `text` (`None` or `-`: the start), which must not be
-/// over.
-fn position<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, CliError> {
-    let pos = match text {
-        Some(t) if t != "-" => game.parse_state(t).map_err(CliError::input)?,
-        _ => game.start(),
-    };
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if pos.terminal(!moves.is_empty(), 1).is_some() {
-        return Err(CliError::input(
-            "the game is over in this position: no move to choose",
-        ));
-    }
-    Ok(pos)
 }

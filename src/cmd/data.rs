@@ -1,13 +1,10 @@
 //! `triad data info` and `triad data export`: look into self-play shards.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
 use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
-use data::ShardReader;
-use game::Game;
 use serde_json::json;
 
 #[derive(clap::Args)]
@@ -91,99 +88,18 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         }));
         return Ok(());
     }
-    let mut out = String::new();
-    let pct = |n: u64| {
-        if s.games == 0 {
-            0.0
-        } else {
-            100.0 * n as f64 / s.games as f64
-        }
-    };
-    let _ = writeln!(out, "shards            {}", s.shards);
-    let played: Vec<&str> = s.games_played.iter().map(String::as_str).collect();
-    let _ = writeln!(out, "game              {}", played.join(", "));
-    let _ = writeln!(out, "games             {}", s.games);
-    let _ = writeln!(out, "positions         {}", s.positions);
-    let _ = writeln!(
-        out,
-        "results           1-0 {} ({:.1}%)  1/2-1/2 {} ({:.1}%)  0-1 {} ({:.1}%)  unfinished {}",
-        s.white_wins,
-        pct(s.white_wins),
-        s.draws,
-        pct(s.draws),
-        s.black_wins,
-        pct(s.black_wins),
-        s.unfinished
-    );
-    let terms: Vec<String> = s
-        .terminations
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    let _ = writeln!(out, "terminations      {}", terms.join(", "));
-    let _ = writeln!(out, "mean game length  {:.1} plies", s.mean_game_length);
-    let _ = writeln!(
-        out,
-        "schema version    {}",
-        versions
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    emit(&out);
+    emit(&s.text());
     Ok(())
-}
-
-/// A game of the shards in the game's own record notation, after a header.
-fn export_text<G: Game>(game: &G, record: &data::GameRecord) -> Result<String, String> {
-    let history = record.replay(game)?;
-    let resigned = record.termination() == game::Termination::Resignation;
-    Ok(format!(
-        "{}\n{}",
-        record.header(),
-        game.record_text(&history, resigned)
-    ))
 }
 
 fn export(args: ExportArgs) -> Result<(), CliError> {
     let shards = shards_of(&args.paths, None)?;
-    let mut rows = Vec::new();
-    let mut found_in = Vec::new();
-    for shard in &shards {
-        let reader = ShardReader::open(&shard.path).map_err(|e| CliError::input(e.to_string()))?;
-        let found = reader
-            .read_records()
-            .map_err(|e| CliError::input(e.to_string()))?;
-        let before = rows.len();
-        rows.extend(found.into_iter().filter(|r| r.game_id == args.game));
-        if rows.len() > before {
-            found_in.push(shard.path.display().to_string());
-        }
-    }
-    // A game is written whole into one shard: the same id in two shards
-    // is two games (shards of two runs), never one to merge.
-    if found_in.len() > 1 {
-        return Err(CliError::input(format!(
-            "game {} is in {} shards ({}): the ids of these shards collide; give the one shard to export from",
-            args.game,
-            found_in.len(),
-            found_in.join(", ")
-        )));
-    }
-    if rows.is_empty() {
-        return Err(CliError::input(format!(
-            "game {} not found in {} shard(s)",
-            args.game,
-            shards.len()
-        )));
-    }
-    // The game's rows are all in this shard: errors about them name it.
-    let shard = &found_in[0];
-    let in_shard = |e: String| CliError::input(format!("{shard}: {e}"));
-    let record = data::GameRecord::from_rows(rows).map_err(in_shard)?;
+    let (record, shard) =
+        data::find_game(&shards, args.game).map_err(|e| CliError::input(e.to_string()))?;
     let game = games::of_shard_files(&shards)?;
-    let text = with_game!(game, |g| export_text(&g, &record)).map_err(in_shard)?;
+    // The game's rows are all in this shard: errors about them name it.
+    let text = with_game!(game, |g| data::export_text(&g, &record))
+        .map_err(|e| CliError::input(format!("{}: {e}", shard.display())))?;
     match &args.out {
         Some(path) => write_atomically(path, text.as_bytes()),
         None => {

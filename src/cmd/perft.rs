@@ -3,10 +3,9 @@
 
 use super::{print_json, CliError};
 use crate::games::{self, with_game};
-use game::{Game, GameState};
+use game::Game;
 use serde_json::json;
 use std::path::PathBuf;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
@@ -76,24 +75,14 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
         )));
     }
     let threads = args.threads;
-    let t0 = Instant::now();
-    let nodes = if args.divide {
-        let mut total = 0;
-        for (m, n) in game::divide(&pos, depth) {
-            if !args.json {
-                println!("{} {}", pos.move_text(m), n);
-            }
-            total += n;
-        }
-        total
-    } else {
-        game::perft_parallel(&pos, depth, threads)
-    };
-    let secs = t0.elapsed().as_secs_f64();
-    let nps = nodes as f64 / secs.max(1e-9);
+    let report = game::timed_perft(&pos, depth, threads, args.divide);
+    let (nodes, secs, nps) = (report.nodes, report.seconds, report.nodes_per_s());
     if args.json {
         print_json(&json!({"depth": depth, "nodes": nodes, "seconds": secs, "nodes_per_s": nps}));
     } else {
+        for (m, n) in &report.divide {
+            println!("{m} {n}");
+        }
         println!(
             "depth {depth} nodes {nodes} time {secs:.3}s ({:.1} M nodes/s, {threads} thread{})",
             nps / 1e6,
@@ -112,53 +101,14 @@ fn suite<G: Game>(
 ) -> Result<(), CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-    let (mut passed, mut failed) = (0u32, 0u32);
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+    let (passed, failed) = game::perft_suite(game, &text, max_depth, threads, |m| {
+        if json {
+            eprintln!("{m}");
+        } else {
+            println!("{m}");
         }
-        let at = format!("{}:{}", path.display(), i + 1);
-        let mut parts = line.split(';');
-        let tfen = parts.next().unwrap_or("").trim();
-        // A file may mix board sizes: each line in its own variant.
-        let own = game.variant_for_text(tfen);
-        let pos = own
-            .as_ref()
-            .unwrap_or(game)
-            .parse_state(tfen)
-            .map_err(|e| CliError::input(format!("{at}: {e}")))?;
-        for p in parts {
-            let mut w = p.split_whitespace();
-            let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
-                return Err(CliError::input(format!(
-                    "{at}: \"{}\" is not like \"D3 1234\"",
-                    p.trim()
-                )));
-            };
-            let depth: u32 = d
-                .strip_prefix('D')
-                .and_then(|x| x.parse().ok())
-                .ok_or_else(|| CliError::input(format!("{at}: bad depth \"{d}\"")))?;
-            let want: u64 = n
-                .parse()
-                .map_err(|_| CliError::input(format!("{at}: bad count \"{n}\"")))?;
-            if depth > max_depth {
-                continue;
-            }
-            let got = game::perft_parallel(&pos, depth, threads.max(1));
-            if got == want {
-                passed += 1;
-            } else {
-                failed += 1;
-                if !json {
-                    println!("MISMATCH depth {depth}: expected {want}, got {got}: {tfen}");
-                } else {
-                    eprintln!("MISMATCH depth {depth}: expected {want}, got {got}: {tfen}");
-                }
-            }
-        }
-    }
+    })
+    .map_err(|e| CliError::input(format!("{}:{}: {}", path.display(), e.line, e.message)))?;
     if json {
         print_json(&json!({"passed": passed, "failed": failed}));
     } else {

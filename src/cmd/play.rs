@@ -2,8 +2,9 @@
 
 use super::CliError;
 use crate::games::{self, with_game};
-use eval::search::{EngineSpec, Searcher};
-use game::{AlphaBetaState, Color, Game, GameState, History};
+use eval::play::{PlaySession, Reply, Step};
+use eval::search::EngineSpec;
+use game::{AlphaBetaState, Color, Game};
 use std::io::{BufRead, Write};
 
 /// Play against the alpha-beta engine in the terminal.
@@ -30,9 +31,6 @@ pub struct Args {
     position: Option<String>,
 }
 
-const HELP: &str = "commands: a move (d2-d4, c8BR-f5, f7BRxd5P, d2<PPP>-d4, ...), \
-moves (list legal moves), undo (take back a move pair), help, quit";
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = games::from_flag(&args.game)?;
     with_game!(game, |g| play(&g, &args))
@@ -57,36 +55,26 @@ where
     } else {
         Color::White
     };
-    let mut game = History::new(start);
-    let mut engine = Searcher::<G::State>::from_spec(&spec);
+    let mut session = PlaySession::new(start, spec, human);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("You play {human} against {spec}. {HELP}");
+    println!("{}", session.greeting());
     let mut show = true;
     loop {
         if show {
-            print!("\n{}", game.position().diagram());
+            print!("\n{}", session.diagram());
         }
         show = true;
-        if let Some(o) = game.outcome() {
-            println!("Game over: {} ({})", o.result, o.termination);
-            return Ok(());
-        }
-        let pos = game.position().clone();
-        if pos.side() != human {
-            let r = engine.search_game(&game, spec.limits, |_| {});
-            let Some(m) = r.best else {
-                // Cannot happen: outcome() reported moves exist.
-                return Err(CliError::failed("engine found no move"));
-            };
-            let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
-            println!(
-                "engine plays {} (score {score}, {} nodes)",
-                pos.move_text(m),
-                r.nodes
-            );
-            game.play(m);
-            continue;
+        match session.step().map_err(CliError::failed)? {
+            Step::Over(text) => {
+                println!("{text}");
+                return Ok(());
+            }
+            Step::EngineMoved(text) => {
+                println!("{text}");
+                continue;
+            }
+            Step::PersonToMove => {}
         }
         print!("your move> ");
         std::io::stdout().flush().ok();
@@ -102,49 +90,15 @@ where
                 return Ok(());
             }
         };
-        let input = line.trim();
-        match input {
-            "" => show = false,
-            "quit" | "exit" => return Ok(()),
-            "help" | "?" => {
-                println!("{HELP}");
+        match session.input(&line) {
+            Reply::Quit => return Ok(()),
+            Reply::Redraw => {}
+            Reply::Stay(text) => {
+                if let Some(text) = text {
+                    println!("{text}");
+                }
                 show = false;
             }
-            "moves" => {
-                let mut legal = Vec::new();
-                pos.legal_moves(&mut legal);
-                let moves: Vec<String> = legal.iter().map(|&m| pos.move_text(m)).collect();
-                println!("{} legal moves: {}", moves.len(), moves.join(" "));
-                show = false;
-            }
-            "undo" => {
-                // Back to the previous position with the human to move.
-                let mut undone = 0;
-                while game.undo().is_some() {
-                    undone += 1;
-                    if game.position().side() == human {
-                        break;
-                    }
-                }
-                if undone == 0 {
-                    println!("nothing to undo");
-                    show = false;
-                }
-            }
-            text => match pos.parse_move(text) {
-                Ok(m) if pos.is_legal(m) => game.play(m),
-                Ok(m) => {
-                    println!(
-                        "illegal move: {} (type `moves` for the list)",
-                        pos.move_text(m)
-                    );
-                    show = false;
-                }
-                Err(e) => {
-                    println!("{e} (type `help` or `moves`)");
-                    show = false;
-                }
-            },
         }
     }
 }

@@ -33,38 +33,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.file.display())))?;
     let name = match &args.game {
         Some(g) => g.clone(),
-        None => header_game(&text).unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
+        None => data::header_game(&text).unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
     };
     let game = games::from_flag(&name)?;
     with_game!(game, |g| replay(&g, &args, &text))
 }
 
-/// The `NAME/VARIANT` of an exported record's first line, `Game N (P plies,
-/// NAME/VARIANT): ...`.
-fn header_game(text: &str) -> Option<String> {
-    let first = text.lines().next()?.strip_prefix("Game ")?;
-    let inside = first.split_once('(')?.1.split_once(')')?.0;
-    let tag = inside.split_once(", ")?.1.trim();
-    (!tag.is_empty()).then(|| tag.to_string())
-}
-
-/// The start position of an exported record's header (`Start TEXT`, in the
-/// first few lines, before the moves).
-fn header_start(text: &str) -> Option<&str> {
-    text.lines()
-        .take(4)
-        .find_map(|l| l.strip_prefix("Start "))
-        .map(str::trim)
-}
-
 fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
-    let start = match args.position.as_deref().or_else(|| header_start(text)) {
-        Some(t) => game.parse_state(t).map_err(CliError::input)?,
-        None => game.start(),
-    };
-    let r = game
-        .replay_record(start, text)
-        .map_err(|e| CliError::failed(format!("{}: {e}", args.file.display())))?;
+    let r = data::replay_record(game, text, args.position.as_deref()).map_err(|e| match e {
+        data::ReplayError::Start(e) => CliError::input(e),
+        data::ReplayError::Record(e) => CliError::failed(format!("{}: {e}", args.file.display())),
+    })?;
     let final_tfen = r.history.position().to_text();
     if args.json {
         print_json(&json!({
@@ -80,9 +59,8 @@ fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
-    for (i, pair) in r.moves.chunks(2).enumerate() {
-        let black = pair.get(1).map_or("", |p| p.as_str());
-        println!("{}. {} {}", i + 1, pair[0], black);
+    for line in r.numbered_pairs() {
+        println!("{line}");
     }
     println!("{final_tfen}");
     println!("result {} {}", r.result_str(), r.termination());

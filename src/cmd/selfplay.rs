@@ -6,9 +6,7 @@ use crate::config::{load_run, RunConfig};
 use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use pipeline::selfplay::{load_pool_evaluators, play_to_shards_pooled, Job};
-use selfplay::Totals;
-use serde_json::json;
+use pipeline::selfplay::{prepare_job, upload_shards, Job};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -70,7 +68,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
             std::env::temp_dir().join(format!("triad-selfplay-{}", pipeline::scale::incarnation()));
         args.out = local.clone();
         with_game!(run.game, |g| run_game(&g, cfg, args))?;
-        let result = upload_shards(&store, &local);
+        let result = upload_shards(&store, &local).map_err(pipeline_error);
         let _ = std::fs::remove_dir_all(&local);
         let n = result?;
         eprintln!("{out_text}: {n} shards uploaded");
@@ -79,51 +77,26 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     with_game!(run.game, |g| run_game(&g, cfg, args))
 }
 
-/// Uploads the finished shards of `dir` to `store`, each by put-if-absent.
-fn upload_shards(store: &store::Store, dir: &std::path::Path) -> Result<usize, CliError> {
-    let mut n = 0;
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| CliError::failed(format!("{}: {e}", dir.display())))?;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !name.ends_with(".parquet") {
-            continue;
-        }
-        let bytes = std::fs::read(e.path())
-            .map_err(|err| CliError::failed(format!("{}: {err}", e.path().display())))?;
-        match store.put_new(&name, bytes) {
-            Ok(store::PutOutcome::Created) => n += 1,
-            Ok(store::PutOutcome::AlreadyExists) => {
-                return Err(CliError::input(format!(
-                    "{}: {name} exists already: choose another --seed or --out",
-                    store.url()
-                )))
-            }
-            Err(err) => return Err(CliError::failed(err.to_string())),
-        }
-    }
-    Ok(n)
-}
-
 fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError>
 where
     G::State: game::AlphaBetaState,
 {
-    let config = &cfg.selfplay;
     if args.games == 0 {
         return Err(CliError::input("--games must be at least 1"));
     }
     if args.shard_games == 0 {
         return Err(CliError::input("--shard-games must be at least 1"));
     }
-    let (mut evaluators, model_id) = load_pool_evaluators(
-        game,
-        &cfg.model,
-        args.model.as_deref(),
-        args.seed,
-        config.pools,
-    )
-    .map_err(pipeline_error)?;
+    let job = Job {
+        out: args.out.clone(),
+        games: args.games,
+        first_game_id: args.first_game_id,
+        seed: args.seed,
+        shard_games: args.shard_games,
+        model_id: String::new(),
+    };
+    let prepared = prepare_job(game, cfg, args.model.as_deref(), job).map_err(pipeline_error)?;
+    let model_id = prepared.model_id().to_string();
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -137,92 +110,12 @@ where
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let job = Job {
-        out: args.out.clone(),
-        games: args.games,
-        first_game_id: args.first_game_id,
-        seed: args.seed,
-        shard_games: args.shard_games,
-        model_id: model_id.clone(),
-    };
-    // One writer per folder: a second `triad selfplay` into it is refused
-    // naming the first; a killed one's lock is taken over.
-    let _lock =
-        pipeline::lock::RunLock::acquire(&args.out, "triad selfplay").map_err(pipeline_error)?;
-    let report = play_to_shards_pooled(game, config, &mut evaluators, &job, &stop, &bar)
-        .map_err(pipeline_error)?;
+    let report = prepared.run(game, &stop, &bar).map_err(pipeline_error)?;
     bar.finish_and_clear();
-    let (shards, interrupted) = (&report.shards, report.interrupted);
-    let secs = report.seconds;
-    let t = report.totals;
-    let per_hour = |x: u64| x as f64 * 3600.0 / secs.max(1e-9);
-    // Searched positions include those of games dropped by an interrupt.
-    let written: u64 = shards.iter().map(|s| s.rows).sum();
     if args.json {
-        print_json(&json!({
-            "games": t.games,
-            "positions": written,
-            "positions_searched": t.positions,
-            "seconds": secs,
-            "games_per_hour": per_hour(t.games),
-            "positions_per_hour": per_hour(t.positions),
-            "evals_per_s": t.evaluations as f64 / secs.max(1e-9),
-            "mean_batch": t.mean_batch(),
-            "cache_hits": t.cache_hits,
-            "white_wins": t.white_wins,
-            "black_wins": t.black_wins,
-            "draws": t.draws,
-            "resignations": t.resignations,
-            "would_resign": t.would_resign,
-            "false_resignations": t.false_resignations,
-            "false_resignation_rate": t.false_resignation_rate(),
-            "interrupted": interrupted,
-            "model_id": model_id,
-            "shards": shards.iter().map(|s| s.path.display().to_string()).collect::<Vec<_>>(),
-        }));
+        print_json(&report.summary_json(&model_id));
     } else {
-        println!(
-            "{} games, {} positions written ({} searched) in {:.1} s: {:.0} games/h, {:.0} positions/h, {:.0} evals/s, mean batch {:.1}",
-            t.games,
-            written,
-            t.positions,
-            secs,
-            per_hour(t.games),
-            per_hour(t.positions),
-            t.evaluations as f64 / secs.max(1e-9),
-            t.mean_batch()
-        );
-        println!(
-            "results: {} white wins, {} black wins, {} draws; {} resignations; false resignations: {}",
-            t.white_wins,
-            t.black_wins,
-            t.draws,
-            t.resignations,
-            false_rate_text(&t)
-        );
-        for s in shards {
-            println!(
-                "wrote {} ({} rows, {} bytes)",
-                s.path.display(),
-                s.rows,
-                s.bytes
-            );
-        }
-        if interrupted {
-            println!("interrupted: games in progress were dropped");
-        }
+        print!("{}", report.summary_text());
     }
     Ok(())
-}
-
-fn false_rate_text(t: &Totals) -> String {
-    match t.false_resignation_rate() {
-        Some(r) => format!(
-            "{}/{} ({:.1}%) of no-resign games",
-            t.false_resignations,
-            t.would_resign,
-            r * 100.0
-        ),
-        None => "none measured yet".to_string(),
-    }
 }

@@ -42,10 +42,6 @@ fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
         Some(t) => game.parse_state(t).map_err(CliError::input)?,
         None => game.start(),
     };
-    let mut legal = Vec::new();
-    pos.legal_moves(&mut legal);
-    let moves: Vec<String> = legal.iter().map(|&m| pos.move_text(m)).collect();
-    let outcome = pos.terminal(!legal.is_empty(), 1);
     if let Some(path) = &args.svg {
         let svg = game::draw::svg(&pos.drawing(), &[]);
         if path == Path::new("-") {
@@ -60,20 +56,21 @@ fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
         }
         write_atomically(path, svg.as_bytes())?;
     }
+    let r = game::describe(game, &pos);
     if args.json {
         print_json(&json!({
-            "game": G::NAME,
-            "variant": game.variant(),
-            "position": pos.to_text(),
-            "side": pos.side().to_string(),
-            "outcome": outcome.map(|o| format!("{} {}", o.result, o.termination)),
-            "legal_moves": moves,
+            "game": r.game,
+            "variant": r.variant,
+            "position": r.position,
+            "side": r.side,
+            "outcome": r.outcome,
+            "legal_moves": r.legal_moves,
         }));
         return Ok(());
     }
     print!("{}", pos.diagram());
     if args.moves {
-        println!("{} legal moves: {}", moves.len(), moves.join(" "));
+        println!("{}", r.moves_line());
     }
     Ok(())
 }

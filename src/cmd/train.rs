@@ -4,10 +4,8 @@ use super::{print_json, CliError};
 use crate::games::{self, with_game};
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use model::ModelConfig;
-use serde_json::json;
 use std::path::PathBuf;
-use train::{RunOptions, TrainConfig, TrainError};
+use train::{RunOptions, TrainError};
 
 /// Train a network on self-play shards: batches from the replay window of
 /// the newest positions, checkpoints with optimiser state every
@@ -98,26 +96,8 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
 where
     G::State: game::AlphaBetaState,
 {
-    let (model_cfg, train_cfg, text) = match &args.config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
-            let m = ModelConfig::from_toml_str(&text)
-                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            let t = TrainConfig::from_toml_str(&text)
-                .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-            (m, t, text)
-        }
-        None => {
-            let (m, t) = (ModelConfig::default(), TrainConfig::default());
-            let text = format!(
-                "# defaults used by triad train (no --config given)\n[model]\n{}\n[train]\n{}",
-                toml::to_string(&m).unwrap_or_default(),
-                toml::to_string(&t).unwrap_or_default()
-            );
-            (m, t, text)
-        }
-    };
+    let (model_cfg, train_cfg, text) =
+        train::run_configs(args.config.as_deref()).map_err(CliError::input)?;
     if args.steps == Some(0) {
         return Err(CliError::input("--steps must be at least 1"));
     }
@@ -149,10 +129,7 @@ where
         }
         if p.last.step != shown {
             shown = p.last.step;
-            bar.set_message(format!(
-                "loss {:.4} (policy {:.4}, value {:.4})  lr {:.2e}  {:.0} samples/s",
-                p.last.loss, p.last.policy_loss, p.last.value_loss, p.last.lr, p.last.samples_per_s
-            ));
+            bar.set_message(p.message());
         }
         bar.set_position(p.step);
     });
@@ -161,36 +138,10 @@ where
         TrainError::Input(m) => CliError::input(m),
         TrainError::Failed(m) => CliError::failed(m),
     })?;
-    let checkpoint = summary.checkpoint.as_ref().map(|p| p.display().to_string());
     if args.json {
-        print_json(&json!({
-            "run_dir": args.out.display().to_string(),
-            "steps_run": summary.steps_run,
-            "final_step": summary.final_step,
-            "checkpoint": checkpoint,
-            "samples": summary.samples,
-            "samples_per_s": summary.samples_per_s(),
-            "window_positions": summary.window,
-            "skipped_rows": summary.skipped_rows,
-        }));
+        print_json(&summary.summary_json(&args.out));
     } else {
-        if summary.steps_run == 0 {
-            println!(
-                "nothing to do: the run is already at step {}",
-                summary.final_step
-            );
-        } else {
-            println!(
-                "trained steps {}..{} on a window of {} positions, {:.0} samples/s",
-                summary.final_step - summary.steps_run + 1,
-                summary.final_step,
-                summary.window,
-                summary.samples_per_s()
-            );
-        }
-        if let Some(c) = checkpoint {
-            println!("checkpoint: {c}");
-        }
+        print!("{}", summary.summary_text());
         if summary.skipped_rows > 0 {
             eprintln!(
                 "warning: {} rows could not be decoded and were skipped",

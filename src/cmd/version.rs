@@ -14,76 +14,23 @@ pub struct Args {
     json: bool,
 }
 
-/// What `triad version` reports.
-struct Report {
-    triad: &'static str,
-    /// Read from the wheel's `torch/version.py` by `build.rs` at build time
-    /// (tch has no run-time version call): `2.11.0+cu130` gives libtorch
-    /// `2.11.0` and build `cu130` (`cpu` for the CPU-only wheel).
-    libtorch: &'static str,
-    libtorch_build: &'static str,
-    cuda: bool,
-    cuda_devices: i64,
-    mkldnn: bool,
-    /// libtorch intra-op threads (one forward pass is split across them).
-    threads: i32,
-    /// libtorch inter-op threads (independent ops run concurrently).
-    interop_threads: i32,
-    /// CPUs this process may use.
-    cpus: usize,
-}
-
-impl Report {
-    fn collect() -> Report {
-        let (libtorch, libtorch_build) = env!("TRIAD_LIBTORCH_VERSION")
-            .split_once('+')
-            .unwrap_or((env!("TRIAD_LIBTORCH_VERSION"), ""));
-        Report {
-            triad: env!("CARGO_PKG_VERSION"),
-            libtorch,
-            libtorch_build,
-            cuda: tch::Cuda::is_available(),
-            cuda_devices: tch::Cuda::device_count(),
-            mkldnn: tch::utils::has_mkldnn(),
-            threads: tch::get_num_threads(),
-            interop_threads: tch::get_num_interop_threads(),
-            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-}
+/// This binary's version.
+const TRIAD: &str = env!("CARGO_PKG_VERSION");
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let r = Report::collect();
+    // Read from the wheel's `torch/version.py` by `build.rs` at build time:
+    // `2.11.0+cu130` gives libtorch `2.11.0` and build `cu130`.
+    let r = model::runtime::Runtime::collect(env!("TRIAD_LIBTORCH_VERSION"));
     if args.json {
-        super::print_json(&serde_json::json!({
-            "triad": r.triad,
-            "libtorch": r.libtorch,
-            "libtorch_build": r.libtorch_build,
-            "cuda": r.cuda,
-            "cuda_devices": r.cuda_devices,
-            "mkldnn": r.mkldnn,
-            "threads": r.threads,
-            "interop_threads": r.interop_threads,
-            "cpus": r.cpus,
-        }));
-    } else {
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        println!("triad            {}", r.triad);
-        if r.libtorch_build.is_empty() {
-            println!("libtorch         {}", r.libtorch);
-        } else {
-            println!("libtorch         {} ({})", r.libtorch, r.libtorch_build);
+        let mut value = serde_json::to_value(&r)
+            .map_err(|e| CliError::failed(format!("cannot convert the report to JSON: {e}")))?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("triad".to_string(), TRIAD.into());
         }
-        println!(
-            "cuda             {} ({} device{})",
-            yes_no(r.cuda),
-            r.cuda_devices,
-            if r.cuda_devices == 1 { "" } else { "s" }
-        );
-        println!("mkldnn           {}", yes_no(r.mkldnn));
-        println!("threads          {}", r.threads);
-        println!("interop threads  {}", r.interop_threads);
-        println!("cpus             {}", r.cpus);
+        super::print_json(&value);
+    } else {
+        println!("triad            {TRIAD}");
+        print!("{}", r.text());
     }
     Ok(())
 }

@@ -197,6 +197,35 @@ impl Default for TrainConfig {
 
 pub use runfile::ConfigError;
 
+/// The `[model]` and `[train]` sections of the run file at `path` and the
+/// text to keep as the run's copy of it; without a file, the defaults and
+/// a text that lists them (`triad train` without `--config`). The error is
+/// one line naming the file.
+pub fn run_configs(
+    path: Option<&Path>,
+) -> Result<(model::ModelConfig, TrainConfig, String), String> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            let m = model::ModelConfig::from_toml_str(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let t = TrainConfig::from_toml_str(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((m, t, text))
+        }
+        None => {
+            let (m, t) = (model::ModelConfig::default(), TrainConfig::default());
+            let text = format!(
+                "# defaults used by triad train (no --config given)\n[model]\n{}\n[train]\n{}",
+                toml::to_string(&m).unwrap_or_default(),
+                toml::to_string(&t).unwrap_or_default()
+            );
+            Ok((m, t, text))
+        }
+    }
+}
+
 impl TrainConfig {
     /// Reads the `[train]` section of a run file (defaults when absent); an
     /// unknown key or a bad value is an error naming the key and the file.

@@ -18,7 +18,7 @@ pub mod plot;
 pub mod trainer;
 
 pub use batch::{AuxBatch, BatchBuilder, TrainBatch, ValueHint};
-pub use config::{ConfigError, OptimizerKind, Schedule, TrainConfig};
+pub use config::{run_configs, ConfigError, OptimizerKind, Schedule, TrainConfig};
 pub use metrics::{read_metrics, MetricsRow, MetricsWriter, METRICS_FILE};
 pub use optim::Optimizer;
 pub use trainer::{

@@ -112,6 +112,55 @@ impl Summary {
     pub fn samples_per_s(&self) -> f64 {
         self.samples as f64 / self.loop_seconds.max(1e-9)
     }
+
+    /// The summary as `triad train --json` prints it (`run_dir`: the run's
+    /// directory).
+    pub fn summary_json(&self, run_dir: &Path) -> serde_json::Value {
+        serde_json::json!({
+            "run_dir": run_dir.display().to_string(),
+            "steps_run": self.steps_run,
+            "final_step": self.final_step,
+            "checkpoint": self.checkpoint.as_ref().map(|p| p.display().to_string()),
+            "samples": self.samples,
+            "samples_per_s": self.samples_per_s(),
+            "window_positions": self.window,
+            "skipped_rows": self.skipped_rows,
+        })
+    }
+
+    /// The summary as `triad train` prints it: the steps trained (or that
+    /// there was nothing to do) and the last checkpoint.
+    pub fn summary_text(&self) -> String {
+        let mut out = if self.steps_run == 0 {
+            format!(
+                "nothing to do: the run is already at step {}\n",
+                self.final_step
+            )
+        } else {
+            format!(
+                "trained steps {}..{} on a window of {} positions, {:.0} samples/s\n",
+                self.final_step - self.steps_run + 1,
+                self.final_step,
+                self.window,
+                self.samples_per_s()
+            )
+        };
+        if let Some(c) = &self.checkpoint {
+            out.push_str(&format!("checkpoint: {}\n", c.display()));
+        }
+        out
+    }
+}
+
+impl Progress {
+    /// The latest metrics in a line: losses, learning rate, samples per second.
+    pub fn message(&self) -> String {
+        let l = &self.last;
+        format!(
+            "loss {:.4} (policy {:.4}, value {:.4})  lr {:.2e}  {:.0} samples/s",
+            l.loss, l.policy_loss, l.value_loss, l.lr, l.samples_per_s
+        )
+    }
 }
 
 /// Scalars of one step, read only when logged (reading them waits for the

@@ -1,0 +1,156 @@
+//! A game of the shards written out in its own record notation (`triad
+//! data export`), and such a record read back (`triad replay`): finding the
+//! game's rows by id, the header naming the game and its start, the text.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use game::{Game, Termination};
+
+use crate::reader::{ShardFile, ShardReader};
+use crate::record::GameRecord;
+
+/// Why a game could not be taken out of a set of shards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindGameError {
+    /// A shard could not be read (the message names it).
+    Read(String),
+    /// The id is in several shards (shards of two runs): the id and the
+    /// paths.
+    Collision(u64, Vec<String>),
+    /// No shard holds the id: the id and how many shards were searched.
+    NotFound(u64, usize),
+    /// The game's rows do not make a game: its shard and what is wrong.
+    Rows(String, String),
+}
+
+impl fmt::Display for FindGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FindGameError::Read(e) => f.write_str(e),
+            FindGameError::Collision(id, paths) => write!(
+                f,
+                "game {id} is in {} shards ({}): the ids of these shards collide; give the one shard to export from",
+                paths.len(),
+                paths.join(", ")
+            ),
+            FindGameError::NotFound(id, n) => write!(f, "game {id} not found in {n} shard(s)"),
+            FindGameError::Rows(shard, e) => write!(f, "{shard}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FindGameError {}
+
+/// The game `id` of `shards` and the shard that holds it. A game is written
+/// whole into one shard: the same id in two shards is two games (shards of
+/// two runs), never one to merge, and is refused.
+pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf), FindGameError> {
+    let mut rows = Vec::new();
+    let mut found_in: Vec<&ShardFile> = Vec::new();
+    for shard in shards {
+        let reader =
+            ShardReader::open(&shard.path).map_err(|e| FindGameError::Read(e.to_string()))?;
+        let found = reader
+            .read_records()
+            .map_err(|e| FindGameError::Read(e.to_string()))?;
+        let before = rows.len();
+        rows.extend(found.into_iter().filter(|r| r.game_id == id));
+        if rows.len() > before {
+            found_in.push(shard);
+        }
+    }
+    if found_in.len() > 1 {
+        return Err(FindGameError::Collision(
+            id,
+            found_in
+                .iter()
+                .map(|s| s.path.display().to_string())
+                .collect(),
+        ));
+    }
+    let Some(shard) = found_in.first() else {
+        return Err(FindGameError::NotFound(id, shards.len()));
+    };
+    let record = GameRecord::from_rows(rows)
+        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e))?;
+    Ok((record, shard.path.clone()))
+}
+
+/// The `NAME/VARIANT` of an exported record's first line, `Game N (P plies,
+/// NAME/VARIANT): ...` (as [`GameRecord::header`] writes it).
+pub fn header_game(text: &str) -> Option<String> {
+    let first = text.lines().next()?.strip_prefix("Game ")?;
+    let inside = first.split_once('(')?.1.split_once(')')?.0;
+    let tag = inside.split_once(", ")?.1.trim();
+    (!tag.is_empty()).then(|| tag.to_string())
+}
+
+/// The start position of an exported record's header (`Start TEXT`, in the
+/// first few lines, before the moves).
+pub fn header_start(text: &str) -> Option<&str> {
+    text.lines()
+        .take(4)
+        .find_map(|l| l.strip_prefix("Start "))
+        .map(str::trim)
+}
+
+/// Why a record could not be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The start position's text is not a position of the game.
+    Start(String),
+    /// A move of the record is illegal or cannot be read.
+    Record(String),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Start(e) | ReplayError::Record(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Replays a game record in `game`'s own notation (`triad replay`) from
+/// `start` (a position's text), else the record header's `Start` line, else
+/// the game's start position.
+pub fn replay_record<G: Game>(
+    game: &G,
+    text: &str,
+    start: Option<&str>,
+) -> Result<game::RecordReplay<G::State>, ReplayError> {
+    let start = match start.or_else(|| header_start(text)) {
+        Some(t) => game.parse_state(t).map_err(ReplayError::Start)?,
+        None => game.start(),
+    };
+    game.replay_record(start, text).map_err(ReplayError::Record)
+}
+
+/// A game of the shards in the game's own record notation, after its
+/// header (`triad data export`; `triad replay` reads it back).
+pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, String> {
+    let history = record.replay(game)?;
+    let resigned = record.termination() == Termination::Resignation;
+    Ok(format!(
+        "{}\n{}",
+        record.header(),
+        game.record_text(&history, resigned)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_game_and_the_start() {
+        let text = "Game 7 (12 plies, connect4/7x6): 1-0 line\nModel m, no search, seed 1, selfplay\nStart 44\n\n1)\t4,\t4;\n";
+        assert_eq!(header_game(text).as_deref(), Some("connect4/7x6"));
+        assert_eq!(header_start(text), Some("44"));
+        assert_eq!(header_game("1) d2-d4, d7-d5;\n"), None);
+        assert_eq!(header_start("1) d2-d4, d7-d5;\n"), None);
+    }
+}

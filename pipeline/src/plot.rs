@@ -1,0 +1,97 @@
+//! The curves of a run as a picture (`triad plot`): for a loop run, Elo by
+//! generation, the scores against the ladder and (with `[eval] suite`) the
+//! benchmark error rates next to the training curves; for a training run,
+//! the training curves. Reads the run's CSV files and draws them with
+//! `train::plot`.
+
+use std::path::{Path, PathBuf};
+use train::plot::Panel;
+
+/// `ratings.csv` of a loop run: Elo by generation, then score per ladder opponent.
+fn rating_panels(path: &Path) -> Result<Vec<Panel>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    // An empty cell: a ladder rung that generation did not play (skipped
+    // as decided); its line just has no point there.
+    let rows: Vec<Vec<Option<f64>>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().ok()).collect())
+        .filter(|r: &Vec<Option<f64>>| r.len() == header.len() && r[0].is_some() && r[1].is_some())
+        .collect();
+    if rows.is_empty() {
+        return Err(format!("{}: no generations rated yet", path.display()));
+    }
+    let col = |i: usize| {
+        rows.iter()
+            .filter_map(|r| Some((r[0]?, r[i]?)))
+            .collect::<Vec<_>>()
+    };
+    let elo = Panel::new("Elo (random = 0)", "generation").with("Elo", col(1));
+    let mut scores = Panel::new("score against the ladder", "generation");
+    for (i, h) in header.iter().enumerate().skip(2) {
+        scores = scores.with(h.trim_start_matches("score_vs_"), col(i));
+    }
+    Ok(vec![elo, scores])
+}
+
+/// `suite.csv` of a loop run with `[eval] suite`: the benchmark error rate
+/// of each file by generation.
+fn suite_panel(path: &Path) -> Result<Option<Panel>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let rows: Vec<Vec<Option<f64>>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().ok()).collect())
+        .filter(|r: &Vec<Option<f64>>| r.len() == header.len() && r[0].is_some())
+        .collect();
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut panel = Panel::new("benchmark error rate (%)", "generation");
+    for (i, h) in header.iter().enumerate().skip(2) {
+        let points: Vec<(f64, f64)> = rows.iter().filter_map(|r| Some((r[0]?, r[i]?))).collect();
+        panel = panel.with(h, points);
+    }
+    Ok(Some(panel))
+}
+
+/// Draws the curves of the run at `run_dir` (a loop run, a training run, or
+/// a metrics.csv file) to `out`, .png or .svg (default: RUN_DIR/plot.png
+/// for a loop run, RUN_DIR/metrics.png for a training run), and returns the
+/// picture's path. The error is one line naming the file at fault.
+pub fn plot_run(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
+    let loop_run = run_dir.join("ratings.csv");
+    let (csv, default_out) = if loop_run.exists() {
+        (
+            run_dir.join("train").join(train::METRICS_FILE),
+            run_dir.join("plot.png"),
+        )
+    } else if run_dir.is_dir() {
+        (
+            run_dir.join(train::METRICS_FILE),
+            run_dir.join("metrics.png"),
+        )
+    } else {
+        let dir = run_dir.parent().map(PathBuf::from).unwrap_or_default();
+        (run_dir.to_path_buf(), dir.join("metrics.png"))
+    };
+    let mut panels = Vec::new();
+    if loop_run.exists() {
+        panels.extend(rating_panels(&loop_run)?);
+        panels.extend(suite_panel(&run_dir.join(crate::suite::SUITE_CSV))?);
+    }
+    if csv.exists() || !loop_run.exists() {
+        let rows = train::read_metrics(&csv)?;
+        if rows.is_empty() && panels.is_empty() {
+            return Err(format!("{}: no metrics rows yet", csv.display()));
+        }
+        panels.extend(train::plot::metrics_panels(&rows));
+    }
+    let out = out.map_or(default_out, Path::to_path_buf);
+    train::plot::render(&panels, &out)?;
+    Ok(out)
+}
