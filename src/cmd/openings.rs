@@ -263,16 +263,9 @@ fn write_html(
     plies: usize,
     min_games: u64,
 ) -> Result<(), CliError> {
-    let game = super::explore::game_of(shards)?;
-    let (index, _) = super::explore::build_index(shards);
-    let (page, positions) = with_game!(game, |g| {
-        let explorer = super::explore::Explorer {
-            game: g,
-            index,
-            net: None,
-        };
-        super::explore::static_page(&explorer, plies, min_games)?
-    });
+    let game = games::of_readable_shards(shards)?;
+    let (page, positions) = with_game!(game, |g| explore::static_page(g, shards, plies, min_games))
+        .map_err(|e| CliError::input(e.to_string()))?;
     write_atomically(path, page.as_bytes())?;
     eprintln!(
         "explorer page with {positions} positions written to {} ({} KB)",
