@@ -16,7 +16,7 @@ use game::Game;
 fn shards(dir: &Path) -> Vec<data::ShardFile> {
     let g = Connect4::standard();
     let start = g.start();
-    let mut w = ShardWriter::create(&dir.join("a.parquet")).unwrap();
+    let mut w = ShardWriter::create(dir.join("a.parquet")).unwrap();
     for id in 0..60 {
         w.push_game(&random_game(&g, id, &start, 7, 42)).unwrap();
     }
