@@ -1,6 +1,7 @@
 // Link set-up shared by the build scripts of every package whose executables
 // (the binary, test binaries) link tch: `build.rs`, `model/build.rs`,
-// `selfplay/build.rs`, `mcts/build.rs` include this file with `include!`.
+// `selfplay/build.rs`, `mcts/build.rs`, `explore/build.rs` include this file
+// with `include!`.
 //
 // torch-sys (`links = "tch"`) finds libtorch (see `.cargo/config.toml`:
 // `LIBTORCH` points at the wheel in `.venv`) and exports its library folder

@@ -268,3 +268,17 @@ pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, crate::cmd:
         None => build(&GameConfig::default()).map_err(CliError::input),
     }
 }
+
+/// The game of the first readable shard of `shards` (unreadable ones are
+/// skipped; the explorer's index names them), for `triad explore` and
+/// `triad openings --html`.
+pub fn of_readable_shards(shards: &[data::ShardFile]) -> Result<AnyGame, crate::cmd::CliError> {
+    for s in shards {
+        if let Ok(Some(g)) = data::shard_game(&s.path) {
+            return of_shard_files(std::slice::from_ref(s)).map_err(|e| {
+                crate::cmd::CliError::input(format!("{}: {g}: {}", s.path.display(), e.message))
+            });
+        }
+    }
+    of_shard_files(&shards[..1])
+}

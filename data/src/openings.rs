@@ -1,7 +1,10 @@
 //! The opening tree: how often each line of the first K plies was played
 //! and how those games ended. Built from six narrow columns; the rules are
 //! run once per distinct tree node (to name its move), never per game.
-//! Generic over the game: the tree holds `G::State`s.
+//! Generic over the game: the tree holds `G::State`s. [`report`] turns it
+//! into the rows `triad openings` prints, in each of its formats.
+
+pub mod report;
 
 use std::collections::HashMap;
 
@@ -11,6 +14,8 @@ use crate::error::DataError;
 use crate::reader::{Columns, SameGame, ShardFile, ShardReader};
 use crate::schema::col;
 use crate::summary::result_index;
+
+pub use report::{Format, Report, Row};
 
 /// The opening part of one game, as read from the shards.
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 //! What the explorer page shows, as JSON: a position with the moves played
 //! from it (and the network's view), and one game step by step. Generic
-//! over the game; the server (`mod.rs`) and the static page of `triad
+//! over the game; the server (`lib.rs`) and the static page of `triad
 //! openings --html` both build their answers here, so they show the same.
 
 use std::ops::RangeInclusive;

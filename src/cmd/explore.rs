@@ -1,0 +1,72 @@
+//! `triad explore`: the opening explorer and game viewer (the `explore`
+//! crate) over shards or run directories.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use super::{print_json, CliError};
+use crate::cli::{shards_of, GenerationsArg};
+use crate::games::{self, with_game};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Opens an explorer over the games: the board of the current position, the \
+moves played from it (games, share, White/draw/Black, the mover's score with a 95% interval, \
+mean game length), a chart of each move's share per generation, the games through the \
+position and a viewer that steps through any of them with the search's visits on the board. \
+Positions merge by hash (transpositions) unless the page's `by line` box is ticked, which \
+counts each sequence of moves on its own as `triad openings` does. With --net, the network's \
+prior for every legal move and its W/D/L for the position stand beside what was played.
+
+The index of every row is built in memory at start (about 1 s per million rows on one core; \
+the line `indexed ...` says how long it took). A shard that cannot be read is skipped and \
+named on the page. The server binds to 127.0.0.1 unless --bind says otherwise, and serves \
+only its page and the answers about the data it was given.
+
+Examples:
+  triad explore runs/quickstart
+  triad explore runs/c4 --net runs/c4/networks/gen-0019.safetensors
+  triad explore runs/quickstart/games/gen-0005 --port 8100
+  triad openings runs/quickstart --plies 4 --html openings.html   (the same page, no server)"
+)]
+pub struct Args {
+    /// Shard files, directories of shards, or run directories (their
+    /// self-play shards, games/gen-NNNN/*.parquet; `RUN/eval` for matches).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    generations: GenerationsArg,
+    /// A checkpoint (`.safetensors` with its sidecar) of the shards' game:
+    /// its prior per legal move and W/D/L are shown for each position.
+    #[arg(long, value_name = "CHECKPOINT")]
+    net: Option<PathBuf>,
+    /// The port (0: any free one; the line `listening on …` names it).
+    #[arg(long, default_value_t = 8077)]
+    port: u16,
+    /// The address to listen on. Anything but loopback exposes the data to
+    /// the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Build the index, print one JSON object with its size and build time,
+    /// and exit without serving (for measurements).
+    #[arg(long)]
+    index_only: bool,
+}
+
+pub fn run(args: Args) -> Result<(), CliError> {
+    let range = args.generations.parse()?;
+    let shards = shards_of(&args.paths, range.as_ref())?;
+    let game = games::of_readable_shards(&shards)?;
+    let options = explore::Options {
+        net: args.net,
+        bind: args.bind,
+        port: args.port,
+        index_only: args.index_only,
+    };
+    let summary = with_game!(game, |g| explore::serve(g, &shards, &options))
+        .map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(summary) = summary {
+        print_json(&summary);
+    }
+    Ok(())
+}
