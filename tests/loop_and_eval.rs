@@ -285,7 +285,7 @@ fn a_run_is_extended_locked_and_resumed_after_kill() {
 /// `triad bench selfplay` reports its figures, with the padded move count
 /// (the policy head's width) of both phases' batches, which must be alike
 /// for the ratio to compare like with like (the pool's order is unit-tested
-/// in src/cmd/bench/selfplay.rs); `--seconds 0` is bad input.
+/// in bench/src/selfplay.rs); `--seconds 0` is bad input.
 #[test]
 fn bench_selfplay_measures_raw_and_selfplay_on_like_positions() {
     let dir = tempfile::tempdir().unwrap();

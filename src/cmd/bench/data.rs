@@ -1,17 +1,14 @@
 //! `triad bench data`: shard write and read throughput, bytes per position,
-//! and the opening-tree time, on synthetic games from random playouts.
+//! and the opening-tree time, on synthetic games from random playouts
+//! (the harness is `bench::data`).
 
 use std::path::PathBuf;
-use std::time::Instant;
 
-use super::super::{print_json, CliError};
+use super::print_figures;
+use crate::cmd::CliError;
 use crate::games::{self, with_game};
-use data::openings::{read_opening_games, OpeningTree};
-use data::synthetic::{random_game, DEFAULT_MAX_PLIES};
-use data::{list_shards, ShardReader, ShardWriter};
-use game::{Game, GameState};
+use ::bench::data::{self as harness, DataOptions};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 
 #[derive(clap::Args)]
 #[command(
@@ -41,15 +38,6 @@ pub struct Args {
     json: bool,
 }
 
-fn bar(len: u64, msg: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} ({eta})") {
-        bar.set_style(style);
-    }
-    bar.set_message(msg.to_string());
-    bar
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.positions == 0 || args.shard_rows == 0 {
         return Err(CliError::input(
@@ -66,125 +54,43 @@ pub fn run(args: Args) -> Result<(), CliError> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
     let game = games::from_flag(&args.game)?;
-    let result = with_game!(game, |g| bench(&g, &args, &dir));
+    let options = DataOptions {
+        positions: args.positions,
+        shard_rows: args.shard_rows,
+        plies: args.plies,
+        seed: args.seed,
+    };
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} ({eta})") {
+        bar.set_style(style);
+    }
+    let result = with_game!(game, |g| harness::run(&g, &options, &dir, &bar));
     if remove_after {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    result
-}
-
-fn bench<G: Game>(game: &G, args: &Args, dir: &std::path::Path) -> Result<(), CliError> {
-    let fail = |e: data::DataError| CliError::failed(e.to_string());
-    // 1. Games (not timed).
-    let start = game.start();
-    let gen_bar = bar(args.positions, "generating");
-    let mut games = Vec::new();
-    let mut rows = 0u64;
-    let mut id = 0u64;
-    while rows < args.positions {
-        let mut g = random_game(game, id, &start, args.seed, DEFAULT_MAX_PLIES);
-        let left = (args.positions - rows) as usize;
-        // Cut the last game short; it is then unfinished.
-        g.truncate(left);
-        rows += g.positions.len() as u64;
-        gen_bar.set_position(rows);
-        games.push(g);
-        id += 1;
-    }
-    gen_bar.finish_and_clear();
-
-    // 2. Write.
-    let write_bar = bar(rows, "writing");
-    let t = Instant::now();
-    let mut bytes = 0u64;
-    let mut shard_index = 0u64;
-    let mut writer: Option<ShardWriter> = None;
-    for g in &games {
-        if writer.is_none() {
-            shard_index += 1;
-            let path = dir.join(format!("bench-{shard_index:06}.parquet"));
-            writer = Some(ShardWriter::create(path).map_err(fail)?);
-        }
-        if let Some(w) = writer.as_mut() {
-            w.push_game(g).map_err(fail)?;
-            write_bar.inc(g.positions.len() as u64);
-            if w.rows() >= args.shard_rows {
-                if let Some(w) = writer.take() {
-                    bytes += w.finish().map_err(fail)?.bytes;
-                }
-            }
-        }
-    }
-    if let Some(w) = writer.take() {
-        bytes += w.finish().map_err(fail)?.bytes;
-    }
-    let write_s = t.elapsed().as_secs_f64();
-    write_bar.finish_and_clear();
-    drop(games);
-
-    // 3. Read every column.
-    let shards = list_shards(&[dir]).map_err(fail)?;
-    let read_bar = bar(rows, "reading");
-    let t = Instant::now();
-    let mut read_rows = 0u64;
-    for s in &shards {
-        let records = ShardReader::open(&s.path)
-            .and_then(|r| r.read_records())
-            .map_err(fail)?;
-        read_rows += records.len() as u64;
-        read_bar.inc(records.len() as u64);
-    }
-    let read_s = t.elapsed().as_secs_f64();
-    read_bar.finish_and_clear();
-    if read_rows != rows {
-        return Err(CliError::failed(format!(
-            "wrote {rows} rows, read {read_rows}"
-        )));
-    }
-
-    // 4. Opening tree, as `triad openings` computes it.
-    let t = Instant::now();
-    let opening_games = read_opening_games(&shards, args.plies, |_| {}).map_err(fail)?;
-    let tree = OpeningTree::build(game, &opening_games, args.plies, |p, m| p.move_text(m))
-        .map_err(CliError::failed)?;
-    let openings_s = t.elapsed().as_secs_f64();
-
-    let figures = json!({
-        "positions": rows,
-        "games": opening_games.len(),
-        "shards": shards.len(),
-        "rows_written_per_s": rows as f64 / write_s,
-        "rows_read_per_s": rows as f64 / read_s,
-        "bytes_on_disk": bytes,
-        "bytes_per_position": bytes as f64 / rows as f64,
-        "openings_plies": args.plies,
-        "openings_nodes": tree.nodes.len(),
-        "openings_s": openings_s,
-    });
+    let f = result?;
     if args.json {
-        print_json(&figures);
+        print_figures(&f);
     } else {
         println!(
-            "positions          {rows} in {} games, {} shards",
-            opening_games.len(),
-            shards.len()
+            "positions          {} in {} games, {} shards",
+            f.positions, f.games, f.shards
         );
         println!(
-            "write              {:.0} rows/s ({write_s:.2} s)",
-            rows as f64 / write_s
+            "write              {:.0} rows/s ({:.2} s)",
+            f.rows_written_per_s, f.write_s
         );
         println!(
-            "read (all columns) {:.0} rows/s ({read_s:.2} s)",
-            rows as f64 / read_s
+            "read (all columns) {:.0} rows/s ({:.2} s)",
+            f.rows_read_per_s, f.read_s
         );
         println!(
-            "on disk            {bytes} bytes, {:.1} bytes/position",
-            bytes as f64 / rows as f64
+            "on disk            {} bytes, {:.1} bytes/position",
+            f.bytes_on_disk, f.bytes_per_position
         );
         println!(
-            "openings           {openings_s:.2} s for {} plies ({} tree nodes)",
-            args.plies,
-            tree.nodes.len()
+            "openings           {:.2} s for {} plies ({} tree nodes)",
+            f.openings_s, f.openings_plies, f.openings_nodes
         );
     }
     Ok(())

@@ -1,5 +1,7 @@
 //! `triad bench …`: throughput benchmarks of each layer. Figures go to
-//! stdout (or one JSON object with `--json`); nothing here is a test.
+//! stdout (or one JSON object with `--json`); nothing here is a test. The
+//! harnesses are the `bench` crate's; each file here parses its flags,
+//! loads the inputs, makes one call and prints.
 
 pub mod data;
 pub mod learn;
@@ -9,7 +11,8 @@ pub mod search;
 pub mod selfplay;
 pub mod train;
 
-use super::CliError;
+use super::{print_json, CliError};
+use crate::cli::pipeline_error;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,4 +48,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Which::Selfplay(a) => selfplay::run(a),
         Which::Train(a) => train::run(a),
     }
+}
+
+impl From<::bench::Error> for CliError {
+    fn from(e: ::bench::Error) -> CliError {
+        match e {
+            ::bench::Error::Input(m) => CliError::input(m),
+            ::bench::Error::Failed(m) => CliError::failed(m),
+            ::bench::Error::Pipeline(e) => pipeline_error(e),
+        }
+    }
+}
+
+/// Prints a harness's figures as the one JSON object of `--json`.
+fn print_figures(figures: &impl serde::Serialize) {
+    print_json(&serde_json::to_value(figures).expect("figures serialize to JSON"));
 }

@@ -5,17 +5,16 @@
 //! column's. Any winning move is right, however slow; in a lost position
 //! nothing is an error. The exact values come from the `.moves` files
 //! (`connect4::pons`); the scoring is `eval::suite`, which the loop's
-//! `[eval] suite` runs every generation.
+//! `[eval] suite` runs every generation. The harness is `bench::pons`.
 
-use crate::cmd::{print_json, CliError};
+use super::print_figures;
+use crate::cmd::CliError;
+use ::bench::pons::{self as harness, PonsOptions};
 use connect4::Connect4;
 use eval::arena::players::{build_player, PlayerSpec};
-use eval::suite::score_suite;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 use std::path::PathBuf;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
@@ -75,52 +74,33 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let files = game
         .read_suite(&args.dir)
         .map_err(|e| CliError::input(format!("{e} (--dir names the folder of Pons's files)")))?;
-    let total: usize = files.iter().map(|f| f.sample(args.sample).len()).sum();
-    let bar = ProgressBar::new(total as u64);
+    let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} positions {msg} [{elapsed}, eta {eta}]")
             .expect("valid template"),
     );
-    let start = Instant::now();
-    let rows = score_suite(
-        &game,
-        &spec,
-        nets.as_deref(),
-        &files,
-        args.sample,
-        args.threads,
-        &|name| {
-            bar.set_message(name.to_string());
-            bar.inc(1);
-        },
-    )
-    .map_err(CliError::input)?;
-    bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
+    let options = PonsOptions {
+        sample: args.sample,
+        threads: args.threads,
+    };
+    let f = harness::run(&game, &spec, nets.as_deref(), &files, &options, &bar)?;
     if args.json {
-        let files: Vec<_> = rows
-            .iter()
-            .map(|r| {
-                json!({"file": r.file, "stage": r.stage, "positions": r.positions,
-                       "errors": r.errors, "error_rate": r.error_rate(), "seconds": r.seconds})
-            })
-            .collect();
-        print_json(&json!({"player": spec.to_string(), "files": files, "seconds": secs}));
+        print_figures(&f);
     } else {
         println!("player {spec}");
         println!("| file | stage | positions | errors | error rate |");
         println!("| --- | --- | ---: | ---: | ---: |");
-        for r in &rows {
+        for r in &f.files {
             println!(
                 "| {} | {} | {} | {} | {:.1}% |",
                 r.file,
                 r.stage,
                 r.positions,
                 r.errors,
-                100.0 * r.error_rate()
+                100.0 * r.error_rate
             );
         }
-        eprintln!("{total} positions in {secs:.1} s");
+        eprintln!("{} positions in {:.1} s", f.positions, f.seconds);
     }
     Ok(())
 }
