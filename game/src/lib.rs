@@ -11,6 +11,7 @@
 mod alphabeta;
 pub mod draw;
 mod history;
+mod options;
 mod outcome;
 mod perft;
 mod record;
@@ -24,6 +25,7 @@ mod traits;
 pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
+pub use options::{unknown_key, About, Descriptor, GameOptions, OptionValue};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{divide, perft, perft_parallel};
 pub use record::{replay_numbered, write_numbered, RecordReplay};
