@@ -262,7 +262,7 @@ mod tests {
     }
 
     fn err(spec: &GameSpec) -> String {
-        build(spec).err().expect("an error").to_string()
+        build(spec).expect_err("an error").to_string()
     }
 
     /// Every descriptor's name is its game's `Game::NAME`, and each builds
