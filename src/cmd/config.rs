@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let run = load_run(&args.file)?;
     let mut config = run.config;
-    config.game = run.game.resolved(&config.game);
+    config.game = crate::games::resolved(&run.game, &config.game);
     if args.json {
         let value = serde_json::to_value(&config)
             .map_err(|e| CliError::failed(format!("cannot convert config to JSON: {e}")))?;

@@ -1,15 +1,12 @@
 //! `triad solve`: the exact value of Connect Four positions, and of each
-//! of their columns, by the perfect solver (`connect4::Solver`).
+//! of their columns, by the perfect solver (`connect4::check`).
 
 use super::{print_json, CliError};
 use crate::games;
-use connect4::{Connect4, Solver};
-use game::Game;
+use connect4::check::{self, Settings};
+use connect4::Connect4;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
-use std::io::BufRead;
 use std::path::PathBuf;
-use std::time::Instant;
 
 #[derive(clap::Args)]
 #[command(
@@ -58,7 +55,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = games::from_flag(&args.game)?;
-    let Some(c4) = games::connect4(&game) else {
+    let Some(c4) = game.as_game::<Connect4>() else {
         return Err(CliError::input(format!(
             "--game {}: triad solve knows Connect Four only (connect4 or connect4/WxH)",
             args.game
@@ -70,141 +67,22 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.depth == Some(0) {
         return Err(CliError::input("--depth must be at least 1"));
     }
-    let inputs = inputs(&args)?;
+    let inputs =
+        check::read_inputs(&args.positions, args.file.as_deref()).map_err(CliError::input)?;
     if inputs.is_empty() {
         return Err(CliError::input(
             "no positions: give move sequences (e.g. `triad solve 4453`) or --file",
         ));
     }
-    let width = args.columns.then_some(c4.size().width as usize);
-    let mut positions = Vec::with_capacity(inputs.len());
-    let mut expect = Vec::with_capacity(inputs.len());
-    for input in &inputs {
-        let t = &input.text;
-        let p = c4.parse_state(t).map_err(|e| {
-            CliError::input(format!(
-                "{}: position {:?}: {e}",
-                input.origin,
-                game::clip(t, 80)
-            ))
-        })?;
-        if p.is_won() {
-            return Err(CliError::input(format!(
-                "{}: position {t:?}: the game is already won, there is nothing to solve",
-                input.origin
-            )));
-        }
-        positions.push(p);
-        if args.check {
-            expect.push(expected(input, width)?);
-        }
-    }
-    solve_all(c4, &args, &inputs, &positions, &expect)
-}
-
-/// One position to solve: its text, where it came from (for messages),
-/// and the words after it on its line (expected values, for --check).
-struct Input {
-    text: String,
-    origin: String,
-    rest: Vec<String>,
-}
-
-/// The positions of the arguments and of --file (`#` starts a comment
-/// line; `-` alone is the empty board).
-fn inputs(args: &Args) -> Result<Vec<Input>, CliError> {
-    let mut out: Vec<Input> = args
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(i, t)| Input {
-            text: t.clone(),
-            origin: format!("argument {}", i + 1),
-            rest: Vec::new(),
-        })
-        .collect();
-    if let Some(path) = &args.file {
-        let name = path.display().to_string();
-        let mut read = |r: &mut dyn BufRead| -> std::io::Result<()> {
-            for (i, line) in r.lines().enumerate() {
-                let line = line?;
-                let mut words = line.split_whitespace();
-                if let Some(word) = words.next() {
-                    if !word.starts_with('#') {
-                        out.push(Input {
-                            text: word.to_string(),
-                            origin: format!("{name}:{}", i + 1),
-                            rest: words.map(String::from).collect(),
-                        });
-                    }
-                }
-            }
-            Ok(())
-        };
-        if path.as_os_str() == "-" {
-            read(&mut std::io::stdin().lock())
-        } else {
-            std::fs::File::open(path).and_then(|f| read(&mut std::io::BufReader::new(f)))
-        }
-        .map_err(|e| CliError::input(format!("--file {name}: {e}")))?;
-    }
-    Ok(out)
-}
-
-/// The expected score and, with --columns, column values of a --check line.
-type Expected = (i32, Option<Vec<Option<i32>>>);
-
-fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, CliError> {
-    let bad = |what: String| CliError::input(format!("{}: --check: {what}", input.origin));
-    let score = input
-        .rest
-        .first()
-        .ok_or_else(|| bad("no expected score after the position".into()))?;
-    let score = score
-        .parse()
-        .map_err(|_| bad(format!("expected score {score:?} is not a number")))?;
-    let Some(width) = columns else {
-        return Ok((score, None));
+    let cases = check::prepare(c4, inputs, args.columns, args.check).map_err(CliError::input)?;
+    let settings = Settings {
+        depth: args.depth,
+        columns: args.columns,
+        table_bits: args.table_bits,
+        check: args.check,
     };
-    if input.rest.len() != 1 + width {
-        return Err(bad(format!(
-            "--columns needs {width} column values after the score (`.` for a full column), found {}",
-            input.rest.len() - 1
-        )));
-    }
-    let values = input.rest[1..]
-        .iter()
-        .map(|v| match v.as_str() {
-            "." => Ok(None),
-            v => v
-                .parse()
-                .map(Some)
-                .map_err(|_| bad(format!("column value {v:?} is not a number or `.`"))),
-        })
-        .collect::<Result<_, _>>()?;
-    Ok((score, Some(values)))
-}
-
-/// A line in Pons's formats: `moves score [v1 .. vW]`.
-fn pons_line(text: &str, score: i32, columns: Option<&[Option<i32>]>) -> String {
-    let mut line = format!("{} {score}", if text.is_empty() { "-" } else { text });
-    for v in columns.unwrap_or_default() {
-        line.push(' ');
-        line.push_str(&v.map_or(".".to_string(), |v| v.to_string()));
-    }
-    line
-}
-
-fn solve_all(
-    game: &Connect4,
-    args: &Args,
-    inputs: &[Input],
-    positions: &[connect4::Position],
-    expect: &[Expected],
-) -> Result<(), CliError> {
-    let mut solver = Solver::new(args.table_bits);
-    let bar = if positions.len() > 1 {
-        ProgressBar::new(positions.len() as u64)
+    let bar = if cases.len() > 1 {
+        ProgressBar::new(cases.len() as u64)
     } else {
         ProgressBar::hidden()
     };
@@ -212,84 +90,37 @@ fn solve_all(
         ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} (eta {eta})")
             .expect("valid template"),
     );
-    let mut rows = Vec::new();
-    let start = Instant::now();
-    let mut total_nodes = 0u64;
-    let mut disagreements = Vec::new();
-    for (i, (input, p)) in inputs.iter().zip(positions).enumerate() {
-        let text = &input.text;
-        solver.reset_nodes();
-        let t = Instant::now();
-        let score = match args.depth {
-            Some(d) => solver.solve_depth(p, d),
-            None => solver.solve(p),
-        };
-        let columns = args.columns.then(|| match args.depth {
-            Some(d) => solver.column_values_depth(p, d),
-            None => solver.column_values(p),
-        });
-        let secs = t.elapsed().as_secs_f64();
-        total_nodes += solver.nodes;
-        let line = pons_line(text, score, columns.as_deref());
-        let mut agrees = None;
-        if let Some((want, want_columns)) = expect.get(i) {
-            let ok = score == *want && (want_columns.is_none() || *want_columns == columns);
-            if !ok {
-                disagreements.push(format!(
-                    "{}: solved `{line}`, expected `{}`",
-                    input.origin,
-                    pons_line(text, *want, want_columns.as_deref())
-                ));
-            }
-            agrees = Some(ok);
-        }
+    let report = check::solve_all(c4, &cases, &settings, |_, line| {
         if !args.json {
             bar.suspend(|| println!("{line}"));
         }
-        rows.push(json!({
-            "position": text,
-            "score": score,
-            "outcome": match score.signum() { 1 => "win", 0 => "draw", _ => "loss" },
-            "columns": columns,
-            "agrees": agrees,
-            "nodes": solver.nodes,
-            "seconds": secs,
-        }));
         bar.inc(1);
-    }
+    });
     bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
+    let n = report.positions.len();
     if args.json {
-        print_json(&json!({
-            "game": format!("{}/{}", Connect4::NAME, game.variant()),
-            "depth": args.depth,
-            "positions": rows,
-            "mean_seconds": secs / positions.len() as f64,
-            "mean_nodes": total_nodes as f64 / positions.len() as f64,
-            "checked": args.check,
-            "disagreements": disagreements.len(),
-        }));
-    } else if positions.len() > 1 {
+        let value = serde_json::to_value(&report).expect("a report serializes");
+        print_json(&value);
+    } else if n > 1 {
         eprintln!(
-            "{} positions in {secs:.2} s: mean {:.3} ms, {:.0} nodes",
-            positions.len(),
-            1000.0 * secs / positions.len() as f64,
-            total_nodes as f64 / positions.len() as f64
+            "{n} positions in {:.2} s: mean {:.3} ms, {:.0} nodes",
+            report.seconds,
+            1000.0 * report.mean_seconds,
+            report.mean_nodes
         );
     }
-    if disagreements.is_empty() {
+    if report.disagreements.is_empty() {
         if args.check {
-            eprintln!("--check: all {} positions agree", positions.len());
+            eprintln!("--check: all {n} positions agree");
         }
         Ok(())
     } else {
-        for d in disagreements.iter().take(20) {
+        for d in report.disagreements.iter().take(20) {
             eprintln!("{d}");
         }
         Err(CliError::failed(format!(
-            "--check: {} of {} positions disagree",
-            disagreements.len(),
-            positions.len()
+            "--check: {} of {n} positions disagree",
+            report.disagreements.len()
         )))
     }
 }

@@ -61,6 +61,38 @@ impl Connect4 {
     }
 }
 
+/// Connect Four in the registry: `[game] name = "connect4"`, its variants
+/// (`standard`, 7x6, or `WxH`), and its keys `width` and `height`
+/// (overriding the variant's).
+pub const DESCRIPTOR: game::Descriptor<Connect4> = game::Descriptor {
+    about: game::About {
+        name: "connect4",
+        variants: "standard (7x6), or WxH",
+        keys: "width, height = 4..16 with width x (height + 1) <= 64",
+    },
+    build: from_options,
+};
+
+/// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Connect4, String> {
+    let (mut width, mut height) = (None, None);
+    for (key, value) in options {
+        let side = || {
+            value
+                .as_integer()
+                .filter(|v| (4..=16).contains(v))
+                .map(|v| v as u32)
+                .ok_or_else(|| format!("game.{key}: {value} is not a board side 4..16"))
+        };
+        match key.as_str() {
+            "width" => width = Some(side()?),
+            "height" => height = Some(side()?),
+            other => return Err(game::unknown_key(other, "connect4", "width, height")),
+        }
+    }
+    Connect4::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
+}
+
 /// A move: the 0-based column a stone is dropped into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Column(pub u8);

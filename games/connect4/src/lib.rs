@@ -10,17 +10,20 @@
 //!   (`game::AlphaBetaState`) are in `boundary.rs`.
 //! - [`Solver`]: the exact score of a position and of each of its columns,
 //!   as Pons's test files give them, and a depth-limited version.
+//! - [`check`]: solving a list of positions and checking them against
+//!   Pons's values (`triad solve`).
 //! - [`pons`]: Pons's benchmark files and AlphaZero.jl's error, as the
 //!   game's benchmark suite (`game::Game::read_suite`).
 //!
 //! docs/games/connect4.md describes the encoding and the solver's figures.
 
 mod boundary;
+pub mod check;
 mod draw;
 pub mod pons;
 mod position;
 mod solver;
 
-pub use boundary::{Column, Connect4, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use boundary::{Column, Connect4, DESCRIPTOR, ENCODING_VERSION, MOVE_FEATURES, PLANES};
 pub use position::{column_char, parse_column, Position, Size, MAX_SIDE};
 pub use solver::{Solver, SolverPlayer};

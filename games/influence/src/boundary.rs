@@ -60,6 +60,28 @@ impl Influence {
     }
 }
 
+/// Influence Chess in the registry: `[game] name = "influence"`, its one
+/// variant (`standard`, the rule book's decisions), and the rule book's
+/// alternatives as keys (docs/games/influence.md).
+pub const DESCRIPTOR: game::Descriptor<Influence> = game::Descriptor {
+    about: game::About {
+        name: "influence",
+        variants: "standard (the rule book's decisions)",
+        keys: "commander, knight_accompaniment, promotion, safe_kings, stalemate, move_limit, repetition, army (docs/games/influence.md)",
+    },
+    build: from_options,
+};
+
+/// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]): the keys
+/// take text (`two`, `true`, `200`), which [`Influence::named`] checks.
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Influence, String> {
+    let keys: Vec<(&str, String)> = options
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.text()))
+        .collect();
+    Influence::named(variant, keys.iter().map(|(k, v)| (*k, v.as_str())))
+}
+
 impl game::Game for Influence {
     type State = Position;
     type Move = Move;

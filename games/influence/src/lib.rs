@@ -33,7 +33,7 @@ mod text;
 pub mod types;
 
 pub use baseline::EvalParams;
-pub use boundary::Influence;
+pub use boundary::{Influence, DESCRIPTOR};
 pub use encode::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
 pub use position::Position;
 pub use rules::{CommanderStep, Options, Rules};

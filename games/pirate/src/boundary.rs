@@ -53,6 +53,38 @@ impl Pirate {
     }
 }
 
+/// Pirate Chess in the registry: `[game] name = "pirate"`, its variants
+/// (`standard`, 8x8, or `WxH`), and its keys `width` and `height` (even,
+/// 6..16, overriding the variant's).
+pub const DESCRIPTOR: game::Descriptor<Pirate> = game::Descriptor {
+    about: game::About {
+        name: "pirate",
+        variants: "standard (8x8), or WxH",
+        keys: "width, height = even, 6..16 (docs/games/pirate.md)",
+    },
+    build: from_options,
+};
+
+/// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Pirate, String> {
+    let (mut width, mut height) = (None, None);
+    for (key, value) in options {
+        let side = || {
+            value
+                .as_integer()
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
+                .ok_or_else(|| format!("game.{key}: {value} is not a board side (even, 6..16)"))
+        };
+        match key.as_str() {
+            "width" => width = Some(side()?),
+            "height" => height = Some(side()?),
+            other => return Err(game::unknown_key(other, "pirate", "width, height")),
+        }
+    }
+    Pirate::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
+}
+
 impl game::Game for Pirate {
     type State = Position;
     type Move = Move;

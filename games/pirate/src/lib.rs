@@ -34,7 +34,7 @@ pub mod types;
 mod zobrist;
 
 pub use baseline::EvalParams;
-pub use boundary::{middle_game_positions, Pirate};
+pub use boundary::{middle_game_positions, Pirate, DESCRIPTOR};
 pub use encode::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
 pub use geometry::{Geometry, Size};
 pub use position::Position;

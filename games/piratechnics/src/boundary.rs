@@ -16,6 +16,35 @@ pub struct Piratechnics {
     variant: &'static Variant,
 }
 
+/// PiRaTeKnIcS in the registry: `[game] name = "piratechnics"`, its
+/// variants, and its one key, `capacity = 1..6` (overriding the variant's).
+pub const DESCRIPTOR: game::Descriptor<Piratechnics> = game::Descriptor {
+    about: game::About {
+        name: "piratechnics",
+        variants: "standard, 8x8, capacity2, capacity4",
+        keys: "capacity = 1..6 (ship capacity, overrides the variant's)",
+    },
+    build: from_options,
+};
+
+/// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Piratechnics, String> {
+    let mut capacity = None;
+    for (key, value) in options {
+        match key.as_str() {
+            "capacity" => {
+                let c = value
+                    .as_integer()
+                    .filter(|c| (1..=6).contains(c))
+                    .ok_or_else(|| format!("game.capacity: {value} is not a ship capacity 1..6"))?;
+                capacity = Some(c as u8);
+            }
+            other => return Err(game::unknown_key(other, "piratechnics", "capacity")),
+        }
+    }
+    Piratechnics::named(variant, capacity).map_err(|e| format!("game.variant: {e}"))
+}
+
 /// The named variants: `(name, what it is)`.
 pub const VARIANTS: [(&str, &str); 4] = [
     (

@@ -29,7 +29,9 @@ mod variant;
 mod zobrist;
 
 pub use baseline::{evaluate, EvalParams, Geometry};
-pub use boundary::{Piratechnics, BENCH_POSITIONS, START_8X8, START_CAPACITY2, VARIANTS};
+pub use boundary::{
+    Piratechnics, BENCH_POSITIONS, DESCRIPTOR, START_8X8, START_CAPACITY2, VARIANTS,
+};
 pub use crew::{Crew, KindCounts, PromoCounts};
 pub use diagram::diagram;
 pub use encode::{
