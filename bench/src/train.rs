@@ -204,13 +204,7 @@ where
     if window.is_empty() {
         return Err(Error::input("no rows to train on"));
     }
-    let window_options = WindowOptions {
-        batch_size: tc.batch_size,
-        seed: tc.seed,
-        symmetries: if tc.mirror { game.symmetries() } else { 1 },
-        prefetch: tc.prefetch.max(1),
-        epochs: None,
-    };
+    let window_options = train::window_options(game, tc);
     let cheap = tc.cheap_search_weight as f32;
 
     // The batches of slice j are batches j·n .. (j+1)·n of the window's

@@ -27,7 +27,7 @@ pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
 pub use describe::{describe, legal_move_texts, position_to_move, PositionReport};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
-pub use options::{unknown_key, About, Descriptor, GameOptions, OptionValue};
+pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, OptionValue};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_parallel, perft_suite, timed_perft, PerftMismatch, PerftReport,

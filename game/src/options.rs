@@ -91,3 +91,30 @@ pub struct About {
 pub fn unknown_key(key: &str, game: &str, keys: &str) -> String {
     format!("game.{key}: unknown key for {game} (its keys: {keys})")
 }
+
+/// The `width` and `height` keys of a game whose board size is its only
+/// option (Connect Four, Pirate Chess): each value goes through `side`,
+/// which gives the side or `None`; a refused value is `game.KEY: VALUE is
+/// not a board side RANGE`, any other key [`unknown_key`] for `game`.
+pub fn board_sides(
+    options: &GameOptions,
+    game: &str,
+    range: &str,
+    side: impl Fn(i64) -> Option<u32>,
+) -> Result<(Option<u32>, Option<u32>), String> {
+    let (mut width, mut height) = (None, None);
+    for (key, value) in options {
+        let slot = match key.as_str() {
+            "width" => &mut width,
+            "height" => &mut height,
+            other => return Err(unknown_key(other, game, "width, height")),
+        };
+        *slot = Some(
+            value
+                .as_integer()
+                .and_then(&side)
+                .ok_or_else(|| format!("game.{key}: {value} is not a board side {range}"))?,
+        );
+    }
+    Ok((width, height))
+}

@@ -476,6 +476,19 @@ pub fn static_value_hint<S: game::AlphaBetaState>(
     })
 }
 
+/// How the trainer reads its replay window: batches of the config's size
+/// in the seed's order, every symmetry when `mirror` is on, at least one
+/// batch prefetched, an endless stream (`triad bench train` reads the same way).
+pub fn window_options<G: Game>(game: &G, cfg: &TrainConfig) -> WindowOptions {
+    WindowOptions {
+        batch_size: cfg.batch_size,
+        seed: cfg.seed,
+        symmetries: if cfg.mirror { game.symmetries() } else { 1 },
+        prefetch: cfg.prefetch.max(1),
+        epochs: None,
+    }
+}
+
 /// The batch builder a training run with `cfg` uses for a network of
 /// `shape`: the value target's shares, proven targets, and the auxiliary
 /// targets when the network has the heads. `triad bench train` builds its
@@ -567,13 +580,7 @@ where
     // Batch k of the run is the k-th batch of the window's stream for the
     // seed, so a resumed run skips the batches already trained on (without
     // encoding them) and sees exactly what an uninterrupted run would.
-    let options = WindowOptions {
-        batch_size: cfg.batch_size,
-        seed: cfg.seed,
-        symmetries: if cfg.mirror { game.symmetries() } else { 1 },
-        prefetch: cfg.prefetch.max(1),
-        epochs: None,
-    };
+    let options = window_options(game, &cfg);
     let cheap = cfg.cheap_search_weight as f32;
     let mut builder = batch_builder(game, &cfg, trainer.net.shape());
     let mut produced = 0u64;

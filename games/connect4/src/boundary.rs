@@ -75,21 +75,9 @@ pub const DESCRIPTOR: game::Descriptor<Connect4> = game::Descriptor {
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
 fn from_options(variant: &str, options: &game::GameOptions) -> Result<Connect4, String> {
-    let (mut width, mut height) = (None, None);
-    for (key, value) in options {
-        let side = || {
-            value
-                .as_integer()
-                .filter(|v| (4..=16).contains(v))
-                .map(|v| v as u32)
-                .ok_or_else(|| format!("game.{key}: {value} is not a board side 4..16"))
-        };
-        match key.as_str() {
-            "width" => width = Some(side()?),
-            "height" => height = Some(side()?),
-            other => return Err(game::unknown_key(other, "connect4", "width, height")),
-        }
-    }
+    let (width, height) = game::board_sides(options, "connect4", "4..16", |v| {
+        (4..=16).contains(&v).then_some(v as u32)
+    })?;
     Connect4::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
 }
 

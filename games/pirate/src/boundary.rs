@@ -67,21 +67,11 @@ pub const DESCRIPTOR: game::Descriptor<Pirate> = game::Descriptor {
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
 fn from_options(variant: &str, options: &game::GameOptions) -> Result<Pirate, String> {
-    let (mut width, mut height) = (None, None);
-    for (key, value) in options {
-        let side = || {
-            value
-                .as_integer()
-                .and_then(|v| u32::try_from(v).ok())
-                .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
-                .ok_or_else(|| format!("game.{key}: {value} is not a board side (even, 6..16)"))
-        };
-        match key.as_str() {
-            "width" => width = Some(side()?),
-            "height" => height = Some(side()?),
-            other => return Err(game::unknown_key(other, "pirate", "width, height")),
-        }
-    }
+    let (width, height) = game::board_sides(options, "pirate", "(even, 6..16)", |v| {
+        u32::try_from(v)
+            .ok()
+            .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
+    })?;
     Pirate::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
 }
 
