@@ -45,6 +45,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// Whether `name` is one of [`temp_path`]'s temporaries (or any name
+/// containing `.tmp`, the mark the readers of a run skip).
+pub fn is_temporary(name: &str) -> bool {
+    name.contains(".tmp")
+}
+
+/// Removes the temporaries a killed writer left in `dir` (not below it)
+/// and returns how many went. Call it only while holding the directory's
+/// run lock, so that no live writer's temporary is taken: a process killed
+/// between creating and renaming its temporary leaves it behind, and
+/// [`temp_path`]'s unique names mean nothing else would ever replace it.
+pub fn remove_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| is_temporary(&e.file_name().to_string_lossy()))
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +85,23 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("state.json")]);
+    }
+
+    #[test]
+    fn a_killed_writers_temporaries_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("timings.csv"), b"keep").unwrap();
+        std::fs::write(dir.path().join("timings.csv.tmp3406-5"), b"x").unwrap();
+        std::fs::write(dir.path().join("a.parquet.tmp"), b"x").unwrap();
+        std::fs::create_dir(dir.path().join("sub.tmp")).unwrap();
+        assert_eq!(remove_temporaries(dir.path()), 2);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["sub.tmp", "timings.csv"]);
+        assert_eq!(remove_temporaries(&dir.path().join("absent")), 0);
     }
 
     #[test]

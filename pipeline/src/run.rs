@@ -345,10 +345,14 @@ where
             );
         }
         let lock = RunLock::acquire(run, "triad loop")?;
+        // A loop killed mid-write leaves its temporary (uniquely named, so
+        // never overwritten): the lock is ours, so every one is dead.
+        fsio::remove_temporaries(run);
         for d in ["networks", "games", "eval"] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
                 Error::input(format!("{}: cannot create: {e}", run.join(d).display()))
             })?;
+            fsio::remove_temporaries(&run.join(d));
         }
         let config_copy = run.join("config.toml");
         match std::fs::read_to_string(&config_copy) {

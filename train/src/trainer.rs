@@ -451,17 +451,6 @@ fn save_checkpoint(
     Ok(weights)
 }
 
-/// Removes leftovers of a run killed while writing (`*.tmp*` files).
-fn remove_temporaries(dir: &Path) {
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.file_name().to_string_lossy().contains(".tmp") {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-    }
-}
-
 /// The game's static evaluation (the `ab:` players' default weights) as a
 /// win probability for the side to move: `1 / (1 + exp(-eval / scale))`.
 pub fn static_value_hint<S: game::AlphaBetaState>(
@@ -535,8 +524,8 @@ where
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
     std::fs::create_dir_all(&ckpt_dir)
         .map_err(|e| TrainError::Input(format!("{}: {e}", ckpt_dir.display())))?;
-    remove_temporaries(&ckpt_dir);
-    remove_temporaries(run_dir);
+    fsio::remove_temporaries(&ckpt_dir);
+    fsio::remove_temporaries(run_dir);
 
     let tag = GameTag::of(game);
     let shape = Shape::of(model_cfg, game.encoding());
