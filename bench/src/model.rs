@@ -1,12 +1,15 @@
 //! The network's raw forward evaluations per second (`triad bench model`)
 //! at several batch sizes, with and without the encoding: the ceiling
-//! self-play's batched evaluation is measured against.
+//! self-play's batched evaluation is measured against. With several
+//! precisions, each batch size measures them in turn (interleaved), and
+//! each 16-bit copy's evaluations are compared with fp32's on the same
+//! positions and weights.
 
 use crate::timing::measure;
 use crate::Error;
 use game::{Game, GameState};
 use indicatif::ProgressBar;
-use model::{Encoder, ModelConfig, Network, Shape};
+use model::{Encoder, ModelConfig, Network, Precision, Shape};
 use serde::{Serialize, Serializer};
 use std::time::{Duration, Instant};
 
@@ -18,6 +21,9 @@ pub struct ModelOptions {
     /// Largest batch size to try (default: 1024 on CPU, 16384 on CUDA,
     /// lowered to what fits in memory).
     pub max_batch: Option<usize>,
+    /// The number formats to measure (at least one; fp32 is always the
+    /// reference of the accuracy figures).
+    pub precisions: Vec<Precision>,
 }
 
 /// One batch size's figures.
@@ -25,6 +31,8 @@ pub struct ModelOptions {
 pub struct BatchFigures {
     /// Positions per forward pass.
     pub batch: usize,
+    /// The number format of the weights and activations.
+    pub precision: Precision,
     /// Evaluations per second, encoding included (one decimal in JSON).
     #[serde(serialize_with = "round1")]
     pub evals_per_s: f64,
@@ -48,8 +56,36 @@ pub struct ModelFigures {
     pub shape: Shape,
     /// Trainable parameters.
     pub parameters: usize,
-    /// One entry per batch size, smallest first.
+    /// One entry per batch size and precision, smallest batch first.
     pub batches: Vec<BatchFigures>,
+    /// For each 16-bit precision measured: its evaluations against fp32's
+    /// on the same positions (absent when only fp32 ran).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accuracy: Vec<Accuracy>,
+}
+
+/// How far a 16-bit network's evaluations are from the same weights' in
+/// fp32, over the benchmark's positions (random playouts from the start).
+#[derive(Clone, Debug, Serialize)]
+pub struct Accuracy {
+    pub precision: Precision,
+    /// Positions compared.
+    pub positions: usize,
+    /// Total variation distance between the move distributions (half the
+    /// sum of absolute differences, 0..1): mean and largest.
+    #[serde(serialize_with = "round6")]
+    pub policy_tv_mean: f64,
+    #[serde(serialize_with = "round6")]
+    pub policy_tv_max: f64,
+    /// Difference in expected score (win - loss, -1..1): mean absolute and
+    /// largest absolute.
+    #[serde(serialize_with = "round6")]
+    pub value_diff_mean: f64,
+    #[serde(serialize_with = "round6")]
+    pub value_diff_max: f64,
+    /// Share of positions whose most probable move is the same.
+    #[serde(serialize_with = "round6")]
+    pub top_move_agreement: f64,
 }
 
 fn round1<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
@@ -58,6 +94,10 @@ fn round1<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
 
 fn round3<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((x * 1000.0).round() / 1000.0)
+}
+
+fn round6<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((x * 1e6).round() / 1e6)
 }
 
 /// Positions in the pool the batches are cut from.
@@ -80,63 +120,155 @@ pub fn run<G: Game>(
         .unwrap_or(if on_cpu { 1024 } else { 16384 })
         .max(1);
     let pool = game::random_positions(&game.start(), POOL, 1, 160);
+    let precisions = if options.precisions.is_empty() {
+        vec![Precision::Fp32]
+    } else {
+        options.precisions.clone()
+    };
+    // One copy of the same weights per precision.
+    let nets: Vec<Network> = precisions
+        .iter()
+        .map(|&p| {
+            let mut copy = net.duplicate();
+            copy.set_precision(p);
+            copy
+        })
+        .collect();
 
     let mut sizes: Vec<usize> = [1, 16, 64, 256].into_iter().filter(|&b| b <= cap).collect();
-    let largest = largest_that_fits(&net, &pool, cap);
+    let largest = nets
+        .iter()
+        .map(|n| largest_that_fits(n, &pool, cap))
+        .min()
+        .unwrap_or(1);
     if sizes.last().is_none_or(|&b| b < largest) {
         sizes.push(largest);
     }
 
-    bar.set_length(sizes.len() as u64 * 2);
+    bar.set_length((sizes.len() * nets.len()) as u64 * 2);
     let budget = options.budget;
     let mut rows = Vec::new();
     let mut enc = Encoder::new();
     let (mut policy, mut wdl) = (Vec::new(), Vec::new());
     for &b in &sizes {
-        // With encoding: each iteration encodes a fresh slice of the pool.
-        bar.set_message(format!("batch {b}, encoding"));
-        let mut next = 0;
-        let mut encode_time = Duration::ZERO;
-        let with = measure(budget, 2, || {
-            let t = Instant::now();
+        for net in &nets {
+            let p = net.precision();
+            // With encoding: each iteration encodes a fresh slice of the pool.
+            bar.set_message(format!("batch {b} {p}, encoding"));
+            let mut next = 0;
+            let mut encode_time = Duration::ZERO;
+            let with = measure(budget, 2, || {
+                let t = Instant::now();
+                enc.clear();
+                for _ in 0..b {
+                    enc.push(&pool[next % POOL], 1);
+                    next += 1;
+                }
+                enc.finish();
+                encode_time += t.elapsed();
+                net.evaluate_encoded(&enc, &mut policy, &mut wdl);
+            });
+            bar.inc(1);
+            let encode_share = encode_time.as_secs_f64() / with.secs();
+            // Without: one pre-encoded batch, evaluated again and again.
+            bar.set_message(format!("batch {b} {p}, pre-encoded"));
             enc.clear();
-            for _ in 0..b {
-                enc.push(&pool[next % POOL], 1);
-                next += 1;
+            for i in 0..b {
+                enc.push(&pool[i % POOL], 1);
             }
             enc.finish();
-            encode_time += t.elapsed();
-            net.evaluate_encoded(&enc, &mut policy, &mut wdl);
-        });
-        bar.inc(1);
-        let encode_share = encode_time.as_secs_f64() / with.secs();
-        // Without: one pre-encoded batch, evaluated again and again.
-        bar.set_message(format!("batch {b}, pre-encoded"));
-        enc.clear();
-        for i in 0..b {
-            enc.push(&pool[i % POOL], 1);
+            let without = measure(budget, 2, || {
+                net.evaluate_encoded(&enc, &mut policy, &mut wdl)
+            });
+            bar.inc(1);
+            rows.push(BatchFigures {
+                batch: b,
+                precision: p,
+                evals_per_s: (with.iterations * b) as f64 / with.secs(),
+                evals_per_s_no_encode: (without.iterations * b) as f64 / without.secs(),
+                encode_share,
+            });
         }
-        enc.finish();
-        let without = measure(budget, 2, || {
-            net.evaluate_encoded(&enc, &mut policy, &mut wdl)
-        });
-        bar.inc(1);
-        rows.push(BatchFigures {
-            batch: b,
-            evals_per_s: (with.iterations * b) as f64 / with.secs(),
-            evals_per_s_no_encode: (without.iterations * b) as f64 / without.secs(),
-            encode_share,
-        });
     }
     bar.finish_and_clear();
 
+    let accuracy = nets
+        .iter()
+        .filter(|n| n.precision() != Precision::Fp32)
+        .map(|n| accuracy(&net, n, &pool, largest.min(256)))
+        .collect();
     Ok(ModelFigures {
         device: format!("{:?}", net.device()),
         threads: tch::get_num_threads(),
         shape: net.shape(),
         parameters: net.parameter_count(),
         batches: rows,
+        accuracy,
     })
+}
+
+/// `low`'s evaluations of every position of `pool` against `reference`'s
+/// (fp32, the same weights), in batches of `batch`.
+fn accuracy<S: GameState>(
+    reference: &Network,
+    low: &Network,
+    pool: &[S],
+    batch: usize,
+) -> Accuracy {
+    let (mut tv_sum, mut tv_max, mut v_sum, mut v_max, mut agree) = (0.0, 0.0f64, 0.0, 0.0f64, 0);
+    let mut enc = Encoder::new();
+    let (mut p32, mut w32, mut p16, mut w16) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for chunk in pool.chunks(batch.max(1)) {
+        enc.clear();
+        for s in chunk {
+            enc.push(s, 1);
+        }
+        enc.finish();
+        reference.evaluate_encoded(&enc, &mut p32, &mut w32);
+        low.evaluate_encoded(&enc, &mut p16, &mut w16);
+        let offsets = enc.offsets();
+        for i in 0..chunk.len() {
+            let (a, b) = (
+                &p32[offsets[i]..offsets[i + 1]],
+                &p16[offsets[i]..offsets[i + 1]],
+            );
+            let tv = 0.5
+                * a.iter()
+                    .zip(b)
+                    .map(|(x, y)| (x - y).abs() as f64)
+                    .sum::<f64>();
+            tv_sum += tv;
+            tv_max = tv_max.max(tv);
+            let score = |w: [f32; 3]| (w[0] - w[2]) as f64;
+            let dv = (score(w32[i]) - score(w16[i])).abs();
+            v_sum += dv;
+            v_max = v_max.max(dv);
+            if argmax(a) == argmax(b) {
+                agree += 1;
+            }
+        }
+    }
+    let n = pool.len().max(1) as f64;
+    Accuracy {
+        precision: low.precision(),
+        positions: pool.len(),
+        policy_tv_mean: tv_sum / n,
+        policy_tv_max: tv_max,
+        value_diff_mean: v_sum / n,
+        value_diff_max: v_max,
+        top_move_agreement: agree as f64 / n,
+    }
+}
+
+/// The index of the largest value (the first of equals).
+fn argmax(xs: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, &x) in xs.iter().enumerate() {
+        if x > xs[best] {
+            best = i;
+        }
+    }
+    best
 }
 
 /// The largest power of two up to `cap` (and `cap` itself) whose forward

@@ -48,6 +48,12 @@ pub struct ModelConfig {
     /// `future_eval_weight`. They give the trunk a denser signal than the
     /// result; play never reads them (docs/model.md, "Auxiliary heads").
     pub aux_heads: bool,
+    /// The number format of the network in self-play: "fp32" (default),
+    /// "bf16" or "fp16" (16-bit weights and activations; for a GPU, where
+    /// they are faster; training always runs in fp32). `triad bench model
+    /// --precision fp32,bf16` measures the speed and the change in the
+    /// evaluations (docs/model.md, "Precision").
+    pub precision: crate::net::Precision,
 }
 
 impl Default for ModelConfig {
@@ -63,6 +69,7 @@ impl Default for ModelConfig {
             padding: crate::net::Padding::Zeros,
             global_pool: false,
             aux_heads: false,
+            precision: crate::net::Precision::Fp32,
         }
     }
 }
@@ -170,5 +177,9 @@ mod tests {
         assert!(e.0.contains("device"), "{}", e.0);
         let e = ModelConfig::from_toml_str("[model]\nchannels = 0\n").unwrap_err();
         assert!(e.0.contains("channels"), "{}", e.0);
+        let e = ModelConfig::from_toml_str("[model]\nprecision = \"fp8\"\n").unwrap_err();
+        assert!(e.0.contains("precision"), "{}", e.0);
+        let c = ModelConfig::from_toml_str("[model]\nprecision = \"bf16\"\n").unwrap();
+        assert_eq!(c.precision, crate::Precision::Bf16);
     }
 }

@@ -24,6 +24,6 @@ pub use checkpoint::{CheckpointError, CheckpointInfo};
 pub use config::{ConfigError, ModelConfig};
 pub use encode::{encode_batch, BatchTensors, EncodedLeaf, Encoder, Input};
 pub use net::{
-    policy_loss, value_loss, with_torch_rng, AuxOutputs, Evaluation, Network, Padding, ReplyMoves,
-    Shape,
+    policy_loss, value_loss, with_torch_rng, AuxOutputs, Evaluation, Network, Padding, Precision,
+    ReplyMoves, Shape,
 };

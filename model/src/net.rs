@@ -38,6 +38,61 @@ impl Padding {
     }
 }
 
+/// The number format a network evaluates in (`[model] precision`):
+/// `fp32` (the default, and always what training uses), or `bf16` / `fp16`,
+/// weights and activations in 16 bits, for inference only. Softmaxes run
+/// in fp32 either way. On a GPU 16 bits halve the memory traffic and use
+/// the tensor cores; on a CPU fp32 is the fastest. `triad bench model
+/// --precision fp32,bf16` measures both the speed and what the 16 bits
+/// change in the evaluations (docs/model.md, "Precision").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    #[default]
+    Fp32,
+    Bf16,
+    Fp16,
+}
+
+impl Precision {
+    /// Every precision, in the order `bench model` reports them.
+    pub const ALL: [Precision; 3] = [Precision::Fp32, Precision::Bf16, Precision::Fp16];
+
+    /// The name written in run files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Bf16 => "bf16",
+            Precision::Fp16 => "fp16",
+        }
+    }
+
+    /// The tensor kind of the weights and activations.
+    pub fn kind(self) -> Kind {
+        match self {
+            Precision::Fp32 => Kind::Float,
+            Precision::Bf16 => Kind::BFloat16,
+            Precision::Fp16 => Kind::Half,
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Precision, String> {
+        Precision::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
+    }
+}
+
 /// Everything that fixes the set and shapes of the weights. Stored in every
 /// checkpoint's sidecar; a checkpoint loads only into the same shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,6 +206,19 @@ impl std::fmt::Display for Shape {
 /// `0 × log_softmax` in the loss stays 0 instead of NaN.
 const MASKED_LOGIT: f64 = -1e9;
 
+/// `logits` with the slots where `mask` is false set to a huge negative
+/// logit: [`MASKED_LOGIT`], or -6e4 in an fp16 network (fp16's largest
+/// finite magnitude is 65,504); either way a softmax gives those slots
+/// nothing.
+fn masked(logits: Tensor, mask: &Tensor) -> Tensor {
+    let fill = if logits.kind() == Kind::Half {
+        -6.0e4
+    } else {
+        MASKED_LOGIT
+    };
+    logits.masked_fill(&mask.logical_not(), fill)
+}
+
 struct Block {
     conv1: nn::Conv2D,
     bn1: nn::BatchNorm,
@@ -174,7 +242,7 @@ impl Shape {
 fn pool_cells(t: &Tensor) -> Tensor {
     Tensor::cat(
         &[
-            t.mean_dim([2i64, 3].as_slice(), false, Kind::Float),
+            t.mean_dim([2i64, 3].as_slice(), false, t.kind()),
             t.amax([2i64, 3].as_slice(), false),
         ],
         1,
@@ -234,6 +302,7 @@ pub struct Network {
     value_fc: nn::Linear,
     value_out: nn::Linear,
     aux: Option<AuxHeads>,
+    precision: Precision,
 }
 
 /// One position's evaluation.
@@ -377,11 +446,33 @@ impl Network {
             value_fc,
             value_out,
             aux,
+            precision: Precision::Fp32,
         }
     }
 
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// The number format [`Network::evaluate_encoded`] computes in.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// Converts the weights (and batch norm's running statistics) to
+    /// `precision` for inference; the inputs are converted at each batch.
+    /// For play only: training reads fp32 weights, and a network taken to
+    /// 16 bits and back has lost the bits in between.
+    pub fn set_precision(&mut self, precision: Precision) {
+        if precision == self.precision {
+            return;
+        }
+        match precision {
+            Precision::Fp32 => self.vs.float(),
+            Precision::Bf16 => self.vs.bfloat16(),
+            Precision::Fp16 => self.vs.half(),
+        }
+        self.precision = precision;
     }
     pub fn device(&self) -> Device {
         self.vs.device()
@@ -442,11 +533,8 @@ impl Network {
             .apply(&aux.reply_embed)
             .relu()
             .apply(&aux.reply_proj); // [B, M2, H]
-        let reply_logits = (moves + board)
-            .relu()
-            .apply(&aux.reply_out)
-            .squeeze_dim(-1)
-            .masked_fill(&reply.mask.logical_not(), MASKED_LOGIT);
+        let reply_logits = (moves + board).relu().apply(&aux.reply_out).squeeze_dim(-1);
+        let reply_logits = masked(reply_logits, &reply.mask);
         Some((
             logits,
             value,
@@ -498,10 +586,7 @@ impl Network {
             .relu()
             .apply(&self.move_proj); // [B, M, H]
         let hidden = ((from + to).transpose(1, 2) + moves).relu();
-        hidden
-            .apply(&self.policy_out)
-            .squeeze_dim(-1)
-            .masked_fill(&x.mask.logical_not(), MASKED_LOGIT)
+        masked(hidden.apply(&self.policy_out).squeeze_dim(-1), &x.mask)
     }
 
     /// The value head's hidden layer: `[B, value_hidden]`.
@@ -532,7 +617,12 @@ impl Network {
         }
         let m = enc.max_moves();
         let (probs, values) = tch::no_grad(|| {
-            let x = enc.to_tensors(self.device());
+            let mut x = enc.to_tensors(self.device());
+            if self.precision != Precision::Fp32 {
+                let kind = self.precision.kind();
+                x.planes = x.planes.to_kind(kind);
+                x.move_features = x.move_features.to_kind(kind);
+            }
             let (logits, value) = self.forward_t(&x, false);
             (
                 logits.softmax(1, Kind::Float).to_device(Device::Cpu),

@@ -18,6 +18,7 @@ fn small_config() -> ModelConfig {
         padding: Padding::Zeros,
         global_pool: false,
         aux_heads: false,
+        precision: Precision::Fp32,
     }
 }
 
@@ -161,6 +162,51 @@ fn policy_is_a_distribution_over_exactly_the_legal_moves() {
     for (a, b) in alone[0].policy.iter().zip(&evals[5].policy) {
         assert!((a - b).abs() < 1e-5);
     }
+}
+
+/// A network in 16 bits evaluates the same positions to distributions over
+/// the same moves, close to fp32's (the differences are what `bench model
+/// --precision` reports), and back in fp32 it computes in 32 bits again.
+#[test]
+fn sixteen_bit_networks_give_close_distributions_over_the_same_moves() {
+    let net = Network::new(&small_config(), enc(), 1).unwrap();
+    let positions = random_positions(&Position::start(), 40, 4, 80);
+    let inputs: Vec<Input<Position>> = positions.iter().map(|p| (p, 1)).collect();
+    let reference = net.evaluate(&inputs);
+    for precision in [Precision::Bf16, Precision::Fp16] {
+        let mut low = net.duplicate();
+        low.set_precision(precision);
+        assert_eq!(low.precision(), precision);
+        let evals = low.evaluate(&inputs);
+        for (a, b) in reference.iter().zip(&evals) {
+            assert_eq!(a.policy.len(), b.policy.len());
+            let sum: f32 = b.policy.iter().sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-3,
+                "{precision}: policy sums to {sum}"
+            );
+            let tv: f32 = a
+                .policy
+                .iter()
+                .zip(&b.policy)
+                .map(|(x, y)| (x - y).abs())
+                .sum();
+            assert!(tv < 0.1, "{precision}: total variation {tv}");
+            let dv = ((a.wdl[0] - a.wdl[2]) - (b.wdl[0] - b.wdl[2])).abs();
+            assert!(dv < 0.1, "{precision}: expected score differs by {dv}");
+        }
+        assert!(
+            reference
+                .iter()
+                .zip(&evals)
+                .any(|(a, b)| a.policy != b.policy),
+            "{precision}: 16 bits change some probabilities"
+        );
+        low.set_precision(Precision::Fp32);
+        assert_eq!(low.precision(), Precision::Fp32);
+    }
+    assert!("fp8".parse::<Precision>().is_err());
+    assert_eq!("bf16".parse::<Precision>(), Ok(Precision::Bf16));
 }
 
 #[test]
@@ -508,6 +554,7 @@ fn auxiliary_heads_leave_play_unchanged() {
     let e = enc();
     let cfg = ModelConfig {
         aux_heads: true,
+        precision: Precision::Fp32,
         ..small_config()
     };
     let net = Network::new(&cfg, e, 11).unwrap();

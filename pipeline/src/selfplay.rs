@@ -16,7 +16,8 @@ use std::time::Instant;
 
 /// The network a run uses and the id written on its rows: the checkpoint
 /// at `checkpoint` (a network of `game`; another game or variant is
-/// refused, naming both) or a fresh one from `model` drawn from `seed`.
+/// refused, naming both) or a fresh one from `model` drawn from `seed`,
+/// in `[model] precision`.
 pub fn load_network<G: Game>(
     game: &G,
     model: &ModelConfig,
@@ -25,8 +26,9 @@ pub fn load_network<G: Game>(
 ) -> Result<(Network, String), Error> {
     match checkpoint {
         None => {
-            let net = Network::new(model, game.encoding(), seed)
+            let mut net = Network::new(model, game.encoding(), seed)
                 .map_err(|e| Error::input(e.to_string()))?;
+            net.set_precision(model.precision);
             Ok((net, format!("random-seed{seed}")))
         }
         Some(path) => {
@@ -36,8 +38,9 @@ pub fn load_network<G: Game>(
             if model.threads > 0 {
                 tch::set_num_threads(model.threads as i32);
             }
-            let (net, info) = Network::load(path, &GameTag::of(game), device)
+            let (mut net, info) = Network::load(path, &GameTag::of(game), device)
                 .map_err(|e| Error::input(e.to_string()))?;
+            net.set_precision(model.precision);
             let stem = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

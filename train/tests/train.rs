@@ -610,6 +610,7 @@ fn auxiliary_losses_fall_and_stay_out_without_the_heads() {
     let cfg = overfit_train();
     let aux_model = ModelConfig {
         aux_heads: true,
+        precision: model::Precision::Fp32,
         ..tiny_model()
     };
     let aux_part = |r: &train::MetricsRow| r.loss - r.policy_loss - r.value_loss;

@@ -8,7 +8,7 @@ use crate::cmd::CliError;
 use crate::games::{self, with_game};
 use ::bench::model::{self as harness, ModelOptions};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::ModelConfig;
+use model::{ModelConfig, Precision};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,8 +16,13 @@ use std::time::Duration;
 #[command(
     after_help = "Positions come from random legal playouts from the start. `evals_per_s` \
 counts encoding (planes and legal-move arrays), tensor copies, the forward pass and \
-softmaxes; `evals_per_s_no_encode` the same on pre-encoded batches.\n\nExamples:\n  \
-triad bench model\n  triad bench model --config configs/quickstart.toml --json"
+softmaxes; `evals_per_s_no_encode` the same on pre-encoded batches. With \
+`--precision fp32,bf16,fp16` every batch size measures each precision in turn (one copy \
+of the same weights each), and each 16-bit copy's evaluations of the positions are \
+compared with fp32's: the move distributions' total variation distance, the expected \
+score's difference and how often the most probable move is the same.\n\nExamples:\n  \
+triad bench model\n  triad bench model --config configs/quickstart.toml --json\n  \
+triad bench model --config configs/gpu.toml --precision fp32,bf16,fp16"
 )]
 pub struct Args {
     /// Run file whose `[model]` section gives the network (default: the
@@ -35,6 +40,15 @@ pub struct Args {
     /// lowered to what fits in memory).
     #[arg(long, value_name = "N")]
     max_batch: Option<usize>,
+    /// Number formats to measure, comma-separated: fp32, bf16, fp16 (16
+    /// bits are for GPUs; on a CPU fp32 is the fastest).
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "fp32",
+        value_delimiter = ','
+    )]
+    precision: Vec<Precision>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -56,6 +70,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let options = ModelOptions {
         budget: Duration::from_secs_f64(args.seconds),
         max_batch: args.max_batch,
+        precisions: args.precision.clone(),
     };
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -72,16 +87,29 @@ pub fn run(args: Args) -> Result<(), CliError> {
             f.shape, f.parameters, f.device, f.threads
         );
         println!(
-            "{:>6} {:>12} {:>18} {:>14}",
-            "batch", "evals/s", "evals/s no-encode", "encode share"
+            "{:>6} {:>9} {:>12} {:>18} {:>14}",
+            "batch", "precision", "evals/s", "evals/s no-encode", "encode share"
         );
         for r in &f.batches {
             println!(
-                "{:>6} {:>12.1} {:>18.1} {:>13.1}%",
+                "{:>6} {:>9} {:>12.1} {:>18.1} {:>13.1}%",
                 r.batch,
+                r.precision.name(),
                 r.evals_per_s,
                 r.evals_per_s_no_encode,
                 r.encode_share * 100.0
+            );
+        }
+        for a in &f.accuracy {
+            println!(
+                "{} against fp32 on {} positions: policy total variation mean {:.5} (max {:.5}), expected score difference mean {:.5} (max {:.5}), same top move {:.1}%",
+                a.precision.name(),
+                a.positions,
+                a.policy_tv_mean,
+                a.policy_tv_max,
+                a.value_diff_mean,
+                a.value_diff_max,
+                a.top_move_agreement * 100.0
             );
         }
     }
