@@ -114,9 +114,88 @@ pub struct Report {
     /// Stopped early by `stop`: games in progress were dropped.
     pub interrupted: bool,
     pub seconds: f64,
+    /// CPU time of the whole process while the job ran (s).
+    pub cpu_seconds: f64,
+    /// Self-play pools (drivers, each with its own network copy).
+    pub pools: usize,
+}
+
+/// What self-play's progress line shows while it runs, and its report at
+/// the end: the rates, how full the network's batches were, the share of
+/// the wall time each network copy was busy, the cache's share of leaf
+/// lookups and the CPU time spent outside the network per evaluation
+/// (tree search, rules, encoding, writing). Computed from counters the
+/// driver keeps anyway, two clock reads per network call and one
+/// `getrusage` per progress update.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Diagnostics {
+    pub games_per_s: f64,
+    pub positions_per_s: f64,
+    pub evals_per_s: f64,
+    /// Positions per network call.
+    pub mean_batch: f64,
+    /// `mean_batch` over the positions a call could hold (0..1).
+    pub batch_fill: f64,
+    /// Time inside the network over wall time, per network copy (0..1).
+    pub network_busy: f64,
+    /// Cache hits over leaf lookups (0..1).
+    pub cache_hit_rate: f64,
+    /// Process CPU time outside the network per evaluation (µs).
+    pub cpu_us_per_eval: f64,
+}
+
+impl Diagnostics {
+    /// From `pools`' summed totals after `secs` of wall time in which the
+    /// process used `cpu_secs` of CPU.
+    pub fn of(t: &Totals, secs: f64, pools: usize, cpu_secs: f64) -> Diagnostics {
+        let secs = secs.max(1e-9);
+        let per_s = |x: u64| x as f64 / secs;
+        let outside = (cpu_secs - t.network_cpu_nanos as f64 * 1e-9).max(0.0);
+        Diagnostics {
+            games_per_s: per_s(t.games),
+            positions_per_s: per_s(t.positions),
+            evals_per_s: per_s(t.evaluations),
+            mean_batch: t.mean_batch(),
+            batch_fill: t.batch_fill(),
+            network_busy: (t.network_nanos as f64 * 1e-9 / (secs * pools.max(1) as f64)).min(1.0),
+            cache_hit_rate: t.cache_hit_rate(),
+            cpu_us_per_eval: outside * 1e6 / t.evaluations.max(1) as f64,
+        }
+    }
+
+    /// The progress line's text.
+    pub fn line(&self) -> String {
+        format!(
+            "{:.0} pos/s  {:.0} evals/s  batch {:.1} ({:.0}% full)  net busy {:.0}%  cache {:.0}%  {:.0} µs CPU/eval",
+            self.positions_per_s,
+            self.evals_per_s,
+            self.mean_batch,
+            self.batch_fill * 100.0,
+            self.network_busy * 100.0,
+            self.cache_hit_rate * 100.0,
+            self.cpu_us_per_eval,
+        )
+    }
+}
+
+/// CPU time this process has used so far (user + system, s; 0 where
+/// `getrusage` fails).
+pub fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the rusage struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    tv(u.ru_utime) + tv(u.ru_stime)
 }
 
 impl Report {
+    /// The job's [`Diagnostics`].
+    pub fn diagnostics(&self) -> Diagnostics {
+        Diagnostics::of(&self.totals, self.seconds, self.pools, self.cpu_seconds)
+    }
+
     /// Rows written (searched positions of games dropped by an interrupt
     /// are not written).
     pub fn rows(&self) -> u64 {
@@ -151,6 +230,7 @@ impl Report {
             "false_resignations": t.false_resignations,
             "false_resignation_rate": t.false_resignation_rate(),
             "interrupted": self.interrupted,
+            "diagnostics": self.diagnostics(),
             "model_id": model_id,
             "shards": self.shards.iter().map(|s| s.path.display().to_string()).collect::<Vec<_>>(),
         })
@@ -175,6 +255,16 @@ impl Report {
             self.per_hour(t.positions),
             t.evaluations as f64 / secs.max(1e-9),
             t.mean_batch()
+        );
+        let d = self.diagnostics();
+        let _ = writeln!(
+            out,
+            "network: batches {:.0}% full, busy {:.0}% of the time{}, cache hits {:.0}% of lookups, {:.0} µs of CPU outside the network per evaluation",
+            d.batch_fill * 100.0,
+            d.network_busy * 100.0,
+            if self.pools > 1 { " (each copy)" } else { "" },
+            d.cache_hit_rate * 100.0,
+            d.cpu_us_per_eval,
         );
         let false_rate = match t.false_resignation_rate() {
             Some(r) => format!(
@@ -325,6 +415,8 @@ where
         shards,
         interrupted,
         seconds: progress.started.elapsed().as_secs_f64(),
+        cpu_seconds: progress.cpu_seconds(),
+        pools: 1,
     })
 }
 
@@ -383,6 +475,8 @@ where
         shards: Vec::new(),
         interrupted: false,
         seconds: progress.started.elapsed().as_secs_f64(),
+        cpu_seconds: progress.cpu_seconds(),
+        pools: n as usize,
     };
     for r in results {
         let (totals, shards, interrupted) = r?;
@@ -425,6 +519,8 @@ struct Part {
 struct Progress<'a> {
     bar: &'a ProgressBar,
     started: Instant,
+    /// The process's CPU time when the job started.
+    cpu_start: f64,
     totals: Mutex<Vec<Totals>>,
 }
 
@@ -433,8 +529,14 @@ impl<'a> Progress<'a> {
         Progress {
             bar,
             started: Instant::now(),
+            cpu_start: process_cpu_seconds(),
             totals: Mutex::new(vec![Totals::default(); pools]),
         }
+    }
+
+    /// CPU time of the process since the job started.
+    fn cpu_seconds(&self) -> f64 {
+        process_cpu_seconds() - self.cpu_start
     }
 
     /// Pool `p`'s totals so far; the bar shows the sum.
@@ -447,10 +549,16 @@ impl<'a> Progress<'a> {
         for t in all.iter() {
             sum.add(t);
         }
+        let pools = all.len();
         drop(all);
         self.bar.set_position(sum.games);
-        self.bar
-            .set_message(progress_message(&sum, self.started.elapsed().as_secs_f64()));
+        let d = Diagnostics::of(
+            &sum,
+            self.started.elapsed().as_secs_f64(),
+            pools,
+            self.cpu_seconds(),
+        );
+        self.bar.set_message(progress_message(&sum, &d));
     }
 }
 
@@ -522,15 +630,12 @@ where
     Ok((driver.totals, shards, interrupted))
 }
 
-/// The progress bar's message: positions and evaluations per second, the
-/// mean batch and the false-resignation rate so far.
-pub fn progress_message(t: &Totals, secs: f64) -> String {
-    let secs = secs.max(1e-9);
+/// The progress bar's message: the [`Diagnostics`] line and the
+/// false-resignation rate so far.
+pub fn progress_message(t: &Totals, d: &Diagnostics) -> String {
     format!(
-        "{:.0} pos/s  {:.0} evals/s  batch {:.1}  false-resign {}",
-        t.positions as f64 / secs,
-        t.evaluations as f64 / secs,
-        t.mean_batch(),
+        "{}  false-resign {}",
+        d.line(),
         match t.false_resignation_rate() {
             Some(r) => format!("{:.1}%", r * 100.0),
             None => "-".into(),
@@ -589,6 +694,41 @@ mod tests {
             &bar,
         )
         .unwrap()
+    }
+
+    /// The diagnostics of a tiny job are within their ranges: rates
+    /// positive, fill and busy shares and the cache's hit rate in 0..1,
+    /// and the text summary says them.
+    #[test]
+    fn diagnostics_are_sane_on_a_tiny_job() {
+        let dir = tempfile::tempdir().unwrap();
+        for pools in [1, 2] {
+            let r = play(pools, &dir.path().join(format!("p{pools}")));
+            let d = r.diagnostics();
+            assert_eq!(r.pools, pools);
+            assert!(
+                d.games_per_s > 0.0 && d.positions_per_s > 0.0 && d.evals_per_s > 0.0,
+                "{d:?}"
+            );
+            assert!(d.batch_fill > 0.0 && d.batch_fill <= 1.0, "{d:?}");
+            assert!(d.network_busy > 0.0 && d.network_busy <= 1.0, "{d:?}");
+            assert!((0.0..=1.0).contains(&d.cache_hit_rate), "{d:?}");
+            assert!(
+                d.cpu_us_per_eval.is_finite() && d.cpu_us_per_eval >= 0.0,
+                "{d:?}"
+            );
+            assert!(r.totals.batch_capacity >= r.totals.evaluations);
+            assert!(
+                r.summary_text().contains("% full, busy "),
+                "{}",
+                r.summary_text()
+            );
+            let json = r.summary_json("uniform");
+            assert!(
+                json["diagnostics"]["batch_fill"].as_f64().is_some(),
+                "{json}"
+            );
+        }
     }
 
     /// A job split between pools plays the games one pool plays (a game's

@@ -22,6 +22,7 @@ use mcts::{
 use model::{EncodedLeaf, Encoder};
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The game's static evaluation of a position, in centipawns from the side
 /// to move's view (`game::AlphaBetaState::evaluate`), used to adjudicate
@@ -72,6 +73,17 @@ pub struct Totals {
     pub would_resign: u64,
     /// Of those, the ones where it would have been wrong.
     pub false_resignations: u64,
+    /// Wall time the driver's thread spent inside the evaluator (ns): the
+    /// network's busy time, copies and (on CUDA) the wait for the GPU
+    /// included.
+    pub network_nanos: u64,
+    /// CPU time that thread spent inside the evaluator (ns); the rest of
+    /// the process's CPU time is tree search, rules and writing.
+    pub network_cpu_nanos: u64,
+    /// Sum over network calls of the positions the call could have held
+    /// (the games of its half): the mean batch fill is `evaluations` over
+    /// this.
+    pub batch_capacity: u64,
 }
 
 impl Totals {
@@ -93,6 +105,21 @@ impl Totals {
         self.resignations += other.resignations;
         self.would_resign += other.would_resign;
         self.false_resignations += other.false_resignations;
+        self.network_nanos += other.network_nanos;
+        self.network_cpu_nanos += other.network_cpu_nanos;
+        self.batch_capacity += other.batch_capacity;
+    }
+
+    /// Mean share of each network call's capacity that held a position
+    /// (0..1; 0 before any call).
+    pub fn batch_fill(&self) -> f64 {
+        self.evaluations as f64 / self.batch_capacity.max(1) as f64
+    }
+
+    /// Share of leaf lookups answered by the evaluation cache instead of
+    /// the network (0..1).
+    pub fn cache_hit_rate(&self) -> f64 {
+        self.cache_hits as f64 / (self.cache_hits + self.evaluations).max(1) as f64
     }
 
     /// Share of would-be resignations that were wrong (`None` before any).
@@ -372,7 +399,7 @@ impl<G: Game> SelfPlay<G> {
             let ctx = &ctx;
             let pool = &self.pool;
             let (policy, wdl) = (&mut self.policy, &mut self.wdl);
-            let (batch_size, tree_ready) = std::thread::scope(|scope| {
+            let (batch_size, tree_ready, (wall, cpu), capacity) = std::thread::scope(|scope| {
                 let worker = scope.spawn(move || {
                     pool.install(|| {
                         tree_group
@@ -398,17 +425,23 @@ impl<G: Game> SelfPlay<G> {
                     .filter(|s| s.waiting)
                     .map(|s| s.search.request())
                     .collect();
+                let mut spent = (0, 0);
                 if !batch.is_empty() {
+                    let (wall, cpu) = (Instant::now(), thread_cpu_nanos());
                     if encode {
                         evaluator.evaluate_prepared(&batch, eval_enc, policy, wdl);
                     } else {
                         evaluator.evaluate(&batch, policy, wdl);
                     }
+                    spent = (
+                        wall.elapsed().as_nanos() as u64,
+                        thread_cpu_nanos().saturating_sub(cpu),
+                    );
                 }
                 let size = batch.len();
                 drop(batch);
                 match worker.join() {
-                    Ok(ready) => (size, ready),
+                    Ok(ready) => (size, ready, spent, eval_group.len()),
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
             });
@@ -417,6 +450,11 @@ impl<G: Game> SelfPlay<G> {
             self.take_answers(turn, half);
             n += batch_size;
             calls += (batch_size > 0) as u64;
+            if batch_size > 0 {
+                self.totals.network_nanos += wall;
+                self.totals.network_cpu_nanos += cpu;
+                self.totals.batch_capacity += capacity as u64;
+            }
         }
         self.collect_finished(finished, n, calls)
     }
@@ -515,6 +553,21 @@ impl<G: Game> SelfPlay<G> {
         self.totals.evaluations += n as u64;
         self.totals.rounds += calls;
         stats
+    }
+}
+
+/// CPU time of the calling thread so far (ns; 0 where the clock is missing).
+fn thread_cpu_nanos() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into `t`, which we own.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    } else {
+        0
     }
 }
 
