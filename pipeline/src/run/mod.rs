@@ -34,7 +34,6 @@ mod timings;
 mod train;
 
 pub use config::LoopConfig;
-pub(crate) use eval::match_schedule;
 pub use paths::{gen_name, match_game_id, network_path, selfplay_game_id};
 use state::read_json;
 pub use state::{Stage, State, Summary};
@@ -114,15 +113,7 @@ where
         run: &Path,
         stop: &'a AtomicBool,
     ) -> Result<Loop<'a, G>, Error> {
-        let ladder = cfg
-            .eval
-            .ladder
-            .iter()
-            .map(|p| {
-                p.parse()
-                    .map_err(|e| Error::input(format!("eval.ladder: {e}")))
-            })
-            .collect::<Result<_, _>>()?;
+        let ladder = crate::matches::ladder(cfg)?;
         let suite = match cfg.eval.suite.as_str() {
             "" => Vec::new(),
             dir => game
