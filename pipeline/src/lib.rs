@@ -3,7 +3,7 @@
 //! shards ([`selfplay::play_to_shards`]), network players for matches
 //! ([`players`]), a match between players ([`matchup`]), the
 //! generation-match stage of the loop and the distributed trainer
-//! ([`matches`]), the ratings of a run ([`ratings`]), its benchmark-suite
+//! ([`matches`](mod@matches)), the ratings of a run ([`ratings`]), its benchmark-suite
 //! scores ([`suite`]) and the run file that
 //! configures them all ([`config::RunConfig`]).
 //!
