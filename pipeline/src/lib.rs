@@ -1,7 +1,9 @@
 //! The long-running roles of triad, built from the layers below (KataGo's
 //! `program/`): the loop of generations ([`run::Loop`]), self-play into
 //! shards ([`selfplay::play_to_shards`]), network players for matches
-//! ([`players`]), a match between players ([`matchup`]), the ratings of a run ([`ratings`]), its benchmark-suite
+//! ([`players`]), a match between players ([`matchup`]), the
+//! generation-match stage of the loop and the distributed trainer
+//! ([`matches`](mod@matches)), the ratings of a run ([`ratings`]), its benchmark-suite
 //! scores ([`suite`]) and the run file that
 //! configures them all ([`config::RunConfig`]).
 //!
@@ -14,6 +16,7 @@ mod error;
 pub mod leafhint;
 pub mod lock;
 pub mod lockstep;
+pub mod matches;
 pub mod matchup;
 pub mod players;
 pub mod plot;

@@ -1,20 +1,20 @@
 //! Matches and ratings of a distributed run, played inside the trainer
 //! (`triad trainer --matches`): after publishing generation g, g plays g-1
-//! and the `[eval] ladder` with the `[eval]` settings; the result goes up
+//! and the whole `[eval] ladder` with the `[eval]` settings (the stage is
+//! [`crate::matches`], the loop's too); the result goes up
 //! as `matches/gNNNNNN.json` (put-if-absent: one writer per generation,
 //! the trainer that owns it), and the run's ratings are refitted from every
 //! generation's matches and written as `ratings.md` (a hint, one writer).
 
 use std::path::Path;
 
-use eval::arena::players::PlayerSpec;
-use eval::arena::{self, RunOptions, Table};
 use eval::elo::Wdl;
 use game::{AlphaBetaState, Game};
 use serde::{Deserialize, Serialize};
 use store::Store;
 
 use super::{gen_name, patiently};
+use crate::matches::{Lineup, Rungs};
 use crate::ratings::{self, Matches};
 use crate::{Error, RunConfig};
 
@@ -39,53 +39,15 @@ pub fn play<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    let net = |p: &Path| {
-        PlayerSpec::Net(crate::players::selfplay_net_spec(
-            p.display().to_string(),
-            cfg.eval.simulations,
-            &cfg.selfplay,
-        ))
-    };
-    let mut players = vec![net(current), net(previous)];
-    let mut names = vec![gen_name(g), gen_name(g - 1)];
-    for rung in &cfg.eval.ladder {
-        players.push(
-            rung.parse()
-                .map_err(|e| Error::input(format!("eval.ladder: {e}")))?,
-        );
-        names.push(rung.clone());
-    }
-    // Player 1 is the previous generation.
-    let (openings, schedule) = crate::run::match_schedule(game, cfg, g, players.len(), 1);
-    let opts = RunOptions {
-        threads: cfg.eval.threads,
-        max_plies: cfg.eval.max_plies,
-        seed: cfg.seed.wrapping_add(g as u64),
-    };
-    let device = cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
-    let factory = crate::players::factory::<G>(device);
-    let mut table = Table::new(players.len());
-    arena::run(
-        game,
-        &players,
-        &schedule,
-        &openings,
-        &opts,
-        factory.as_deref(),
-        |gm| {
-            table.add(gm);
-            true
-        },
-    )
-    .map_err(Error::failed)?;
-    let results: Vec<(String, u64, u64, u64)> = names
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(j, n)| {
-            let r = table.wdl[0][j];
-            (n.clone(), r.wins, r.draws, r.losses)
-        })
+    let ladder = crate::matches::ladder(cfg)?;
+    let nets = [(gen_name(g), current), (gen_name(g - 1), previous)];
+    let lineup = Lineup::new(cfg, g, &nets, &ladder, Rungs::All);
+    let fixtures = lineup.schedule(game, cfg, g);
+    let played = crate::matches::play(game, cfg, g, &lineup, &fixtures, || {})?;
+    let results: Vec<(String, u64, u64, u64)> = played
+        .results(&lineup)
+        .into_iter()
+        .map(|(n, r)| (n, r.wins, r.draws, r.losses))
         .collect();
     let record = GenerationMatches {
         generation: g,
@@ -110,17 +72,12 @@ fn publish_ratings(store: &Store) -> Result<(), Error> {
         let Ok(r) = serde_json::from_slice::<GenerationMatches>(&bytes) else {
             continue;
         };
-        for (opponent, wins, draws, losses) in &r.results {
-            m.add(
-                &gen_name(r.generation),
-                opponent,
-                Wdl {
-                    wins: *wins,
-                    draws: *draws,
-                    losses: *losses,
-                },
-            );
-        }
+        let results: Vec<(String, Wdl)> = r
+            .results
+            .iter()
+            .map(|(opponent, w, d, l)| (opponent.clone(), Wdl::new(*w, *d, *l)))
+            .collect();
+        crate::matches::record(&mut m, &gen_name(r.generation), &results);
     }
     let table = ratings::ratings_table(&m, &ratings::fitted(&m));
     patiently(store, "writing ratings.md", |s| {

@@ -1,0 +1,78 @@
+//! `[loop]` of the run file ([`LoopConfig`]) and its validation.
+
+use serde::{Deserialize, Serialize};
+
+/// `[loop]`: the shape of a run of generations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopConfig {
+    /// Generations after generation 0 (the random network).
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: u64,
+    /// Optimiser steps per generation (the training run is one continuous
+    /// run; its total grows by this much each generation).
+    pub train_steps_per_generation: u64,
+    /// Training samples per new self-play position (default 0: off, a
+    /// fixed `train_steps_per_generation`). With `r > 0` each generation
+    /// adds `ceil(r · positions / batch_size)` optimiser steps, so the
+    /// ratio of training to new data stays at `r` (KataGo keeps it fixed
+    /// the same way) whether the generation's games ran long or short.
+    pub train_samples_per_position: f64,
+    /// A wall-clock budget in minutes (default 0: none). Once the run's
+    /// stages (`timings.csv`, so time before a resume counts) have taken
+    /// this long, the generation under way is the run's last: it finishes
+    /// self-play and training and plays the last generation's full
+    /// matches, so the loop ends up to a generation and one evaluation
+    /// past the budget. `generations` still caps the run. A run that
+    /// stopped on its budget is extended by a larger one.
+    pub minutes: f64,
+    /// Keep self-playing with the best network so far unless the new one
+    /// scores at least `gate_score` against it.
+    pub gating: bool,
+    pub gate_score: f64,
+}
+
+impl Default for LoopConfig {
+    fn default() -> Self {
+        LoopConfig {
+            generations: 4,
+            games_per_generation: 128,
+            train_steps_per_generation: 200,
+            train_samples_per_position: 0.0,
+            minutes: 0.0,
+            gating: false,
+            gate_score: 0.55,
+        }
+    }
+}
+
+impl LoopConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.generations == 0 {
+            return Err("loop.generations: must be at least 1".into());
+        }
+        if self.games_per_generation == 0 {
+            return Err("loop.games_per_generation: must be at least 1".into());
+        }
+        if self.train_steps_per_generation == 0 {
+            return Err("loop.train_steps_per_generation: must be at least 1".into());
+        }
+        if !(self.train_samples_per_position.is_finite()
+            && (0.0..=1000.0).contains(&self.train_samples_per_position))
+        {
+            return Err(
+                "loop.train_samples_per_position: must be within 0..=1000 (0 = off)".into(),
+            );
+        }
+        if !(self.minutes.is_finite() && self.minutes >= 0.0) {
+            return Err(
+                "loop.minutes: must be a number of minutes, 0 or more (0 = no budget)".into(),
+            );
+        }
+        if !(0.0..=1.0).contains(&self.gate_score) {
+            return Err("loop.gate_score: must be within 0..=1".into());
+        }
+        Ok(())
+    }
+}

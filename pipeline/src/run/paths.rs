@@ -1,0 +1,27 @@
+//! The names of a run's generations, games and files in its directory.
+
+use std::path::{Path, PathBuf};
+
+/// `gen-NNNN`.
+pub fn gen_name(g: u32) -> String {
+    format!("gen-{g:04}")
+}
+
+/// The game id of generation `g`'s `i`th self-play game: ids are unique
+/// within a run (`g · 2³²` + i), so readers that group a run's rows by
+/// game id never merge two games.
+pub fn selfplay_game_id(g: u32, i: u64) -> u64 {
+    ((g as u64) << 32) | i
+}
+
+/// The game id of generation `g`'s `i`th match game: `g · 2³² + 2³¹ + i`,
+/// apart from every self-play id of the run.
+pub fn match_game_id(g: u32, i: u64) -> u64 {
+    ((g as u64) << 32) | (1 << 31) | i
+}
+
+/// The path of a generation's network in a run directory.
+pub fn network_path(run: &Path, g: u32) -> PathBuf {
+    run.join("networks")
+        .join(format!("{}.safetensors", gen_name(g)))
+}

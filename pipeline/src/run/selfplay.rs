@@ -1,0 +1,65 @@
+//! The loop's self-play stage: generation `g`'s games with the best
+//! network so far, into `games/gen-g/`.
+
+use super::{bar_with, gen_name, selfplay_game_id, Loop, Stage};
+use crate::selfplay::{load_pool_evaluators, play_to_shards_pooled, Job};
+use crate::Error;
+use game::{AlphaBetaState, Game};
+
+impl<G: Game> Loop<'_, G>
+where
+    G::State: AlphaBetaState,
+{
+    /// Self-play of generation `g` with the network of generation `best`.
+    pub(super) fn selfplay(&self, g: u32, best: u32) -> Result<Stage, Error> {
+        let dir = self.run.join("games").join(gen_name(g));
+        if dir.exists() {
+            // An interrupted generation is played again from scratch.
+            std::fs::remove_dir_all(&dir)
+                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+        }
+        eprintln!("generation {g}: self-play with {}", gen_name(best));
+        let seed = self.cfg.seed.wrapping_mul(1000) + g as u64;
+        let path = self.net_path(best);
+        let (mut evaluators, model_id) = load_pool_evaluators(
+            self.game,
+            &self.cfg.model,
+            Some(&path),
+            seed,
+            self.cfg.selfplay.pools,
+        )?;
+        let job = Job {
+            out: dir,
+            games: self.cfg.r#loop.games_per_generation,
+            first_game_id: selfplay_game_id(g, 0),
+            seed,
+            shard_games: 1000,
+            model_id,
+        };
+        let bar = bar_with(
+            job.games,
+            "{elapsed_precise} [{bar:30}] {pos}/{len} self-play games  {msg}",
+        );
+        let report = play_to_shards_pooled(
+            self.game,
+            &self.cfg.selfplay,
+            &mut evaluators,
+            &job,
+            self.stop,
+            &bar,
+        )?;
+        bar.finish_and_clear();
+        if report.interrupted {
+            return Err(Error::failed(format!(
+                "interrupted during generation {g}'s self-play; run the loop again to resume"
+            )));
+        }
+        eprintln!(
+            "  {} games, {} positions in {:.0} s",
+            report.totals.games,
+            report.rows(),
+            report.seconds
+        );
+        Ok(Stage::Train)
+    }
+}

@@ -1,0 +1,129 @@
+//! The loop's training stages: generation 0's random network, and each
+//! later generation's training on every generation's shards so far,
+//! published as `networks/gen-g`.
+
+use super::{bar_with, gen_name, Loop, Stage};
+use crate::Error;
+use game::{AlphaBetaState, Game, GameTag};
+use std::path::{Path, PathBuf};
+
+impl<G: Game> Loop<'_, G>
+where
+    G::State: AlphaBetaState,
+{
+    /// Generation 0: a random network.
+    pub(super) fn init(&self) -> Result<Stage, Error> {
+        let net = model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
+            .map_err(|e| Error::input(e.to_string()))?;
+        let info = model::CheckpointInfo::new(&GameTag::of(self.game), net.shape(), 0);
+        net.save(&self.net_path(0), &info)
+            .map_err(|e| Error::failed(e.to_string()))?;
+        eprintln!(
+            "generation 0: a random network ({} parameters)",
+            net.parameter_count()
+        );
+        Ok(Stage::Eval)
+    }
+
+    /// Training up to generation `g`'s step count on every generation's
+    /// shards so far, then the new network is published as `gen-g`.
+    pub(super) fn train(&self, g: u32) -> Result<Stage, Error> {
+        eprintln!("generation {g}: training");
+        let train_dir = self.run.join("train");
+        let resume = train::latest_checkpoint(&train_dir).is_some();
+        let data: Vec<PathBuf> = (1..=g)
+            .map(|k| self.run.join("games").join(gen_name(k)))
+            .filter(|d| d.exists())
+            .collect();
+        let steps = self.train_steps_through(g)?;
+        let opts = train::RunOptions {
+            run_dir: train_dir.clone(),
+            data,
+            resume,
+            steps: Some(steps),
+            init: (!resume).then(|| self.net_path(0)),
+            stop_after: None,
+            config_text: Some(self.text.to_string()),
+        };
+        let bar = bar_with(
+            steps,
+            "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]",
+        );
+        let mut shown = 0;
+        train::train(
+            self.game,
+            &self.cfg.model,
+            &self.cfg.train,
+            &opts,
+            &mut |p| {
+                if p.last.step != shown {
+                    shown = p.last.step;
+                    bar.set_message(format!("loss {:.4}", p.last.loss));
+                }
+                bar.set_position(p.step);
+            },
+        )
+        .map_err(|e| match e {
+            train::TrainError::Input(m) => Error::Input(m),
+            train::TrainError::Failed(m) => Error::Failed(m),
+        })?;
+        bar.finish_and_clear();
+        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
+            Error::failed(format!(
+                "{}: training wrote no checkpoint",
+                train_dir.display()
+            ))
+        })?;
+        copy_checkpoint(&latest, &self.net_path(g))?;
+        Ok(Stage::Eval)
+    }
+
+    /// The training run's total optimiser steps after generation `g`: `g ·
+    /// train_steps_per_generation`, or with `train_samples_per_position =
+    /// r > 0` the sum over generations 1..=g of `ceil(r · positions_k /
+    /// batch_size)`, so each position written is trained on about `r`
+    /// times while it is new, however long the games run. The positions
+    /// are counted from the shards, so a resumed loop finds the same total.
+    fn train_steps_through(&self, g: u32) -> Result<u64, Error> {
+        let lc = &self.cfg.r#loop;
+        if lc.train_samples_per_position <= 0.0 {
+            return Ok(lc.train_steps_per_generation * g as u64);
+        }
+        let batch = self.cfg.train.batch_size.max(1) as f64;
+        let mut steps = 0u64;
+        for k in 1..=g {
+            let dir = self.run.join("games").join(gen_name(k));
+            let mut rows = 0u64;
+            if dir.exists() {
+                for shard in data::list_shards(&[&dir]).map_err(|e| Error::failed(e.to_string()))? {
+                    rows += data::ShardReader::open(&shard.path)
+                        .map_err(|e| Error::failed(e.to_string()))?
+                        .num_rows();
+                }
+            }
+            steps += (lc.train_samples_per_position * rows as f64 / batch).ceil() as u64;
+        }
+        Ok(steps.max(1))
+    }
+}
+
+fn copy_checkpoint(from: &Path, to: &Path) -> Result<(), Error> {
+    for (a, b) in [
+        (from.to_path_buf(), to.to_path_buf()),
+        (
+            model::checkpoint::sidecar_path(from),
+            model::checkpoint::sidecar_path(to),
+        ),
+    ] {
+        std::fs::read(&a)
+            .and_then(|bytes| fsio::write_atomic(&b, &bytes))
+            .map_err(|e| {
+                Error::failed(format!(
+                    "cannot copy {} to {}: {e}",
+                    a.display(),
+                    b.display()
+                ))
+            })?;
+    }
+    Ok(())
+}
