@@ -66,6 +66,36 @@ fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
     }
     let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
     assert_eq!(ratings.lines().count(), 3, "{ratings}");
+    // The stages' diagnostics: self-play's rates and shares, training's
+    // samples/s, each within its range.
+    let diag = std::fs::read_to_string(run.join("diagnostics.csv")).unwrap();
+    let header: Vec<&str> = diag.lines().next().unwrap().split(',').collect();
+    let row = |stage: &str| -> std::collections::HashMap<String, f64> {
+        let line = diag
+            .lines()
+            .find(|l| l.starts_with(&format!("1,{stage},")))
+            .unwrap_or_else(|| panic!("no generation 1 {stage} row in {diag}"));
+        header
+            .iter()
+            .zip(line.split(','))
+            .filter_map(|(h, x)| Some((h.to_string(), x.parse().ok()?)))
+            .collect()
+    };
+    let sp = row("selfplay");
+    for k in [
+        "evals_per_s",
+        "games_per_s",
+        "positions_per_s",
+        "mean_batch",
+        "cpu_us_per_eval",
+    ] {
+        assert!(sp[k] > 0.0, "{k} in {diag}");
+    }
+    for k in ["batch_fill", "network_busy"] {
+        assert!(sp[k] > 0.0 && sp[k] <= 1.0, "{k} in {diag}");
+    }
+    assert!((0.0..=1.0).contains(&sp["cache_hit_rate"]), "{diag}");
+    assert!(row("train")["samples_per_s"] > 0.0, "{diag}");
     let names: Vec<String> = v["ratings"]
         .as_array()
         .unwrap()

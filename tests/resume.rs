@@ -227,6 +227,18 @@ fn kill_9_of_the_loop_at_every_stage_resumes_to_identical_bytes() {
                     "{name}"
                 )
             }
+            // Rates and shares measured in wall time (self-play's network
+            // busy share, evaluations/s, training's samples/s): the rows
+            // (generation, stage) are the same, the figures are not.
+            "diagnostics.csv" => {
+                let stages = |b: &[u8]| -> Vec<String> {
+                    String::from_utf8_lossy(b)
+                        .lines()
+                        .map(|l| l.splitn(3, ',').take(2).collect::<Vec<_>>().join(","))
+                        .collect()
+                };
+                assert_eq!(stages(bytes), stages(&tb[name]), "{name}");
+            }
             // Wall-clock seconds per stage: the rows (generation, stage)
             // are the same, the seconds are not.
             "timings.csv" => {

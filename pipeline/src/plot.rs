@@ -1,6 +1,7 @@
 //! The curves of a run as a picture (`triad plot`): for a loop run, Elo by
 //! generation, the scores against the ladder and (with `[eval] suite`) the
-//! benchmark error rates next to the training curves; for a training run,
+//! benchmark error rates, how self-play used the machine
+//! (`diagnostics.csv`) next to the training curves; for a training run,
 //! the training curves. Reads the run's CSV files and draws them with
 //! `train::plot`.
 
@@ -59,6 +60,38 @@ fn suite_panel(path: &Path) -> Result<Option<Panel>, String> {
     Ok(Some(panel))
 }
 
+/// `diagnostics.csv` of a loop run: self-play's shares (network busy,
+/// batch fill, cache hits) and the rates of self-play and training, by
+/// generation. None for a run that has none yet (or predates the file).
+fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
+    use crate::run::diagnostics::{StageDiagnostics, COLUMNS};
+    use crate::run::Stage;
+    if !run_dir.join(StageDiagnostics::FILE).exists() {
+        return Ok(Vec::new());
+    }
+    let d = StageDiagnostics::read(run_dir).map_err(|e| e.to_string())?;
+    let series = |stage: Stage, column: &str| -> Vec<(f64, f64)> {
+        let i = COLUMNS.iter().position(|c| *c == column).unwrap_or(0);
+        d.of_stage(stage)
+            .filter_map(|(g, f)| Some((g as f64, f[i]?)))
+            .collect()
+    };
+    let shares = Panel::new("self-play: shares (0-1)", "generation")
+        .with("network busy", series(Stage::Selfplay, "network_busy"))
+        .with("batch fill", series(Stage::Selfplay, "batch_fill"))
+        .with("cache hits", series(Stage::Selfplay, "cache_hit_rate"));
+    let rates = Panel::new("rates per second", "generation")
+        .with(
+            "self-play evaluations",
+            series(Stage::Selfplay, "evals_per_s"),
+        )
+        .with("training samples", series(Stage::Train, "samples_per_s"));
+    Ok([shares, rates]
+        .into_iter()
+        .filter(|p| p.series.iter().any(|s| !s.points.is_empty()))
+        .collect())
+}
+
 /// Draws the curves of the run at `run_dir` (a loop run, a training run, or
 /// a metrics.csv file) to `out`, .png or .svg (default: RUN_DIR/plot.png
 /// for a loop run, RUN_DIR/metrics.png for a training run), and returns the
@@ -83,6 +116,7 @@ pub fn plot_run(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
     if loop_run.exists() {
         panels.extend(rating_panels(&loop_run)?);
         panels.extend(suite_panel(&run_dir.join(crate::suite::SUITE_CSV))?);
+        panels.extend(diagnostics_panels(run_dir)?);
     }
     if csv.exists() || !loop_run.exists() {
         let rows = train::read_metrics(&csv)?;

@@ -21,10 +21,11 @@
 //!
 //! This file holds [`Loop`] and its driver ([`Loop::run`]); the stages are
 //! one a file (`selfplay`, `train`, `eval`, `suite`), beside the `[loop]`
-//! section (`config`), `state.json` (`state`), `timings.csv` (`timings`)
-//! and the names of a run's files (`paths`).
+//! section (`config`), `state.json` (`state`), `timings.csv` (`timings`),
+//! `diagnostics.csv` (`diagnostics`) and the names of a run's files (`paths`).
 
 mod config;
+pub mod diagnostics;
 mod eval;
 mod paths;
 mod selfplay;
@@ -94,6 +95,8 @@ pub struct Loop<'a, G: Game> {
     open_ended: bool,
     /// `[loop] minutes` ran out: the generation under way is the last.
     out_of_time: std::cell::Cell<bool>,
+    /// The figures of the stage that just ran, for `diagnostics.csv`.
+    figures: std::cell::Cell<Option<diagnostics::Figures>>,
     /// Held while the loop runs: a second process on the run is refused.
     _lock: RunLock,
 }
@@ -159,6 +162,7 @@ where
             stop,
             open_ended: false,
             out_of_time: std::cell::Cell::new(false),
+            figures: std::cell::Cell::new(None),
             _lock: lock,
         })
     }
@@ -207,6 +211,7 @@ where
         let mut matches: Matches = read_json(&matches_path)?.unwrap_or_default();
         let generations = self.cfg.r#loop.generations;
         let mut timings = Timings::read(&self.run)?;
+        let mut diagnostics = diagnostics::StageDiagnostics::read(&self.run)?;
         self.out_of_time.set(self.budget_spent(&timings));
         if state.stage == Stage::Done && state.generation < generations && !self.out_of_time.get() {
             eprintln!(
@@ -236,6 +241,10 @@ where
             };
             timings.record(g, stage, started.elapsed().as_secs_f64());
             timings.write(&self.run)?;
+            if let Some(figures) = self.figures.take() {
+                diagnostics.record(g, stage, figures);
+                diagnostics.write(&self.run)?;
+            }
             if stage == Stage::Train && !self.out_of_time.get() && self.budget_spent(&timings) {
                 eprintln!(
                     "the budget of {} minutes is spent: generation {} is the run's last",

@@ -54,12 +54,19 @@ where
                 "interrupted during generation {g}'s self-play; run the loop again to resume"
             )));
         }
+        let d = report.diagnostics();
         eprintln!(
-            "  {} games, {} positions in {:.0} s",
+            "  {} games, {} positions in {:.0} s; {:.0} evals/s, batches {:.0}% full, network busy {:.0}%, cache hits {:.0}%, {:.0} µs CPU/eval outside the network",
             report.totals.games,
             report.rows(),
-            report.seconds
+            report.seconds,
+            d.evals_per_s,
+            d.batch_fill * 100.0,
+            d.network_busy * 100.0,
+            d.cache_hit_rate * 100.0,
+            d.cpu_us_per_eval,
         );
+        self.figures.set(Some(super::diagnostics::of_selfplay(&d)));
         Ok(Stage::Train)
     }
 }

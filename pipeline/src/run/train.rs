@@ -50,7 +50,7 @@ where
             "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]",
         );
         let mut shown = 0;
-        train::train(
+        let summary = train::train(
             self.game,
             &self.cfg.model,
             &self.cfg.train,
@@ -68,6 +68,10 @@ where
             train::TrainError::Failed(m) => Error::Failed(m),
         })?;
         bar.finish_and_clear();
+        // A stage resumed with no step left measured nothing: an empty row.
+        self.figures.set(Some(super::diagnostics::of_training(
+            (summary.steps_run > 0).then(|| summary.samples_per_s()),
+        )));
         let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
             Error::failed(format!(
                 "{}: training wrote no checkpoint",
