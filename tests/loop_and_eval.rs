@@ -95,7 +95,9 @@ fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
         assert!(sp[k] > 0.0 && sp[k] <= 1.0, "{k} in {diag}");
     }
     assert!((0.0..=1.0).contains(&sp["cache_hit_rate"]), "{diag}");
-    assert!(row("train")["samples_per_s"] > 0.0, "{diag}");
+    let train = row("train");
+    assert!(train["samples_per_s"] > 0.0, "{diag}");
+    assert!((0.0..=1.0).contains(&train["data_wait_share"]), "{diag}");
     let names: Vec<String> = v["ratings"]
         .as_array()
         .unwrap()

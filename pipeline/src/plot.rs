@@ -76,10 +76,14 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
             .filter_map(|(g, f)| Some((g as f64, f[i]?)))
             .collect()
     };
-    let shares = Panel::new("self-play: shares (0-1)", "generation")
+    let shares = Panel::new("shares of the time (0-1)", "generation")
         .with("network busy", series(Stage::Selfplay, "network_busy"))
         .with("batch fill", series(Stage::Selfplay, "batch_fill"))
-        .with("cache hits", series(Stage::Selfplay, "cache_hit_rate"));
+        .with("cache hits", series(Stage::Selfplay, "cache_hit_rate"))
+        .with(
+            "training: waiting for data",
+            series(Stage::Train, "data_wait_share"),
+        );
     let rates = Panel::new("rates per second", "generation")
         .with(
             "self-play evaluations",

@@ -86,6 +86,10 @@ pub struct Progress {
     pub total: u64,
     /// The latest metrics row (updated every `metrics_every` steps).
     pub last: MetricsRow,
+    /// Share of this invocation's training time spent waiting for the
+    /// next batch from the data pipeline (0..1): near 0, the data keeps
+    /// up with the optimiser.
+    pub data_wait_share: f64,
 }
 
 /// The end of a run.
@@ -106,9 +110,15 @@ pub struct Summary {
     pub window: usize,
     /// Rows that could not be decoded and were skipped.
     pub skipped_rows: u64,
+    /// Seconds of `loop_seconds` spent waiting for the next batch.
+    pub data_wait_seconds: f64,
 }
 
 impl Summary {
+    /// Share of the training loop spent waiting for batches (0..1).
+    pub fn data_wait_share(&self) -> f64 {
+        (self.data_wait_seconds / self.loop_seconds.max(1e-9)).min(1.0)
+    }
     pub fn samples_per_s(&self) -> f64 {
         self.samples as f64 / self.loop_seconds.max(1e-9)
     }
@@ -561,6 +571,7 @@ where
         loop_seconds: 0.0,
         window: window.len(),
         skipped_rows: 0,
+        data_wait_seconds: 0.0,
     };
     if start_step >= end {
         return Ok(summary);
@@ -585,10 +596,12 @@ where
     let mut last = MetricsRow::default();
     let mut step = start_step;
     while step < end {
+        let waited = Instant::now();
         let batch = stream
             .next()
-            .ok_or_else(|| failed("the batch stream stopped"))?
-            .to_device(device);
+            .ok_or_else(|| failed("the batch stream stopped"))?;
+        summary.data_wait_seconds += waited.elapsed().as_secs_f64();
+        let batch = batch.to_device(device);
         let lr = cfg.lr_at(step);
         let log = (step + 1) % cfg.metrics_every == 0 || step + 1 == end;
         // A batch whose rows were all undecodable has nothing to learn
@@ -624,6 +637,7 @@ where
             step,
             total: cfg.steps,
             last,
+            data_wait_share: summary.data_wait_seconds / started.elapsed().as_secs_f64().max(1e-9),
         });
     }
     summary.loop_seconds = started.elapsed().as_secs_f64();

@@ -2,7 +2,8 @@
 //! beside `timings.csv`'s seconds. Self-play rows hold the rates and
 //! shares of [`crate::selfplay::Diagnostics`] (evaluations/s, batch fill,
 //! network busy share, cache hit rate, CPU per evaluation outside the
-//! network, games and positions/s); training rows its samples/s. A stage
+//! network, games and positions/s); training rows its samples/s and the
+//! share of its time spent waiting for batches. A stage
 //! replayed after a kill replaces its row. Like the seconds, the figures
 //! are measured in wall time: a resumed run's differ from an uninterrupted
 //! one's, its rows do not. `triad plot` draws them.
@@ -13,7 +14,7 @@ use crate::Error;
 use std::path::Path;
 
 /// The columns after `generation,stage`, in order.
-pub const COLUMNS: [&str; 9] = [
+pub const COLUMNS: [&str; 10] = [
     "evals_per_s",
     "mean_batch",
     "batch_fill",
@@ -23,6 +24,7 @@ pub const COLUMNS: [&str; 9] = [
     "games_per_s",
     "positions_per_s",
     "samples_per_s",
+    "data_wait_share",
 ];
 
 /// One stage's figures, `None` where the stage has none (an empty cell).
@@ -40,13 +42,18 @@ pub fn of_selfplay(d: &Diagnostics) -> Figures {
         Some(d.games_per_s),
         Some(d.positions_per_s),
         None,
+        None,
     ]
 }
 
-/// A training stage's figures (`None`: it took no step).
-pub fn of_training(samples_per_s: Option<f64>) -> Figures {
+/// A training stage's figures: samples/s and the share of time spent
+/// waiting for data (`None`: it took no step).
+pub fn of_training(summary: &train::Summary) -> Figures {
     let mut f = [None; COLUMNS.len()];
-    f[COLUMNS.len() - 1] = samples_per_s;
+    if summary.steps_run > 0 {
+        f[COLUMNS.len() - 2] = Some(summary.samples_per_s());
+        f[COLUMNS.len() - 1] = Some(summary.data_wait_share());
+    }
     f
 }
 
@@ -156,13 +163,15 @@ mod tests {
         let mut t = StageDiagnostics::default();
         t.record(1, Stage::Selfplay, of_selfplay(&Diagnostics::default()));
         t.record(1, Stage::Selfplay, of_selfplay(&d));
-        t.record(1, Stage::Train, of_training(Some(1234.5)));
+        let mut f = [None; COLUMNS.len()];
+        f[COLUMNS.len() - 2] = Some(1234.5);
+        t.record(1, Stage::Train, f);
         t.write(dir.path()).unwrap();
         let back = StageDiagnostics::read(dir.path()).unwrap();
         assert_eq!(back.rows, t.rows);
         assert_eq!(back.of_stage(Stage::Selfplay).count(), 1);
         let text = std::fs::read_to_string(dir.path().join(StageDiagnostics::FILE)).unwrap();
-        assert!(text.ends_with("1,train,,,,,,,,,1234.5000\n"), "{text}");
+        assert!(text.ends_with("1,train,,,,,,,,,1234.5000,\n"), "{text}");
         std::fs::write(dir.path().join(StageDiagnostics::FILE), "h\n1,cook\n").unwrap();
         let e = StageDiagnostics::read(dir.path())
             .err()

@@ -58,7 +58,12 @@ where
             &mut |p| {
                 if p.last.step != shown {
                     shown = p.last.step;
-                    bar.set_message(format!("loss {:.4}", p.last.loss));
+                    bar.set_message(format!(
+                        "loss {:.4}  {:.0} samples/s  waiting for data {:.0}%",
+                        p.last.loss,
+                        p.last.samples_per_s,
+                        p.data_wait_share * 100.0
+                    ));
                 }
                 bar.set_position(p.step);
             },
@@ -69,9 +74,8 @@ where
         })?;
         bar.finish_and_clear();
         // A stage resumed with no step left measured nothing: an empty row.
-        self.figures.set(Some(super::diagnostics::of_training(
-            (summary.steps_run > 0).then(|| summary.samples_per_s()),
-        )));
+        self.figures
+            .set(Some(super::diagnostics::of_training(&summary)));
         let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
             Error::failed(format!(
                 "{}: training wrote no checkpoint",
