@@ -178,10 +178,7 @@ pub struct Summary {
     pub matches: Matches,
 }
 
-/// `gen-NNNN`.
-pub fn gen_name(g: u32) -> String {
-    format!("gen-{g:04}")
-}
+pub use crate::layout::gen_name;
 
 /// The game id of generation `g`'s `i`th self-play game: ids are unique
 /// within a run (`g · 2³²` + i), so readers that group a run's rows by
@@ -222,8 +219,7 @@ pub(crate) fn match_schedule<G: Game>(
 
 /// The path of a generation's network in a run directory.
 pub fn network_path(run: &Path, g: u32) -> PathBuf {
-    run.join("networks")
-        .join(format!("{}.safetensors", gen_name(g)))
+    run.join(crate::layout::network(g))
 }
 
 /// Writes `text` to `path` atomically ([`fsio::write_atomic`]), as the
