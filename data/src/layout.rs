@@ -242,14 +242,23 @@ mod tests {
         assert_eq!(parse_gen("gen-"), None);
         assert_eq!(parse_gen("gen-12a"), None);
         assert_eq!(parse_gen("g000003"), None);
-        assert_eq!(manifest_generation("networks/gen-0003-ab.safetensors"), None);
+        assert_eq!(
+            manifest_generation("networks/gen-0003-ab.safetensors"),
+            None
+        );
         assert_eq!(manifest_generation(&trainer_weights(3, "ab")), None);
         assert_eq!(
             generation_of_path(Path::new("r/games/gen-0012/w0001-ab-s000002.parquet")),
             Some(12)
         );
-        assert_eq!(generation_of_path(Path::new("r/eval/gen-0007.parquet")), Some(7));
-        assert_eq!(generation_of_path(Path::new("r/shards/g000007/x.parquet")), None);
+        assert_eq!(
+            generation_of_path(Path::new("r/eval/gen-0007.parquet")),
+            Some(7)
+        );
+        assert_eq!(
+            generation_of_path(Path::new("r/shards/g000007/x.parquet")),
+            None
+        );
     }
 
     #[test]

@@ -193,7 +193,10 @@ fn upgrade_ratings(store: &Store) -> Result<bool, Error> {
         return Ok(false);
     };
     let text = String::from_utf8_lossy(&bytes);
-    if !text.split('|').any(|cell| v1::parse_gen(cell.trim()).is_some()) {
+    if !text
+        .split('|')
+        .any(|cell| v1::parse_gen(cell.trim()).is_some())
+    {
         return Ok(false);
     }
     crate::scale::matches::publish_ratings(store)?;
@@ -211,5 +214,157 @@ fn remove_empty_old_folders(dir: &std::path::Path) {
             }
         }
         let _ = std::fs::remove_dir(&folder);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    /// A copy of the old-layout run of `tests/fixtures/scale-run-v1`.
+    fn old_run(dir: &Path) -> PathBuf {
+        fn copy(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).unwrap();
+            for e in std::fs::read_dir(from).unwrap().flatten() {
+                let target = to.join(e.file_name());
+                if e.path().is_dir() {
+                    copy(&e.path(), &target);
+                } else {
+                    std::fs::copy(e.path(), target).unwrap();
+                }
+            }
+        }
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/scale-run-v1/run");
+        let run = dir.join("run");
+        copy(&fixture, &run);
+        run
+    }
+
+    /// Every object of the run with its bytes.
+    fn objects(run: &Path) -> Vec<(String, Vec<u8>)> {
+        let store = Store::open(run.to_str().unwrap()).unwrap();
+        store
+            .list("")
+            .unwrap()
+            .into_iter()
+            .map(|l| {
+                let bytes = store.get(&l.key).unwrap().unwrap();
+                (l.key, bytes)
+            })
+            .collect()
+    }
+
+    const TRAINER: &str = "314ba4cd0044ff";
+    const WORKER: &str = "w0000-315882f3004508";
+
+    #[test]
+    fn the_old_run_is_refused_then_upgraded_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = old_run(dir.path());
+        let url = run.to_str().unwrap();
+        let store = Store::open(url).unwrap();
+        let err = refuse_old(&store).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.message().contains("triad data upgrade"), "{err}");
+        let before = objects(&run);
+
+        let report = upgrade(url).unwrap();
+        assert_eq!((report.renamed, report.finished), (9, 0), "{report:?}");
+        assert!(report.latest && report.ratings, "{report:?}");
+        refuse_old(&store).unwrap();
+        let after = objects(&run);
+        let keys: Vec<&str> = after.iter().map(|(k, _)| k.as_str()).collect();
+        let w = |g: u32, s: u32| format!("games/gen-000{g}/{WORKER}-s00000{s}.parquet");
+        let t = |g: u32| format!("networks/gen-000{g}-{TRAINER}.safetensors");
+        let mut want = vec![
+            "LATEST".to_string(),
+            "config.toml".into(),
+            w(0, 0),
+            w(0, 1),
+            w(1, 2),
+            w(1, 3),
+            "matches/gen-0001.json".into(),
+            t(0),
+            "networks/gen-0000.json".into(),
+            t(1),
+            "networks/gen-0001.json".into(),
+            "ratings.md".into(),
+        ];
+        want.sort();
+        assert_eq!(keys, want);
+        // Shards and weights keep their bytes; the old folders are gone.
+        let old = |k: &str| &before.iter().find(|(o, _)| o == k).unwrap().1;
+        let new = |k: &str| &after.iter().find(|(n, _)| n == k).unwrap().1;
+        assert_eq!(
+            new(&w(1, 3)),
+            old(&format!("shards/g000001/{WORKER}-s000003.parquet"))
+        );
+        assert_eq!(
+            new(&t(1)),
+            old(&format!("checkpoints/g000001-{TRAINER}.safetensors"))
+        );
+        assert!(!run.join("shards").exists() && !run.join("checkpoints").exists());
+        // The manifests name the new weights, and check against them.
+        for g in [0, 1] {
+            let m = crate::scale::read_manifest(&store, g).unwrap();
+            assert_eq!(m.weights, t(g));
+            assert_eq!(crate::scale::sha256_hex(new(&t(g))), m.sha256);
+        }
+        assert_eq!(crate::scale::published(&store).unwrap(), vec![0, 1]);
+        assert_eq!(new("LATEST"), b"gen-0001\n");
+        let matches = String::from_utf8(new("matches/gen-0001.json").clone()).unwrap();
+        assert!(matches.contains("\"gen-0000\"") && !matches.contains("g000000"));
+        let ratings = String::from_utf8(new("ratings.md").clone()).unwrap();
+        assert!(ratings.contains("| gen-0001 |") && !ratings.contains("g00000"));
+
+        // Twice: nothing to do, nothing changed.
+        let again = upgrade(url).unwrap();
+        assert!(again.was_current(), "{again:?}");
+        assert_eq!(objects(&run), after);
+    }
+
+    #[test]
+    fn an_interrupted_upgrade_completes_on_rerun() {
+        let dir = tempfile::tempdir().unwrap();
+        let clean = old_run(&dir.path().join("clean"));
+        upgrade(clean.to_str().unwrap()).unwrap();
+        let run = old_run(dir.path());
+        let store = Store::open(run.to_str().unwrap()).unwrap();
+        // Killed part way: two shards moved, a weights file and a manifest
+        // copied but their old objects not yet deleted.
+        for (old, done) in [
+            (format!("shards/g000000/{WORKER}-s000000.parquet"), true),
+            (format!("shards/g000000/{WORKER}-s000001.parquet"), true),
+            (format!("checkpoints/g000000-{TRAINER}.safetensors"), false),
+            ("checkpoints/g000000.json".to_string(), false),
+        ] {
+            let bytes = store.get(&old).unwrap().unwrap();
+            move_object(&store, &old, &v1::rename(&old).unwrap()).unwrap();
+            if !done {
+                store.put_new(&old, bytes).unwrap();
+            }
+        }
+        assert!(refuse_old(&store).is_err());
+        let report = upgrade(run.to_str().unwrap()).unwrap();
+        assert_eq!((report.renamed, report.finished), (5, 2), "{report:?}");
+        assert_eq!(objects(&run), objects(&clean));
+        assert!(upgrade(run.to_str().unwrap()).unwrap().was_current());
+    }
+
+    #[test]
+    fn a_run_in_both_layouts_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = old_run(dir.path());
+        let store = Store::open(run.to_str().unwrap()).unwrap();
+        let old = format!("shards/g000001/{WORKER}-s000002.parquet");
+        let new = v1::rename(&old).unwrap();
+        store.put_new(new.key(), b"other".to_vec()).unwrap();
+        let err = upgrade(run.to_str().unwrap()).unwrap_err();
+        assert!(err.message().contains("both exist and differ"), "{err}");
+        assert!(store.get(&old).unwrap().is_some());
+        let missing = upgrade(dir.path().join("nothing").to_str().unwrap()).unwrap_err();
+        assert_eq!(missing.exit_code(), 2, "{missing}");
     }
 }

@@ -90,8 +90,16 @@ fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
             report.run,
             report.renamed,
             report.finished,
-            if report.latest { "; LATEST rewritten" } else { "" },
-            if report.ratings { "; ratings.md refitted" } else { "" },
+            if report.latest {
+                "; LATEST rewritten"
+            } else {
+                ""
+            },
+            if report.ratings {
+                "; ratings.md refitted"
+            } else {
+                ""
+            },
         );
     }
     Ok(())

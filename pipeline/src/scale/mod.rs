@@ -60,7 +60,6 @@ fn patience() -> Duration {
     Duration::from_millis(PATIENCE_MS.load(std::sync::atomic::Ordering::Relaxed))
 }
 
-
 /// A published generation: where its weights are and how to check them.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {

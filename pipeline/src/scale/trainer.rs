@@ -17,7 +17,7 @@ use super::{
     download_network, patiently, published, read_manifest, sha256_hex, write_whole, Manifest,
     CONFIG_KEY, LATEST_KEY,
 };
-use crate::layout::{self, gen_name, games_dir, parse_gen, trainer_weights, GAMES_DIR};
+use crate::layout::{self, games_dir, gen_name, parse_gen, trainer_weights, GAMES_DIR};
 use crate::{Error, RunConfig};
 
 /// What a trainer is told.

@@ -13,10 +13,7 @@ use indicatif::ProgressBar;
 use mcts::NetworkEvaluator;
 use store::Store;
 
-use super::{
-    download_network, newest, patiently, read_manifest, write_whole,
-    CONFIG_KEY,
-};
+use super::{download_network, newest, patiently, read_manifest, write_whole, CONFIG_KEY};
 use crate::layout::{self, gen_name};
 use crate::selfplay::{load_network, play_to_shards, Job};
 use crate::{Error, RunConfig};
