@@ -118,7 +118,7 @@ pub fn upgrade(run: &str) -> Result<UpgradeReport, Error> {
 fn local_folder(run: &str) -> Option<std::path::PathBuf> {
     match run.strip_prefix("file://") {
         Some(path) => Some(path.into()),
-        None if store::is_url(std::path::Path::new(run)) => None,
+        None if run.contains("://") || store::is_url(std::path::Path::new(run)) => None,
         None => Some(run.into()),
     }
 }
