@@ -105,3 +105,49 @@ fn an_old_distributed_run_is_refused_then_upgraded_read_and_resumed() {
     let info = json(&triad(&["data", "info", url, "--json"]));
     assert_eq!(info["shards"], 5, "{info}");
 }
+
+/// The same run in an object store (SeaweedFS, when installed): copied,
+/// then deleted, object by object; read by its URL with the same rows.
+#[test]
+fn an_old_run_in_a_bucket_is_upgraded_by_its_url() {
+    let Some(s3) = store::testing::SeaweedFs::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let local = old_run(dir.path());
+    let store = s3.open("old").unwrap();
+    let local_store = store::Store::open(local.to_str().unwrap()).unwrap();
+    for l in local_store.list("").unwrap() {
+        let bytes = local_store.get(&l.key).unwrap().unwrap();
+        store.put_new(&l.key, bytes).unwrap();
+    }
+    let url = s3.url_for("old");
+    let run = |args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_triad"));
+        c.args(args).env("TRIAD_CACHE", dir.path().join("cache"));
+        s3.apply_env(&mut c);
+        c.output().unwrap()
+    };
+    refused_naming(&run(&["data", "info", &url]), &url, "triad data upgrade");
+    let up = json(&run(&["data", "upgrade", &url, "--json"]));
+    assert_eq!(up["renamed"], 9, "{up}");
+    let keys: Vec<String> = store.list("").unwrap().into_iter().map(|l| l.key).collect();
+    assert_eq!(keys.len(), 12, "{keys:?}");
+    assert!(
+        keys.iter()
+            .all(|k| !k.starts_with("shards/") && !k.starts_with("checkpoints/")),
+        "{keys:?}"
+    );
+    let info = json(&run(&["data", "info", &url, "--json"]));
+    assert_eq!(
+        (&info["games"], &info["positions"]),
+        (&16.into(), &275.into()),
+        "{info}"
+    );
+    let again = json(&run(&["data", "upgrade", &url, "--json"]));
+    assert_eq!(
+        (&again["renamed"], &again["finished"]),
+        (&0.into(), &0.into()),
+        "{again}"
+    );
+}
