@@ -13,7 +13,7 @@
 # 4. sbatch --array=0-1 deploy/slurm/worker.sbatch RUN --games-per-shard 4
 #    --max-shards 3 --poll 0.5, with TRIAD exported;
 # 5. waits for both array tasks to leave the queue, completed with exit 0;
-# 6. checks RUN/shards/g*/w0000-* and w0001-* and RUN/checkpoints/g000001.json;
+# 6. checks RUN/games/gen-*/w0000-* and w0001-* and RUN/networks/gen-0001.json;
 # 7. cancels what is left, kills what it started by PID, removes the folder
 #    (kept on failure, or with TRIAD_SLURM_KEEP=1).
 #
@@ -322,13 +322,13 @@ for i in $(seq 1 600); do
 done
 
 # ---------------------------------------------------------------- 6. checks
-n0=$(ls "$RUN"/shards/g*/w0000-* 2>/dev/null | wc -l)
-n1=$(ls "$RUN"/shards/g*/w0001-* 2>/dev/null | wc -l)
-[ "$n0" -ge 1 ] || fail "no shard of worker 0 in $RUN/shards (g*/w0000-*)"
-[ "$n1" -ge 1 ] || fail "no shard of worker 1 in $RUN/shards (g*/w0001-*)"
-[ -f "$RUN/checkpoints/g000001.json" ] \
-    || fail "the trainer published no generation 1 ($RUN/checkpoints/g000001.json missing; $(tail -n 1 "$DIR/trainer.log"))"
-gens=$(ls "$RUN"/checkpoints/g*.json 2>/dev/null | wc -l)
+n0=$(ls "$RUN"/games/gen-*/w0000-* 2>/dev/null | wc -l)
+n1=$(ls "$RUN"/games/gen-*/w0001-* 2>/dev/null | wc -l)
+[ "$n0" -ge 1 ] || fail "no shard of worker 0 in $RUN/games (gen-*/w0000-*)"
+[ "$n1" -ge 1 ] || fail "no shard of worker 1 in $RUN/games (gen-*/w0001-*)"
+[ -f "$RUN/networks/gen-0001.json" ] \
+    || fail "the trainer published no generation 1 ($RUN/networks/gen-0001.json missing; $(tail -n 1 "$DIR/trainer.log"))"
+gens=$(ls "$RUN"/networks/gen-*.json 2>/dev/null | wc -l)
 if kill -0 "$TRAINER_PID" 2>/dev/null; then
     tstate="still running (stopped now)"
 else
@@ -337,5 +337,5 @@ else
     [ "$trc" -eq 0 ] || fail "triad trainer exited $trc: $(tail -n 1 "$DIR/trainer.log")"
     tstate="exited 0"
 fi
-say "ok: shards of worker 0: $n0, of worker 1: $n1; manifests published: $gens (g0..); trainer $tstate; $(($(date +%s) - START)) s"
+say "ok: shards of worker 0: $n0, of worker 1: $n1; manifests published: $gens (gen-0000..); trainer $tstate; $(($(date +%s) - START)) s"
 exit 0

@@ -19,3 +19,4 @@ mod resume;
 mod run_dir;
 mod scale;
 mod slurm;
+mod upgrade;

@@ -171,7 +171,7 @@ fn keys(store: &Store, prefix: &str) -> Vec<String> {
 fn check_shards(store: &Store, dir: &Path) -> (usize, u64, BTreeSet<u64>) {
     let mut ids = BTreeSet::new();
     let (mut shards, mut rows) = (0, 0);
-    for key in keys(store, "shards/") {
+    for key in keys(store, "games/") {
         let bytes = store.get(&key).unwrap().unwrap();
         let path = dir.join("check.parquet");
         std::fs::write(&path, &bytes).unwrap();
@@ -231,7 +231,7 @@ fn a_trainer_and_two_workers_run_two_generations() {
         // Both workers switch to generation 1 while it is the newest; then
         // the trainer resumes from its work folder for generation 2.
         wait_for("both workers playing generation 1", 120, || {
-            let k = keys(&store, "shards/g000001/");
+            let k = keys(&store, "games/gen-0001/");
             k.iter().any(|k| k.contains("/w0000-")) && k.iter().any(|k| k.contains("/w0001-"))
         });
         let (code, t) = finish_within(trainer("2"), 300, "the resumed trainer");
@@ -239,7 +239,7 @@ fn a_trainer_and_two_workers_run_two_generations() {
         assert_eq!(t["published"], serde_json::json!([2]), "{t}");
         // The workers go on until told: SIGTERM, then they upload and exit 0.
         wait_for("a shard of generation 2's network", 120, || {
-            !keys(&store, "shards/g000002/").is_empty()
+            !keys(&store, "games/gen-0002/").is_empty()
         });
         let mut reports = Vec::new();
         for (i, w) in workers.into_iter().enumerate() {
@@ -272,7 +272,7 @@ fn a_trainer_and_two_workers_run_two_generations() {
                 .sum::<u64>()
         );
         for (i, report) in reports.iter().enumerate() {
-            let mine = keys(&store, "shards/")
+            let mine = keys(&store, "games/")
                 .into_iter()
                 .filter(|k| k.contains(&format!("/w000{i}-")))
                 .count() as u64;
@@ -281,14 +281,14 @@ fn a_trainer_and_two_workers_run_two_generations() {
         // The trainer ingested what was there when it trained.
         assert!(t["rows_ingested"].as_u64().unwrap() >= 16);
         assert_eq!(
-            keys(&store, "checkpoints/")
+            keys(&store, "networks/")
                 .iter()
                 .filter(|k| k.ends_with(".json"))
                 .count(),
             3
         );
         // The readers take the run as one argument, a URL or a path: every
-        // game once, and --generations over the run's gNNNNNN folders.
+        // game once, and --generations over the run's gen-NNNN folders.
         let read = |args: &[&str]| -> Value {
             let out = place
                 .command(args)
@@ -315,9 +315,9 @@ fn a_trainer_and_two_workers_run_two_generations() {
             late["games"].as_u64().unwrap() + early["games"].as_u64().unwrap(),
             n
         );
-        assert_eq!(store.get("LATEST").unwrap().unwrap(), b"g000002\n");
+        assert_eq!(store.get("LATEST").unwrap().unwrap(), b"gen-0002\n");
         // --matches: each generation against the previous and the ladder.
-        for g in ["g000001", "g000002"] {
+        for g in ["gen-0001", "gen-0002"] {
             let m: Value = serde_json::from_slice(
                 &store
                     .get(&format!("matches/{g}.json"))
@@ -335,7 +335,7 @@ fn a_trainer_and_two_workers_run_two_generations() {
         }
         let ratings = String::from_utf8(store.get("ratings.md").unwrap().unwrap()).unwrap();
         assert!(
-            ratings.contains("g000002") && ratings.contains("random"),
+            ratings.contains("gen-0002") && ratings.contains("random"),
             "{ratings}"
         );
         assert_eq!(store.get("config.toml").unwrap().unwrap(), TINY.as_bytes());
@@ -472,7 +472,7 @@ fn kill_9_of_workers_leaves_no_partial_object_and_a_restarted_worker_goes_on() {
         assert_eq!(after, before + 4);
         let inc = v["incarnation"].as_str().unwrap();
         assert_eq!(
-            keys(&store, "shards/")
+            keys(&store, "games/")
                 .iter()
                 .filter(|k| k.contains(inc))
                 .count(),
@@ -610,7 +610,7 @@ fn the_ray_entry_point_runs_workers_locally() {
     assert_eq!(finish_within(trainer, 300, "the trainer").0, Some(0));
     let store = Store::open(r).unwrap();
     for i in 0..2 {
-        let n = keys(&store, "shards/")
+        let n = keys(&store, "games/")
             .iter()
             .filter(|k| k.contains(&format!("/w000{i}-")))
             .count();
@@ -642,7 +642,7 @@ fn the_ray_entry_point_runs_workers_locally() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(
-        keys(&store, "shards/")
+        keys(&store, "games/")
             .iter()
             .filter(|k| k.contains("/w0007-"))
             .count(),
@@ -735,7 +735,7 @@ fn measure_worker_throughput_and_trainer_ingestion() {
     for (n, p) in places.iter().enumerate() {
         let store = p.store();
         for (i, f) in files.iter().enumerate() {
-            let key = format!("shards/g000000/w9999-synthetic-s{i:06}.parquet");
+            let key = format!("games/gen-0000/w9999-synthetic-s{i:06}.parquet");
             store.put_new(&key, std::fs::read(f).unwrap()).unwrap();
         }
         let t = p.trainer(
@@ -981,7 +981,7 @@ print("ok")
 }
 
 /// A TCP proxy to `target` that forwards everything until it sees the
-/// start of a shard upload (`PUT …/shards/…`), forwards only its first 64
+/// start of a shard upload (`PUT …/games/…`), forwards only its first 64
 /// bytes and holds the rest: the upload is then in flight for as long as
 /// the test wants. The flag says that an upload is being held.
 fn upload_holding_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
@@ -1016,7 +1016,7 @@ fn upload_holding_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::
                     }
                     let chunk = &buf[..n];
                     let is_upload =
-                        chunk.starts_with(b"PUT ") && chunk.windows(8).any(|w| w == b"/shards/");
+                        chunk.starts_with(b"PUT ") && chunk.windows(7).any(|w| w == b"/games/");
                     if is_upload {
                         let _ = server.write_all(&chunk[..n.min(64)]);
                         holding = true;
@@ -1080,9 +1080,9 @@ fn kill_9_during_an_upload_leaves_nothing_visible() {
     std::thread::sleep(Duration::from_millis(500));
     let store = place.store();
     assert!(
-        keys(&store, "shards/").is_empty(),
+        keys(&store, "games/").is_empty(),
         "{:?}",
-        keys(&store, "shards/")
+        keys(&store, "games/")
     );
     let w = place.worker(
         "0",

@@ -12,6 +12,7 @@ pub mod chart;
 mod error;
 pub mod explore;
 mod export;
+pub mod layout;
 pub mod openings;
 mod reader;
 mod record;
@@ -26,8 +27,8 @@ pub use export::{
     export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
 };
 pub use reader::{
-    check_shards, common_game, decode_records, generation_of_name, list_shards, list_shards_in,
-    read_shard, shard_game, Columns, Generations, ShardFile, ShardReader, RUN_GAMES_DIR,
+    check_shards, common_game, decode_records, list_shards, list_shards_in, read_shard, shard_game,
+    Columns, Generations, ShardFile, ShardReader,
 };
 pub use record::{
     group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,

@@ -17,6 +17,7 @@ use parquet::arrow::arrow_reader::{ArrowPredicateFn, ParquetRecordBatchReaderBui
 use parquet::arrow::ProjectionMask;
 
 use crate::error::DataError;
+use crate::layout::{self, generation_of_path, parse_gen, GAMES_DIR};
 use crate::record::{parse_result, PositionRecord, ShardGame, Source};
 use crate::schema::{
     arrow_schema, col, ALL_COLUMNS, GAME_KEY, OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
@@ -36,43 +37,6 @@ pub struct ShardFile {
     /// name `gen-NNNN.parquet` (a run's `eval/gen-NNNN.parquet`); `None`
     /// for any other shard.
     pub generation: Option<u32>,
-}
-
-/// The folder of a run directory that holds its self-play shards, one
-/// `gen-NNNN/` folder per generation.
-pub const RUN_GAMES_DIR: &str = "games";
-
-/// The folder of a distributed run (`triad trainer`) that holds its shards,
-/// one `gNNNNNN/` folder per generation (docs/scale-out.md).
-pub const RUN_SHARDS_DIR: &str = "shards";
-
-/// `N` of a generation folder or file name `gen-NNNN` (any number of
-/// digits), or of a distributed run's generation folder `gNNNNNN` (six).
-pub fn generation_of_name(name: &str) -> Option<u32> {
-    if let Some(d) = name.strip_prefix('g') {
-        if d.len() == 6 && d.bytes().all(|b| b.is_ascii_digit()) {
-            return d.parse().ok();
-        }
-    }
-    let digits = name.strip_prefix("gen-")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
-fn generation_of_path(path: &Path) -> Option<u32> {
-    let parent = path
-        .parent()
-        .and_then(|d| d.file_name())
-        .and_then(|n| n.to_str())
-        .and_then(generation_of_name);
-    parent.or_else(|| {
-        path.file_name()?
-            .to_str()?
-            .strip_suffix(".parquet")
-            .and_then(generation_of_name)
-    })
 }
 
 fn sequence_number(path: &Path) -> Option<u64> {
@@ -193,20 +157,41 @@ fn push_dir_shards(dir: &Path, out: &mut Vec<ShardFile>) -> Result<(), DataError
 }
 
 /// Adds the shards of a folder of shards: those directly in it and those
-/// of its generation folders `gen-NNNN/` (one level each).
+/// of its generation folders `gen-NNNN/` (one level each). A generation
+/// folder of the old layout (`g000003/`, not empty) refuses the folder,
+/// naming the upgrade ([`layout::old_layout_message`]).
 fn push_folder_shards(dir: &Path, out: &mut Vec<ShardFile>) -> Result<(), DataError> {
     push_dir_shards(dir, out)?;
     for path in dir_entries(dir)? {
-        let is_generation = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(generation_of_name)
-            .is_some();
-        if is_generation && path.is_dir() {
+        let name = path.file_name().and_then(|n| n.to_str());
+        if name.and_then(parse_gen).is_some() && path.is_dir() {
             push_dir_shards(&path, out)?;
         }
     }
+    refuse_old(dir)
+}
+
+/// An error naming the upgrade when a generation folder of the old layout
+/// in `dir` (`g000003/`) holds anything.
+fn refuse_old(dir: &Path) -> Result<(), DataError> {
+    for path in dir_entries(dir)? {
+        let name = path.file_name().and_then(|n| n.to_str());
+        let old = name.and_then(layout::v1::parse_gen).is_some() && path.is_dir();
+        if old && !dir_entries(&path)?.is_empty() {
+            return Err(old_layout(dir));
+        }
+    }
     Ok(())
+}
+
+/// The refusal of the run of the old shard folder `dir` (`RUN/shards/`, or
+/// a folder given as it is).
+fn old_layout(dir: &Path) -> DataError {
+    let run = match dir.file_name().and_then(|n| n.to_str()) {
+        Some(n) if format!("{n}/") == layout::v1::SHARDS => dir.parent().unwrap_or(dir),
+        _ => dir,
+    };
+    DataError::new(run, layout::old_layout_message(&run.display().to_string()))
 }
 
 fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
@@ -222,10 +207,11 @@ fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, DataError> {
 /// Lists the shards under `paths`, oldest first. Each path is a shard file;
 /// or a directory, whose shards are the `*.parquet` in it and in its
 /// generation folders `gen-NNNN/`, and, when it has a `games/` folder (a
-/// run directory of `triad loop`) or a `shards/` folder (a distributed
-/// run of `triad trainer`), those of that folder and its generation
-/// folders: a run directory gives its self-play shards, never its
-/// evaluation games (`eval/`, which can be named explicitly).
+/// run directory, of `triad loop` or `triad trainer`; [`layout`]), those
+/// of that folder and its generation folders: a run directory gives its
+/// self-play shards, never its evaluation games (`eval/`, which can be
+/// named explicitly). A run in the old distributed layout (`shards/g…/`)
+/// is refused, naming the upgrade.
 ///
 /// Order: by generation (shards outside a generation first, see
 /// [`ShardFile::generation`]); within a generation by the sequence number
@@ -242,11 +228,13 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
         let meta = std::fs::metadata(p).map_err(|e| DataError::new(p, e.to_string()))?;
         if meta.is_dir() {
             push_folder_shards(p, &mut out)?;
-            for sub in [RUN_GAMES_DIR, RUN_SHARDS_DIR] {
-                let games = p.join(sub);
-                if games.is_dir() {
-                    push_folder_shards(&games, &mut out)?;
-                }
+            let games = p.join(GAMES_DIR);
+            if games.is_dir() {
+                push_folder_shards(&games, &mut out)?;
+            }
+            let old = p.join(layout::v1::SHARDS);
+            if old.is_dir() {
+                refuse_old(&old)?;
             }
         } else if p.to_string_lossy().ends_with(TMP_SUFFIX) {
             return Err(DataError::new(

@@ -260,3 +260,20 @@ fn colliding_game_ids_in_two_shards_are_two_games_each() {
     let games = data::openings::read_opening_games(&shards, 2, |_| {}).unwrap();
     assert_eq!(games.len(), 10);
 }
+
+#[test]
+fn a_run_in_the_old_distributed_layout_is_refused_naming_the_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    write_shard(&run.join("games/gen-0001/w0000-ab-s000001.parquet"), 0, 1);
+    write_shard(&run.join("shards/g000000/w0000-ab-s000000.parquet"), 1, 1);
+    for given in [run.clone(), run.join("shards")] {
+        let err = list_shards(&[&given]).unwrap_err();
+        assert_eq!(err.path, run, "{err}");
+        assert!(err.message.contains("triad data upgrade"), "{err}");
+        assert!(!err.to_string().contains('\n'), "{err}");
+    }
+    // Emptied by an upgrade, its old folders are no longer a run of old.
+    std::fs::remove_file(run.join("shards/g000000/w0000-ab-s000000.parquet")).unwrap();
+    assert_eq!(list_shards(&[&run]).unwrap().len(), 1);
+}

@@ -13,6 +13,7 @@
 
 pub mod config;
 mod error;
+pub mod layout;
 pub mod leafhint;
 pub mod lock;
 pub mod lockstep;

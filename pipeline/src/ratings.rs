@@ -117,7 +117,7 @@ pub fn write_ratings(run: &Path, m: &Matches, up_to: u32) -> Result<(), Error> {
     let ratings = fitted(m);
     let table = m.table();
     let ladder: Vec<usize> = (0..m.players.len())
-        .filter(|&i| !m.players[i].starts_with("gen-"))
+        .filter(|&i| crate::layout::parse_gen(&m.players[i]).is_none())
         .collect();
     let mut csv = String::from("generation,elo");
     for &j in &ladder {

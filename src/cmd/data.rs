@@ -1,9 +1,10 @@
-//! `triad data info` and `triad data export`: look into self-play shards.
+//! `triad data info` and `triad data export`: look into self-play shards;
+//! `triad data upgrade`: bring a run to the one layout.
 
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
-use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
+use crate::cli::{emit, pipeline_error, row_progress, shards_of, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
 use serde_json::json;
 
@@ -25,6 +26,11 @@ enum Verb {
         after_help = "The game is rebuilt from its rows: ply 0's TFEN is the start and each\nrow's chosen move is played in turn. Lines are `N)\\tWHITE,\\tBLACK;`.\nThe header names the game and its start position; `triad replay FILE`\nreads both from it.\n\nExample:\n  triad data export runs/demo/shards --game 42 --out game42.txt"
     )]
     Export(ExportArgs),
+    /// Rename a run written in the old layout of distributed runs to the one layout.
+    #[command(
+        after_help = "A distributed run written before the one layout (docs/scale-out.md) has\nshards/gNNNNNN/, checkpoints/gNNNNNN.json and -<trainer>.safetensors,\nmatches/gNNNNNN.json; the trainer, the workers and the readers refuse it.\nThis renames each object to games/gen-NNNN/, networks/gen-NNNN.json and\n-<trainer>.safetensors, matches/gen-NNNN.json (a new object by put-if-absent,\nthen the old one deleted; manifests after the weights they name), rewrites\nLATEST and refits ratings.md. Stop the run's trainer and workers first.\nRunning it again does nothing, and finishes an upgrade that was killed.\n\nExamples:\n  triad data upgrade runs/r1\n  triad data upgrade s3://triad-runs/c4-01 --json"
+    )]
+    Upgrade(UpgradeArgs),
 }
 
 #[derive(clap::Args)]
@@ -55,11 +61,48 @@ struct ExportArgs {
     out: Option<PathBuf>,
 }
 
+#[derive(clap::Args)]
+struct UpgradeArgs {
+    /// The run: a URL (s3://, gs://, az://, file://) or a path.
+    run: String,
+    /// Print one JSON object (objects renamed, finished; LATEST, ratings rewritten).
+    #[arg(long)]
+    json: bool,
+}
+
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.verb {
         Verb::Info(a) => info(a),
         Verb::Export(a) => export(a),
+        Verb::Upgrade(a) => upgrade(a),
     }
+}
+
+fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
+    let report = pipeline::layout::upgrade(&args.run).map_err(pipeline_error)?;
+    if args.json {
+        print_json(&json!(report));
+    } else if report.was_current() {
+        println!("{}: in the one layout already; nothing to do", report.run);
+    } else {
+        println!(
+            "{}: upgraded: {} objects renamed, {} finished (renamed by an earlier upgrade){}{}",
+            report.run,
+            report.renamed,
+            report.finished,
+            if report.latest {
+                "; LATEST rewritten"
+            } else {
+                ""
+            },
+            if report.ratings {
+                "; ratings.md refitted"
+            } else {
+                ""
+            },
+        );
+    }
+    Ok(())
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {

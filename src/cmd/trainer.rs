@@ -17,12 +17,13 @@ use store::Store;
 #[command(
     after_help = "Publishes the run file as RUN/config.toml (a run holding another \
 one is refused) and a fresh network as generation 0, then for each generation: lists \
-RUN/shards/, downloads the new shards, waits until --min-new-games new games have come in, \
+RUN/games/, downloads the new shards, waits until --min-new-games new games have come in, \
 trains (at most --max-sample-ratio samples per new sample), uploads the weights under a name \
-of its own and publishes the generation's manifest RUN/checkpoints/gNNNNNN.json by \
-put-if-absent, then RUN/LATEST. A second trainer on the same run loses that put and stops, \
-saying so (exit 2). Killed, it resumes from --work (or, with a new one, from the newest \
-published network).
+of its own (RUN/networks/gen-NNNN-<trainer>.safetensors) and publishes the generation's \
+manifest RUN/networks/gen-NNNN.json by put-if-absent, then RUN/LATEST. A second trainer on \
+the same run loses that put and stops, saying so (exit 2). Killed, it resumes from --work (or, with a new one, from the newest \
+published network). A run in the old layout (shards/gNNNNNN/, checkpoints/gNNNNNN…) is \
+refused: `triad data upgrade RUN` renames it.
 
 Defaults come from the run file: --generations is [loop] generations, --min-new-games \
 [loop] games_per_generation, --steps [loop] train_steps_per_generation.
@@ -61,7 +62,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5.0, value_name = "S")]
     poll: f64,
     /// After each generation, play it against the previous one and the
-    /// [eval] ladder with the [eval] settings: RUN/matches/gNNNNNN.json and
+    /// [eval] ladder with the [eval] settings: RUN/matches/gen-NNNN.json and
     /// the refitted RUN/ratings.md.
     #[arg(long)]
     matches: bool,

@@ -21,9 +21,10 @@ SLURM_ARRAY_TASK_ID (a Slurm array job), JOB_COMPLETION_INDEX (a Kubernetes Inde
 TRIAD_WORKER. It reads the run file the trainer published (RUN/config.toml), polls RUN/LATEST \
 between shards (a conditional GET), downloads each new network once and checks its SHA-256, \
 plays --games-per-shard games and uploads them as one shard, \
-RUN/shards/gNNNNNN/wIIII-<incarnation>-sNNNNNN.parquet, by put-if-absent. SIGTERM or Ctrl-C: \
+RUN/games/gen-NNNN/wIIII-<incarnation>-sNNNNNN.parquet, by put-if-absent. SIGTERM or Ctrl-C: \
 the games in flight are dropped, finished ones uploaded, and it exits 0. An unreachable store is \
-retried with backoff for 5 minutes, saying so on stderr.
+retried with backoff for 5 minutes, saying so on stderr. A run in the old layout \
+(shards/gNNNNNN/) is refused: `triad data upgrade RUN` renames it.
 
 Stores: s3://bucket/prefix (AWS_ENDPOINT, AWS_ALLOW_HTTP, AWS_ACCESS_KEY_ID, \
 AWS_SECRET_ACCESS_KEY, AWS_REGION), gs://bucket/prefix (GOOGLE_SERVICE_ACCOUNT, …), \

@@ -75,7 +75,7 @@ where
         );
         let played = crate::matches::play(self.game, cfg, g, &lineup, &fixtures, || bar.inc(1))?;
         bar.finish_and_clear();
-        let shard = self.run.join("eval").join(format!("{me}.parquet"));
+        let shard = self.run.join(crate::layout::eval_games(g));
         let failed = |e: data::DataError| Error::failed(e.to_string());
         let mut w = data::ShardWriter::create(&shard).map_err(failed)?;
         for (i, gm) in played.games.iter().enumerate() {

@@ -41,6 +41,7 @@ pub use state::{Stage, State, Summary};
 pub use timings::Timings;
 
 use crate::config::RunConfig;
+use crate::layout;
 use crate::lock::RunLock;
 use crate::ratings::{self, Matches};
 use crate::Error;
@@ -132,7 +133,7 @@ where
         // A loop killed mid-write leaves its temporary (uniquely named, so
         // never overwritten): the lock is ours, so every one is dead.
         fsio::remove_temporaries(run);
-        for d in ["networks", "games", "eval"] {
+        for d in [layout::NETWORKS_DIR, layout::GAMES_DIR, layout::EVAL_DIR] {
             std::fs::create_dir_all(run.join(d)).map_err(|e| {
                 Error::input(format!("{}: cannot create: {e}", run.join(d).display()))
             })?;
@@ -206,7 +207,7 @@ where
     /// Runs stages until the last generation's evaluation is done (or the
     /// run is already complete), saving the state after each stage.
     pub fn run(&self) -> Result<Summary, Error> {
-        let matches_path = self.run.join("matches.json");
+        let matches_path = self.run.join(layout::MATCHES_FILE);
         let mut state = State::read(&self.run)?;
         let mut matches: Matches = read_json(&matches_path)?.unwrap_or_default();
         let generations = self.cfg.r#loop.generations;

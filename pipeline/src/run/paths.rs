@@ -1,11 +1,9 @@
-//! The names of a run's generations, games and files in its directory.
+//! The loop's game ids and paths; every name in a run comes from
+//! [`crate::layout`].
 
 use std::path::{Path, PathBuf};
 
-/// `gen-NNNN`.
-pub fn gen_name(g: u32) -> String {
-    format!("gen-{g:04}")
-}
+pub use crate::layout::gen_name;
 
 /// The game id of generation `g`'s `i`th self-play game: ids are unique
 /// within a run (`g · 2³²` + i), so readers that group a run's rows by
@@ -22,6 +20,5 @@ pub fn match_game_id(g: u32, i: u64) -> u64 {
 
 /// The path of a generation's network in a run directory.
 pub fn network_path(run: &Path, g: u32) -> PathBuf {
-    run.join("networks")
-        .join(format!("{}.safetensors", gen_name(g)))
+    run.join(crate::layout::network(g))
 }

@@ -12,7 +12,7 @@ where
 {
     /// Self-play of generation `g` with the network of generation `best`.
     pub(super) fn selfplay(&self, g: u32, best: u32) -> Result<Stage, Error> {
-        let dir = self.run.join("games").join(gen_name(g));
+        let dir = self.run.join(crate::layout::games_dir(g));
         if dir.exists() {
             // An interrupted generation is played again from scratch.
             std::fs::remove_dir_all(&dir)

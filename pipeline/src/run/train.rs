@@ -2,7 +2,7 @@
 //! later generation's training on every generation's shards so far,
 //! published as `networks/gen-g`.
 
-use super::{bar_with, gen_name, Loop, Stage};
+use super::{bar_with, Loop, Stage};
 use crate::Error;
 use game::{AlphaBetaState, Game, GameTag};
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ where
         let train_dir = self.run.join("train");
         let resume = train::latest_checkpoint(&train_dir).is_some();
         let data: Vec<PathBuf> = (1..=g)
-            .map(|k| self.run.join("games").join(gen_name(k)))
+            .map(|k| self.run.join(crate::layout::games_dir(k)))
             .filter(|d| d.exists())
             .collect();
         let steps = self.train_steps_through(g)?;
@@ -100,7 +100,7 @@ where
         let batch = self.cfg.train.batch_size.max(1) as f64;
         let mut steps = 0u64;
         for k in 1..=g {
-            let dir = self.run.join("games").join(gen_name(k));
+            let dir = self.run.join(crate::layout::games_dir(k));
             let mut rows = 0u64;
             if dir.exists() {
                 for shard in data::list_shards(&[&dir]).map_err(|e| Error::failed(e.to_string()))? {

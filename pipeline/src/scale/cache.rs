@@ -3,11 +3,11 @@
 //! are fetched into a local cache and read from there, so every reader
 //! takes a URL wherever it takes a run directory (docs/scale-out.md).
 //!
-//! A `file://` URL is read in place. A distributed run's
-//! `shards/gNNNNNN/*.parquet` land in
-//! `CACHE/games/gen-NNNN/`, the layout of a `triad loop` run, so
-//! `--generations` picks generations of either. A loop run stored under a
-//! URL (`games/gen-NNNN/…`, `eval/…`) keeps its own layout. Objects already
+//! A `file://` URL is read in place. A run's shards keep their names
+//! (`games/gen-NNNN/…`, `eval/…`: the one layout, [`crate::layout`]), so
+//! `--generations` picks generations of a loop or a distributed run alike;
+//! a run in the old layout (`shards/gNNNNNN/`) is refused, naming the
+//! upgrade. Objects already
 //! in the cache with the same size are not fetched again; the cache is
 //! `$TRIAD_CACHE` or the system's temporary folder, one folder per URL
 //! ([`cache_dir`]).
@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 
 use store::Store;
 
-use super::{gen_of, sha256_hex, write_whole, SHARDS};
+use super::{sha256_hex, write_whole};
+use crate::layout::{old_layout_message, v1, EVAL_DIR, GAMES_DIR};
 use crate::Error;
 
 /// What [`localize`] reports while it fetches a run, for the caller's
@@ -54,13 +55,9 @@ fn local_key(key: &str) -> Option<String> {
     if !key.ends_with(".parquet") {
         return None;
     }
-    if let Some(rest) = key.strip_prefix(SHARDS) {
-        let (folder, file) = rest.split_once('/')?;
-        let g = gen_of(folder)?;
-        return Some(format!("games/{}/{file}", crate::run::gen_name(g)));
-    }
-    // A folder of shards (`selfplay --out URL`), or a loop run's shards.
-    (!key.contains('/') || key.starts_with("games/") || key.starts_with("eval/"))
+    // A folder of shards (`selfplay --out URL`), or a run's shards.
+    let folder = key.split_once('/').map(|(f, _)| f);
+    (folder.is_none() || folder == Some(GAMES_DIR) || folder == Some(EVAL_DIR))
         .then(|| key.to_string())
 }
 
@@ -76,8 +73,7 @@ pub fn localize(
         .map(|p| {
             let text = p.to_string_lossy();
             match text.strip_prefix("file://") {
-                // A local run is read in place (a distributed run's
-                // shards/gNNNNNN/ are listed like games/gen-NNNN/).
+                // A local run is read in place.
                 Some(local) => Ok(PathBuf::from(local)),
                 None if store::is_url(p) => fetch(&text, progress),
                 None => Ok(p.clone()),
@@ -90,6 +86,13 @@ pub fn localize(
 fn fetch(url: &str, progress: &mut dyn FnMut(Fetching<'_>)) -> Result<PathBuf, Error> {
     let store = Store::open(url).map_err(|e| Error::input(e.to_string()))?;
     let listed = store.list("").map_err(|e| Error::input(e.to_string()))?;
+    if let Some(old) = listed.iter().find(|l| v1::rename(&l.key).is_some()) {
+        return Err(Error::input(format!(
+            "{url}: {} ({})",
+            old_layout_message(url),
+            old.key
+        )));
+    }
     let cache = cache_dir(url);
     let wanted: Vec<(String, PathBuf, u64)> = listed
         .into_iter()
@@ -97,7 +100,7 @@ fn fetch(url: &str, progress: &mut dyn FnMut(Fetching<'_>)) -> Result<PathBuf, E
         .collect();
     if wanted.is_empty() {
         return Err(Error::input(format!(
-            "{url}: no shards in this run (shards/ or games/)"
+            "{url}: no shards in this run ({GAMES_DIR}/)"
         )));
     }
     let todo: Vec<&(String, PathBuf, u64)> = wanted
@@ -133,17 +136,18 @@ mod tests {
     use super::local_key;
 
     #[test]
-    fn shards_land_in_the_loop_layout() {
+    fn shards_keep_their_names() {
         assert_eq!(
-            local_key("shards/g000003/w0001-ab-s000002.parquet").as_deref(),
+            local_key("games/gen-0003/w0001-ab-s000002.parquet").as_deref(),
             Some("games/gen-0003/w0001-ab-s000002.parquet")
         );
+        assert_eq!(local_key("shards/g000003/w0001-ab-s000002.parquet"), None);
         assert_eq!(local_key("a.parquet").as_deref(), Some("a.parquet"));
         assert_eq!(
             local_key("games/gen-0001/x.parquet").as_deref(),
             Some("games/gen-0001/x.parquet")
         );
-        assert_eq!(local_key("checkpoints/g000001.json"), None);
+        assert_eq!(local_key("networks/gen-0001.json"), None);
         assert_eq!(local_key("other/x.parquet"), None);
     }
 }

@@ -2,7 +2,7 @@
 //! (`triad trainer --matches`): after publishing generation g, g plays g-1
 //! and the whole `[eval] ladder` with the `[eval]` settings (the stage is
 //! [`crate::matches`], the loop's too); the result goes up
-//! as `matches/gNNNNNN.json` (put-if-absent: one writer per generation,
+//! as `matches/gen-NNNN.json` (put-if-absent: one writer per generation,
 //! the trainer that owns it), and the run's ratings are refitted from every
 //! generation's matches and written as `ratings.md` (a hint, one writer).
 
@@ -13,7 +13,8 @@ use game::{AlphaBetaState, Game};
 use serde::{Deserialize, Serialize};
 use store::Store;
 
-use super::{gen_name, patiently};
+use super::patiently;
+use crate::layout::{gen_name, generation_matches, MATCHES_DIR, RATINGS_MD};
 use crate::matches::{Lineup, Rungs};
 use crate::ratings::{self, Matches};
 use crate::{Error, RunConfig};
@@ -53,7 +54,7 @@ where
         generation: g,
         results,
     };
-    let key = format!("matches/{}.json", gen_name(g));
+    let key = generation_matches(g);
     let text = serde_json::to_vec_pretty(&record).map_err(|e| Error::failed(e.to_string()))?;
     patiently(store, "publishing matches", |s| {
         s.put_new(&key, text.clone())
@@ -63,9 +64,9 @@ where
 }
 
 /// Refits the ratings from every `matches/*.json` and writes `ratings.md`.
-fn publish_ratings(store: &Store) -> Result<(), Error> {
+pub(crate) fn publish_ratings(store: &Store) -> Result<(), Error> {
     let mut m = Matches::default();
-    for l in patiently(store, "listing matches", |s| s.list("matches/"))? {
+    for l in patiently(store, "listing matches", |s| s.list(MATCHES_DIR))? {
         let Some(bytes) = patiently(store, "reading matches", |s| s.get(&l.key))? else {
             continue;
         };
@@ -81,7 +82,7 @@ fn publish_ratings(store: &Store) -> Result<(), Error> {
     }
     let table = ratings::ratings_table(&m, &ratings::fitted(&m));
     patiently(store, "writing ratings.md", |s| {
-        s.put("ratings.md", table.clone().into_bytes())
+        s.put(RATINGS_MD, table.clone().into_bytes())
     })?;
     Ok(())
 }

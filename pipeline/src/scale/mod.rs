@@ -7,18 +7,22 @@
 //! one put-if-absent, so any number of machines on any scheduler can take
 //! part without talking to each other, and readers never see half a file.
 //!
+//! The names are the one layout of a run, the loop's ([`crate::layout`]):
+//!
 //! ```text
 //! RUN/config.toml                               the run file (put once by the trainer)
-//! RUN/checkpoints/g000003-<trainer>.safetensors a network's weights
-//! RUN/checkpoints/g000003.json                  its manifest: the fence that makes
+//! RUN/networks/gen-0003-<trainer>.safetensors   a network's weights
+//! RUN/networks/gen-0003.json                    its manifest: the fence that makes
 //!                                               generation 3 this trainer's
-//! RUN/LATEST                                    "g000003": a hint, one writer
-//! RUN/shards/g000003/w0007-<worker>-s000031.parquet  games of generation 3's network
-//! RUN/matches/g000003.json                      generation 3's matches (`--matches`)
+//! RUN/LATEST                                    "gen-0003": a hint, one writer
+//! RUN/games/gen-0003/w0007-<worker>-s000031.parquet  games of generation 3's network
+//! RUN/matches/gen-0003.json                     generation 3's matches (`--matches`)
 //! RUN/ratings.md                                the ratings refitted from them
 //! ```
 //!
 //! The listing is the truth; `LATEST` only saves a worker a listing per poll.
+//! A run in the old layout (`shards/g000003/`, `checkpoints/g000003…`) is
+//! refused by both roles until `triad data upgrade` renames it.
 
 pub mod cache;
 pub mod matches;
@@ -32,17 +36,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use store::{Fetched, Store, StoreError};
 
+use crate::layout::{self, gen_name, manifest, manifest_generation, parse_gen, NETWORKS_DIR};
 use crate::Error;
 
 /// The run file's key.
-pub const CONFIG_KEY: &str = "config.toml";
+pub const CONFIG_KEY: &str = layout::CONFIG_FILE;
 /// The newest generation's name: a hint with one writer (the trainer).
-pub const LATEST_KEY: &str = "LATEST";
-/// Where the manifests and weights are.
-pub const CHECKPOINTS: &str = "checkpoints/";
-/// Where the shards are, one folder per generation of the network that
-/// played them.
-pub const SHARDS: &str = "shards/";
+pub const LATEST_KEY: &str = layout::LATEST;
 
 /// How long a role waits for an unreachable store before it gives up, by
 /// default (`--patience`).
@@ -58,31 +58,6 @@ pub fn set_patience(d: Duration) {
 
 fn patience() -> Duration {
     Duration::from_millis(PATIENCE_MS.load(std::sync::atomic::Ordering::Relaxed))
-}
-
-/// `g000003`.
-pub fn gen_name(g: u32) -> String {
-    format!("g{g:06}")
-}
-
-/// The generation of a name `g000003…`.
-pub fn gen_of(name: &str) -> Option<u32> {
-    let digits = name.strip_prefix('g')?.get(..6)?;
-    digits.parse().ok()
-}
-
-/// The manifest key of generation `g`.
-pub fn manifest_key(g: u32) -> String {
-    format!("{CHECKPOINTS}{}.json", gen_name(g))
-}
-
-/// A shard's key: the generation that played it, the worker, the worker's
-/// incarnation (a restarted worker never reuses a name) and its sequence.
-pub fn shard_key(g: u32, worker: u32, incarnation: &str, seq: u64) -> String {
-    format!(
-        "{SHARDS}{}/w{worker:04}-{incarnation}-s{seq:06}.parquet",
-        gen_name(g)
-    )
 }
 
 /// A published generation: where its weights are and how to check them.
@@ -153,14 +128,10 @@ pub fn patiently<T>(
 
 /// The generations whose manifests are published, ascending.
 pub fn published(store: &Store) -> Result<Vec<u32>, Error> {
-    let listed = patiently(store, "listing checkpoints", |s| s.list(CHECKPOINTS))?;
+    let listed = patiently(store, "listing networks", |s| s.list(NETWORKS_DIR))?;
     let mut gens: Vec<u32> = listed
         .iter()
-        .filter_map(|l| {
-            let name = l.key.strip_prefix(CHECKPOINTS)?;
-            let stem = name.strip_suffix(".json")?;
-            (stem.len() == 7).then(|| gen_of(stem)).flatten()
-        })
+        .filter_map(|l| manifest_generation(&l.key))
         .collect();
     gens.sort_unstable();
     Ok(gens)
@@ -168,7 +139,7 @@ pub fn published(store: &Store) -> Result<Vec<u32>, Error> {
 
 /// Generation `g`'s manifest.
 pub fn read_manifest(store: &Store, g: u32) -> Result<Manifest, Error> {
-    let key = manifest_key(g);
+    let key = manifest(g);
     let bytes = patiently(store, "reading a manifest", |s| s.get(&key))?
         .ok_or_else(|| Error::failed(format!("{}: {key} is missing", store.url())))?;
     serde_json::from_slice(&bytes)
@@ -230,7 +201,7 @@ pub fn newest(
         Fetched::Changed { bytes, etag: e } => {
             *etag = e;
             let text = String::from_utf8_lossy(&bytes);
-            let hinted = gen_of(text.trim());
+            let hinted = parse_gen(text.trim());
             // The hint may be behind the listing (a trainer killed between
             // its manifest and LATEST), never ahead of it.
             let listed = published(store)?.last().copied();

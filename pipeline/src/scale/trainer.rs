@@ -14,9 +14,10 @@ use game::{AlphaBetaState, Game, GameTag};
 use store::{PutOutcome, Store};
 
 use super::{
-    download_network, gen_name, manifest_key, patiently, published, read_manifest, sha256_hex,
-    write_whole, Manifest, CONFIG_KEY, LATEST_KEY, SHARDS,
+    download_network, patiently, published, read_manifest, sha256_hex, write_whole, Manifest,
+    CONFIG_KEY, LATEST_KEY,
 };
+use crate::layout::{self, games_dir, gen_name, parse_gen, trainer_weights, GAMES_DIR};
 use crate::{Error, RunConfig};
 
 /// What a trainer is told.
@@ -105,8 +106,9 @@ struct Ingested {
     rows: u64,
 }
 
+/// The ingested shards: the run's `games/` folder, mirrored.
 fn cache_dir(work: &Path) -> PathBuf {
-    work.join("shards")
+    work.join(GAMES_DIR)
 }
 
 /// Publishes the run file, or checks that the run's is the same.
@@ -144,11 +146,7 @@ fn publish(
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .ok_or_else(|| Error::failed(format!("{}: unreadable sidecar", sidecar_path.display())))?;
-    let key = format!(
-        "checkpoints/{}-{}.safetensors",
-        gen_name(g),
-        opts.incarnation
-    );
+    let key = trainer_weights(g, &opts.incarnation);
     let manifest = Manifest {
         generation: g,
         weights: key.clone(),
@@ -163,7 +161,7 @@ fn publish(
         s.put_new(&key, bytes.clone())
     })?;
     let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::failed(e.to_string()))?;
-    let mkey = manifest_key(g);
+    let mkey = layout::manifest(g);
     match patiently(opts.store, "publishing a manifest", |s| {
         s.put_new(&mkey, text.clone())
     })? {
@@ -192,7 +190,7 @@ fn ingest(
     report: &mut TrainerReport,
 ) -> Result<u64, Error> {
     let t = Instant::now();
-    let listed = patiently(opts.store, "listing shards", |s| s.list(SHARDS))?;
+    let listed = patiently(opts.store, "listing shards", |s| s.list(GAMES_DIR))?;
     let mut new_games = 0;
     for l in listed {
         if !l.key.ends_with(".parquet") || ingested.keys.contains(&l.key) {
@@ -251,6 +249,9 @@ fn scan_cache(opts: &TrainerOptions, ingested: &mut Ingested) {
         return;
     };
     for g in gens.flatten() {
+        let Some(k) = g.file_name().to_str().and_then(parse_gen) else {
+            continue;
+        };
         let Ok(files) = std::fs::read_dir(g.path()) else {
             continue;
         };
@@ -258,10 +259,7 @@ fn scan_cache(opts: &TrainerOptions, ingested: &mut Ingested) {
             let name = f.file_name().to_string_lossy().into_owned();
             if name.ends_with(".parquet") {
                 if let Ok((games, rows)) = count_games(&f.path()) {
-                    ingested.keys.insert(format!(
-                        "{SHARDS}{}/{name}",
-                        g.file_name().to_string_lossy()
-                    ));
+                    ingested.keys.insert(format!("{}/{name}", games_dir(k)));
                     ingested.games += games;
                     ingested.rows += rows;
                 }
@@ -281,6 +279,7 @@ where
 {
     let started = Instant::now();
     let mut report = TrainerReport::default();
+    layout::refuse_old(opts.store)?;
     publish_config(opts)?;
     std::fs::create_dir_all(&opts.work)
         .map_err(|e| Error::failed(format!("{}: {e}", opts.work.display())))?;
@@ -289,7 +288,7 @@ where
     if have.is_none() {
         let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)
             .map_err(|e| Error::input(e.to_string()))?;
-        let path = opts.work.join("g000000.safetensors");
+        let path = opts.work.join(format!("{}.safetensors", gen_name(0)));
         let info = model::CheckpointInfo::new(&GameTag::of(game), net.shape(), 0);
         net.save(&path, &info)
             .map_err(|e| Error::failed(e.to_string()))?;

@@ -13,10 +13,8 @@ use indicatif::ProgressBar;
 use mcts::NetworkEvaluator;
 use store::Store;
 
-use super::{
-    download_network, gen_name, newest, patiently, read_manifest, shard_key, write_whole,
-    CONFIG_KEY,
-};
+use super::{download_network, newest, patiently, read_manifest, write_whole, CONFIG_KEY};
+use crate::layout::{self, gen_name};
 use crate::selfplay::{load_network, play_to_shards, Job};
 use crate::{Error, RunConfig};
 
@@ -150,6 +148,7 @@ where
     if opts.games_per_shard == 0 {
         return Err(Error::input("games per shard must be at least 1"));
     }
+    layout::refuse_old(opts.store)?;
     let started = Instant::now();
     let mut report = WorkerReport::default();
     let mut etag: Option<String> = None;
@@ -209,7 +208,7 @@ where
         for shard in &played.shards {
             let bytes = std::fs::read(&shard.path)
                 .map_err(|e| Error::failed(format!("{}: {e}", shard.path.display())))?;
-            let key = shard_key(*g, opts.worker, &opts.incarnation, seq);
+            let key = layout::worker_shard(*g, opts.worker, &opts.incarnation, seq);
             let size = bytes.len() as u64;
             // Only this incarnation writes this key: "already exists" is
             // our own earlier put whose answer was lost, so it is success.
