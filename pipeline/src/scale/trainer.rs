@@ -366,12 +366,18 @@ where
             "trainer: generation {g}: training {steps} steps on {} games ({} rows)",
             ingested.games, ingested.rows
         );
-        train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {}).map_err(
-            |e| match e {
+        let trained = train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {})
+            .map_err(|e| match e {
                 train::TrainError::Input(m) => Error::Input(m),
                 train::TrainError::Failed(m) => Error::Failed(m),
-            },
-        )?;
+            })?;
+        if trained.steps_run > 0 {
+            eprintln!(
+                "trainer: generation {g}: {:.0} samples/s, waiting for data {:.0}% of the time",
+                trained.samples_per_s(),
+                trained.data_wait_share() * 100.0
+            );
+        }
         report.train_seconds += t.elapsed().as_secs_f64();
         report.steps += steps;
         let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {

@@ -216,8 +216,10 @@ where
                 s.put_new(&key, bytes.clone())
             })?;
             eprintln!(
-                "{name}: uploaded {key} ({} games, {} rows, {size} bytes)",
-                played.totals.games, shard.rows
+                "{name}: uploaded {key} ({} games, {} rows, {size} bytes; {})",
+                played.totals.games,
+                shard.rows,
+                played.diagnostics().line()
             );
             report.shards += 1;
             report.rows += shard.rows;
