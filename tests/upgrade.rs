@@ -11,22 +11,12 @@ use std::process::{Command, Stdio};
 
 /// A copy of the fixture run in `dir`.
 fn old_run(dir: &Path) -> PathBuf {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap().flatten() {
-            let target = to.join(e.file_name());
-            if e.path().is_dir() {
-                copy(&e.path(), &target);
-            } else {
-                std::fs::copy(e.path(), target).unwrap();
-            }
-        }
-    }
     let run = dir.join("run");
-    copy(
+    fsio::copy_tree(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scale-run-v1/run"),
         &run,
-    );
+    )
+    .unwrap();
     run
 }
 

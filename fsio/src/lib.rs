@@ -45,6 +45,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
+/// Copies the folder `from` and everything below it to `to` (created,
+/// with its parents, if missing; files there of the same names are
+/// replaced). For tests and fixtures: not atomic.
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let target = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_tree(&e.path(), &target)?;
+        } else {
+            std::fs::copy(e.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Whether `name` is one of [`temp_path`]'s temporaries (or any name
 /// containing `.tmp`, the mark the readers of a run skip).
 pub fn is_temporary(name: &str) -> bool {
@@ -102,6 +119,20 @@ mod tests {
         names.sort();
         assert_eq!(names, ["sub.tmp", "timings.csv"]);
         assert_eq!(remove_temporaries(&dir.path().join("absent")), 0);
+    }
+
+    #[test]
+    fn a_tree_is_copied_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("a");
+        std::fs::create_dir_all(from.join("b/c")).unwrap();
+        std::fs::write(from.join("x"), b"1").unwrap();
+        std::fs::write(from.join("b/c/y"), b"2").unwrap();
+        let to = dir.path().join("copy/here");
+        copy_tree(&from, &to).unwrap();
+        assert_eq!(std::fs::read(to.join("x")).unwrap(), b"1");
+        assert_eq!(std::fs::read(to.join("b/c/y")).unwrap(), b"2");
+        assert!(copy_tree(&dir.path().join("absent"), &to).is_err());
     }
 
     #[test]

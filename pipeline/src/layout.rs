@@ -224,21 +224,10 @@ mod tests {
 
     /// A copy of the old-layout run of `tests/fixtures/scale-run-v1`.
     fn old_run(dir: &Path) -> PathBuf {
-        fn copy(from: &Path, to: &Path) {
-            std::fs::create_dir_all(to).unwrap();
-            for e in std::fs::read_dir(from).unwrap().flatten() {
-                let target = to.join(e.file_name());
-                if e.path().is_dir() {
-                    copy(&e.path(), &target);
-                } else {
-                    std::fs::copy(e.path(), target).unwrap();
-                }
-            }
-        }
         let fixture =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/scale-run-v1/run");
         let run = dir.join("run");
-        copy(&fixture, &run);
+        fsio::copy_tree(&fixture, &run).unwrap();
         run
     }
 
