@@ -1,7 +1,7 @@
 //! The binary's side of the game registry (`registry/`, which lists the
-//! games and builds them): a game from a run file's `[game]` section, a
-//! `--game` flag or shards, with the registry's errors as one-line
-//! [`CliError`]s (exit 2) naming the file or flag.
+//! games and builds them): a game from a `--game` flag or shards, with the
+//! registry's errors as one-line [`CliError`]s (exit 2) naming the flag.
+//! (A run file's game is `pipeline::load_game` / `pipeline::load_run`.)
 //!
 //! Adding a game touches its crate and one line of `registry/src/lib.rs`
 //! (docs/games.md), not this file.
@@ -12,39 +12,6 @@ pub use registry::{AnyGame, DEFAULT_GAME};
 /// Runs `$body` with `$g` bound to the concrete game value of `$any` (an
 /// [`AnyGame`]); the body is compiled once per game.
 pub(crate) use registry::with_game;
-
-/// The `[game]` section (read by `pipeline::config`; the registry gives its
-/// names meaning).
-pub use pipeline::GameSection as GameConfig;
-
-/// Builds the game of a `[game]` section; the error names the key at fault
-/// (`game.variant`, `game.capacity`, ...) and what it may be.
-pub fn build(cfg: &GameConfig) -> Result<AnyGame, registry::Error> {
-    registry::build(&registry::GameSpec::of_toml(
-        &cfg.name,
-        &cfg.variant,
-        &cfg.options,
-    ))
-}
-
-/// The `[game]` section `game` resolves to (name and variant filled in,
-/// the keys of `cfg`), for `triad config`.
-pub fn resolved(game: &AnyGame, cfg: &GameConfig) -> GameConfig {
-    let v = game.variant();
-    GameConfig {
-        name: game.name().to_string(),
-        variant: v.split(',').next().unwrap_or(v).to_string(),
-        options: cfg.options.clone(),
-    }
-}
-
-/// The game of a run file (its `[game]` section; PiRaTeKnIcS standard when
-/// absent). Errors name the file and the key (exit 2).
-pub fn load(config: &std::path::Path) -> Result<AnyGame, CliError> {
-    let cfg: GameConfig = runfile::load_section(config, "game", |_| Ok(()))
-        .map_err(|e| CliError::input(e.to_string()))?;
-    build(&cfg).map_err(|e| CliError::input(format!("{}: {e}", config.display())))
-}
 
 /// The game of a `--game NAME[/VARIANT]` flag (exit 2 naming the flag).
 pub fn from_flag(flag: &str) -> Result<AnyGame, CliError> {

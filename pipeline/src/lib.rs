@@ -11,6 +11,7 @@
 
 pub mod config;
 mod error;
+pub mod inputs;
 pub mod leafhint;
 pub mod lock;
 pub mod lockstep;
@@ -19,6 +20,7 @@ pub mod players;
 pub mod plot;
 pub mod ratings;
 pub mod run;
+pub mod run_file;
 pub mod scale;
 pub mod selfplay;
 pub mod suite;
@@ -29,3 +31,4 @@ pub use run::{
     gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage, State,
     Summary,
 };
+pub use run_file::{load_game, load_run, Run};

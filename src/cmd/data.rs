@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
-use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
+use crate::cli::{emit, row_progress, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
+use pipeline::inputs::shards_of;
 use serde_json::json;
 
 #[derive(clap::Args)]

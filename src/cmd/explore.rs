@@ -5,8 +5,9 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
-use crate::cli::{shards_of, GenerationsArg};
+use crate::cli::GenerationsArg;
 use crate::games::{self, with_game};
+use pipeline::inputs::shards_of;
 
 #[derive(clap::Args)]
 #[command(

@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
-use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
+use crate::cli::{emit, row_progress, write_atomically, GenerationsArg};
 use crate::games::{self, with_game};
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{self, read_opening_games, Report};
+use pipeline::inputs::shards_of;
 
 #[derive(clap::Args)]
 #[command(

@@ -4,9 +4,9 @@
 //! picks the game and prints the ratings.
 
 use super::{print_json, CliError};
-use crate::config::load_run;
 use crate::games::with_game;
 use game::{AlphaBetaState, Game};
+use pipeline::load_run;
 use pipeline::{gen_name, ratings, Loop, RunConfig};
 use serde_json::json;
 use std::path::PathBuf;
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     // A run in a store: the loop works in a local mirror, pushed every
     // minute and at the end, however it ends.
-    let mirror = crate::cli::pull_mirror(&url)?;
+    let mirror = pipeline::inputs::pull_mirror(&url)?;
     let mut args = args;
     args.run = mirror.local.clone();
     let local = mirror.local.display().to_string();
@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let (result, pushed) = mirror.pushing(Duration::from_secs(60), warn, || {
         with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop))
     });
-    match (&result, pushed.map_err(crate::cli::pipeline_error)) {
+    match (&result, pushed.map_err(CliError::from)) {
         (_, Ok(n)) => eprintln!("{url}: {n} files pushed"),
         (Ok(()), Err(e)) => return Err(e),
         (Err(_), Err(e)) => eprintln!("warning: pushing the run to {url}: {}", e.message),

@@ -1,12 +1,12 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-use crate::cli::{pipeline_error, print_json, CliError};
-use crate::config::{load_run, RunConfig};
+use crate::cli::{print_json, CliError};
 use crate::games::with_game;
 use game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use pipeline::selfplay::{prepare_job, upload_shards, Job};
+use pipeline::{load_run, RunConfig};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -68,7 +68,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
             std::env::temp_dir().join(format!("triad-selfplay-{}", pipeline::scale::incarnation()));
         args.out = local.clone();
         with_game!(run.game, |g| run_game(&g, cfg, args))?;
-        let result = upload_shards(&store, &local).map_err(pipeline_error);
+        let result = upload_shards(&store, &local).map_err(CliError::from);
         let _ = std::fs::remove_dir_all(&local);
         let n = result?;
         eprintln!("{out_text}: {n} shards uploaded");
@@ -95,7 +95,7 @@ where
         shard_games: args.shard_games,
         model_id: String::new(),
     };
-    let prepared = prepare_job(game, cfg, args.model.as_deref(), job).map_err(pipeline_error)?;
+    let prepared = prepare_job(game, cfg, args.model.as_deref(), job)?;
     let model_id = prepared.model_id().to_string();
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -110,7 +110,7 @@ where
             .expect("valid template")
             .progress_chars("=> "),
     );
-    let report = prepared.run(game, &stop, &bar).map_err(pipeline_error)?;
+    let report = prepared.run(game, &stop, &bar)?;
     bar.finish_and_clear();
     if args.json {
         print_json(&report.summary_json(&model_id));

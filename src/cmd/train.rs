@@ -52,17 +52,17 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<(), CliError> {
-    args.data = crate::cli::localize(&args.data)?;
+    args.data = pipeline::inputs::localize(&args.data)?;
     if let Some(range) = args.generations.parse()? {
         // The trainer reads what it is given: the chosen generations' shard
         // files, in the order of the whole listing.
-        args.data = crate::cli::shards_of(&args.data, Some(&range))?
+        args.data = pipeline::inputs::shards_of(&args.data, Some(&range))?
             .into_iter()
             .map(|s| s.path)
             .collect();
     }
     let game = match (&args.config, &args.game) {
-        (Some(path), _) => games::load(path)?,
+        (Some(path), _) => pipeline::load_game(path)?,
         (None, Some(flag)) => games::from_flag(flag)?,
         (None, None) => games::of_shards(&args.data)?,
     };
@@ -72,10 +72,10 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     if let Some(local) = out_text.strip_prefix("file://") {
         args.out = PathBuf::from(local);
     } else if store::is_url(&args.out) {
-        let mirror = crate::cli::pull_mirror(&out_text)?;
+        let mirror = pipeline::inputs::pull_mirror(&out_text)?;
         args.out = mirror.local.clone();
         let result = with_game!(game, |g| run_game(&g, args));
-        let pushed = mirror.push().map_err(crate::cli::pipeline_error);
+        let pushed = mirror.push().map_err(CliError::from);
         return match (result, pushed) {
             (Ok(()), Ok(n)) => {
                 eprintln!("{out_text}: {n} files pushed");
@@ -111,8 +111,7 @@ where
     bar.set_message("loading the replay window");
     // One writer per run directory: a second `triad train` into it is
     // refused naming the first; a killed one's lock is taken over.
-    let _lock = pipeline::lock::RunLock::acquire(&args.out, "triad train")
-        .map_err(crate::cli::pipeline_error)?;
+    let _lock = pipeline::lock::RunLock::acquire(&args.out, "triad train")?;
     let opts = RunOptions {
         run_dir: args.out.clone(),
         data: args.data.clone(),

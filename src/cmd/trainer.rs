@@ -7,9 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
-use crate::config::load_run;
 use crate::games::with_game;
+use pipeline::load_run;
 use pipeline::scale::{self, trainer};
 use store::Store;
 
@@ -114,13 +113,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         matches: args.matches,
         stop: &stop,
     };
-    opts.check(cfg).map_err(pipeline_error)?;
+    opts.check(cfg)?;
     eprintln!(
         "trainer: run {} (work folder {})",
         store.url(),
         work.display()
     );
-    let report = with_game!(run.game, |g| trainer::run(&g, cfg, &opts)).map_err(pipeline_error)?;
+    let report = with_game!(run.game, |g| trainer::run(&g, cfg, &opts))?;
     if args.json {
         let mut v = serde_json::to_value(&report).unwrap_or_default();
         v["shards_per_s"] = report.shards_per_s().into();

@@ -8,9 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
-use crate::config::load_run;
 use crate::games::with_game;
+use pipeline::load_run;
 use pipeline::scale::{self, worker};
 use store::Store;
 
@@ -68,7 +67,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let index = worker::index(args.worker).map_err(pipeline_error)?;
+    let index = worker::index(args.worker)?;
     if args.games_per_shard == 0 {
         return Err(CliError::input("--games-per-shard must be at least 1"));
     }
@@ -94,7 +93,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
     let poll = Duration::from_secs_f64(args.poll);
-    let config = worker::wait_for_config(&store, &work, poll, &stop).map_err(pipeline_error)?;
+    let config = worker::wait_for_config(&store, &work, poll, &stop)?;
     let Some(config) = config else {
         return Ok(());
     };
@@ -119,7 +118,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         stop: &stop,
     };
     let cfg = &run.config;
-    let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts)).map_err(pipeline_error)?;
+    let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts))?;
     if args.work.is_none() {
         let _ = std::fs::remove_dir_all(&work);
     }

@@ -42,7 +42,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = match (&args.config, &args.game) {
-        (Some(path), _) => games::load(path)?,
+        (Some(path), _) => pipeline::load_game(path)?,
         (None, Some(flag)) => games::from_flag(flag)?,
         (None, None) => games::from_flag(games::DEFAULT_GAME)?,
     };

@@ -5,7 +5,7 @@
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::selfplay::{self as harness, SelfplayOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use selfplay::SelfplayConfig;
@@ -44,7 +44,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::load(&args.config)?;
+    let game = pipeline::load_game(&args.config)?;
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }

@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let (cfg, game) = match &args.config {
         Some(path) => {
-            let run = crate::config::load_run(path)?;
+            let run = pipeline::load_run(path)?;
             (run.config, run.game)
         }
         None => (
