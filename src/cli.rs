@@ -67,3 +67,14 @@ pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliEr
     fsio::write_atomic(path, text)
         .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
 }
+
+/// A flag set by Ctrl-C or SIGTERM, for the commands that stop cleanly.
+/// Failing to install the handler (one already set) only loses the clean
+/// stop; the command itself is fine.
+pub fn stop_on_signal() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    stop
+}

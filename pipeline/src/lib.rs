@@ -16,6 +16,7 @@ pub mod leafhint;
 pub mod lock;
 pub mod lockstep;
 pub mod matchup;
+pub mod options;
 pub mod players;
 pub mod plot;
 pub mod ratings;

@@ -8,8 +8,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pipeline::selfplay::{prepare_job, upload_shards, Job};
 use pipeline::{load_run, RunConfig};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 #[command(
@@ -62,8 +60,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     } else if store::is_url(&args.out) {
         // Shards for a store: written whole in a local folder, then each
         // uploaded by put-if-absent (a name already there is refused).
-        let store =
-            store::Store::open(&out_text).map_err(|e| CliError::input(format!("--out: {e}")))?;
+        let store = pipeline::options::open_store(&out_text, "--out")?;
         let local =
             std::env::temp_dir().join(format!("triad-selfplay-{}", pipeline::scale::incarnation()));
         args.out = local.clone();
@@ -97,13 +94,7 @@ where
     };
     let prepared = prepare_job(game, cfg, args.model.as_deref(), job)?;
     let model_id = prepared.model_id().to_string();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Failing to install the handler (e.g. one already set) only loses
-        // the clean stop; the run itself is fine.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
+    let stop = crate::cli::stop_on_signal();
     let bar = ProgressBar::new(args.games);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
