@@ -85,16 +85,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        for r in &f.runs {
-            println!("{} ({}):", r.name, r.config);
-            for p in &r.curve {
-                println!(
-                    "  {}",
-                    serde_json::to_value(p).expect("points serialize to JSON")
-                );
-            }
-        }
-        println!("{}", f.plot);
+        print!("{}", f.text());
     }
     Ok(())
 }

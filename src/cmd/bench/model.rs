@@ -67,23 +67,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        println!(
-            "network: {} ({} parameters) on {}, {} threads",
-            f.shape, f.parameters, f.device, f.threads
-        );
-        println!(
-            "{:>6} {:>12} {:>18} {:>14}",
-            "batch", "evals/s", "evals/s no-encode", "encode share"
-        );
-        for r in &f.batches {
-            println!(
-                "{:>6} {:>12.1} {:>18.1} {:>13.1}%",
-                r.batch,
-                r.evals_per_s,
-                r.evals_per_s_no_encode,
-                r.encode_share * 100.0
-            );
-        }
+        print!("{}", f.text());
     }
     Ok(())
 }

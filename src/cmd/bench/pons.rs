@@ -87,19 +87,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        println!("player {spec}");
-        println!("| file | stage | positions | errors | error rate |");
-        println!("| --- | --- | ---: | ---: | ---: |");
-        for r in &f.files {
-            println!(
-                "| {} | {} | {} | {} | {:.1}% |",
-                r.file,
-                r.stage,
-                r.positions,
-                r.errors,
-                100.0 * r.error_rate
-            );
-        }
+        print!("{}", f.text());
         eprintln!("{} positions in {:.1} s", f.positions, f.seconds);
     }
     Ok(())

@@ -47,22 +47,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        // `{:>9}` and the like pad nothing on a JSON value (its Display
-        // ignores the width): the numbers stand unpadded, as they always have.
-        for p in &f.positions {
-            println!(
-                "{} nodes {} nps depth {}  {}",
-                p.nodes, p.nps, p.depth, p.position
-            );
-        }
-        println!(
-            "middle-game: {} nodes in {:.2} s = {} nodes/s",
-            f.nodes, f.seconds, f.nps
-        );
-        println!(
-            "start position: depth {} completed in {} ms ({} nodes)",
-            f.start_depth, f.start_movetime_ms, f.start_nodes
-        );
+        print!("{}", f.text());
     }
     Ok(())
 }

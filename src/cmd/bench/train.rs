@@ -86,34 +86,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        let [raw_min, raw_max] = f.raw_samples_per_s_range;
-        let [real_min, real_max] = f.train_samples_per_s_range;
-        let [ratio_min, ratio_max] = f.ratio_range;
-        println!(
-            "batch {}, device {}, {} threads, {} rows, {} slices of {:.1} s per phase",
-            f.batch_size,
-            f.device,
-            f.threads,
-            f.window_rows,
-            args.slices,
-            args.seconds / args.slices as f64
-        );
-        println!(
-            "raw step (batch in memory): {:>9.0} samples/s  [{raw_min:.0}, {raw_max:.0}]",
-            f.raw_samples_per_s
-        );
-        println!(
-            "training loop (window):     {:>9.0} samples/s  [{real_min:.0}, {real_max:.0}]",
-            f.train_samples_per_s
-        );
-        println!(
-            "ratio (pair by pair):       {:>9.3}  [{ratio_min:.3}, {ratio_max:.3}]",
-            f.ratio
-        );
-        println!(
-            "encoding alone (one thread): {:>8.0} samples/s",
-            f.encode_samples_per_s
-        );
+        print!("{}", f.text(args.slices, args.seconds));
     }
     Ok(f.check()?)
 }
