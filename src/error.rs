@@ -72,3 +72,17 @@ impl From<registry::Error> for CliError {
         CliError::input(e.to_string())
     }
 }
+
+/// A game id the shards do not hold, or shards that cannot be read: exit 2.
+impl From<data::FindGameError> for CliError {
+    fn from(e: data::FindGameError) -> CliError {
+        CliError::input(e.to_string())
+    }
+}
+
+/// The explorer's errors are all bad input (exit 2).
+impl From<explore::Error> for CliError {
+    fn from(e: explore::Error) -> CliError {
+        CliError::input(e.to_string())
+    }
+}

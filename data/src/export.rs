@@ -129,6 +129,32 @@ pub fn replay_record<G: Game>(
     game.replay_record(start, text).map_err(ReplayError::Record)
 }
 
+/// A replayed record as `triad replay --json` prints it: plies, moves,
+/// result, termination, final position and the replay's warnings.
+pub fn replay_json<S: game::GameState>(r: &game::RecordReplay<S>) -> serde_json::Value {
+    serde_json::json!({
+        "plies": r.moves.len(),
+        "moves": r.moves,
+        "result": r.result_str(),
+        "termination": r.termination().as_str(),
+        "final_tfen": r.history.position().to_text(),
+        "warnings": r.warnings,
+    })
+}
+
+/// A replayed record as `triad replay` prints it: the numbered move pairs,
+/// the final position and `result RESULT TERMINATION`, lines ended by `\n`
+/// (the warnings are for stderr, not here).
+pub fn replay_text<S: game::GameState>(r: &game::RecordReplay<S>) -> String {
+    let mut out = String::new();
+    for line in r.numbered_pairs() {
+        out += &format!("{line}\n");
+    }
+    out += &format!("{}\n", r.history.position().to_text());
+    out += &format!("result {} {}\n", r.result_str(), r.termination());
+    out
+}
+
 /// A game of the shards in the game's own record notation, after its
 /// header (`triad data export`; `triad replay` reads it back).
 pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, String> {

@@ -23,6 +23,7 @@ mod writer;
 
 pub use error::DataError;
 pub use export::{
+    replay_json, replay_text,
     export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
 };
 pub use reader::{

@@ -1,6 +1,7 @@
 //! The long-running roles as the commands start them: their flags checked
 //! and turned into the options of [`crate::scale::trainer`],
-//! [`crate::scale::worker`] and [`crate::Loop`], the run file loaded and
+//! [`crate::scale::worker`], [`crate::Loop`] and [`train::train`] (`triad
+//! train`, in a local folder or a store's mirror), the run file loaded and
 //! its game picked, the role run, and what it reports rendered as JSON or
 //! text. The binary only parses the flags into the `*Flags` structs here
 //! and prints.
@@ -352,4 +353,121 @@ impl Finished {
         );
         out
     }
+}
+
+/// `triad train`'s flags (shard paths already localized).
+pub struct TrainFlags {
+    /// `--config`: the run file (its `[game]`, `[model]` and `[train]`).
+    pub config: Option<PathBuf>,
+    /// `--data`: shard files, folders or run directories.
+    pub data: Vec<PathBuf>,
+    /// `--generations`: only the shards of these generations.
+    pub generations: Option<data::Generations>,
+    /// `--out`: the run directory, or a store URL (trained in its mirror).
+    pub out: PathBuf,
+    /// `--resume`.
+    pub resume: bool,
+    /// `--steps`, replacing `[train] steps`.
+    pub steps: Option<u64>,
+    /// `--init`: starting weights.
+    pub init: Option<PathBuf>,
+    /// `--game`, when no `--config` gives one (default: the shards' game).
+    pub game: Option<String>,
+}
+
+/// Trains a network as `triad train` does (with a progress bar), calling
+/// `done` with the summary and the run directory before a store's mirror
+/// is pushed back, however the training ends.
+pub fn run_training(
+    flags: &TrainFlags,
+    done: &mut dyn FnMut(&train::Summary, &Path),
+) -> Result<(), Error> {
+    let mut data = flags.data.clone();
+    if let Some(range) = &flags.generations {
+        // The trainer reads what it is given: the chosen generations' shard
+        // files, in the order of the whole listing.
+        data = (crate::inputs::shards_of(&data, Some(range))?.into_iter())
+            .map(|s| s.path)
+            .collect();
+    }
+    let game = match (&flags.config, &flags.game) {
+        (Some(path), _) => crate::load_game(path)?,
+        (None, Some(flag)) => registry::from_flag(flag)?,
+        (None, None) => registry::of_shards(&data)?,
+    };
+    // A run directory in a store: trained in its local mirror, pushed back
+    // at the end however the training ends (docs/scale-out.md).
+    let out_text = flags.out.to_string_lossy().into_owned();
+    if let Some(local) = out_text.strip_prefix("file://") {
+        let out = Path::new(local);
+        return registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
+    } else if !store::is_url(&flags.out) {
+        let out = &flags.out;
+        return registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
+    }
+    let mirror = crate::inputs::pull_mirror(&out_text)?;
+    let out = &mirror.local;
+    let result = registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
+    match (result, mirror.push()) {
+        (Ok(()), Ok(n)) => {
+            eprintln!("{out_text}: {n} files pushed");
+            Ok(())
+        }
+        (Ok(()), Err(e)) | (Err(e), Ok(_)) => Err(e),
+        (Err(e), Err(p)) => {
+            eprintln!("warning: pushing the run to {out_text}: {p}");
+            Err(e)
+        }
+    }
+}
+
+fn train_game<G: Game>(
+    game: &G,
+    flags: &TrainFlags,
+    data: Vec<PathBuf>,
+    out: &Path,
+    done: &mut dyn FnMut(&train::Summary, &Path),
+) -> Result<(), Error>
+where
+    G::State: AlphaBetaState,
+{
+    let (model_cfg, train_cfg, text) =
+        train::run_configs(flags.config.as_deref()).map_err(Error::Input)?;
+    if flags.steps == Some(0) {
+        return Err(Error::input("--steps must be at least 1"));
+    }
+    let total = flags.steps.unwrap_or(train_cfg.steps);
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise} < {eta_precise}]",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message("loading the replay window");
+    // One writer per run directory: a second `triad train` into it is
+    // refused naming the first; a killed one's lock is taken over.
+    let _lock = crate::lock::RunLock::acquire(out, "triad train")?;
+    let opts = train::RunOptions {
+        run_dir: out.to_path_buf(),
+        data,
+        resume: flags.resume,
+        steps: flags.steps,
+        init: flags.init.clone(),
+        stop_after: None,
+        config_text: Some(text),
+    };
+    let mut shown = 0u64;
+    let result = train::train(game, &model_cfg, &train_cfg, &opts, &mut |p| {
+        if shown == 0 {
+            bar.set_position(p.step.saturating_sub(1));
+        }
+        if p.last.step != shown {
+            shown = p.last.step;
+            bar.set_message(p.message());
+        }
+        bar.set_position(p.step);
+    });
+    bar.finish_and_clear();
+    done(&result?, out);
+    Ok(())
 }

@@ -209,6 +209,11 @@ pub fn build(spec: &GameSpec) -> Result<AnyGame, Error> {
     }
 }
 
+/// The game of a `--game NAME[/VARIANT]` flag; the error names the flag.
+pub fn from_flag(flag: &str) -> Result<AnyGame, Error> {
+    build(&GameSpec::of_flag(flag)).map_err(|e| Error::Game(format!("--game {flag}: {e}")))
+}
+
 /// The game the shards under `paths` record (they must all be of one game
 /// and variant); PiRaTeKnIcS standard when there are none.
 pub fn of_shards<P: AsRef<Path>>(paths: &[P]) -> Result<AnyGame, Error> {
@@ -225,6 +230,19 @@ pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
         }),
         None => build(&GameSpec::default()),
     }
+}
+
+/// The game of the first readable shard of `shards` (unreadable ones are
+/// skipped; the explorer's index names them), for `triad explore` and
+/// `triad openings --html`; an error names that shard and its game.
+pub fn of_readable_shards(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
+    for s in shards {
+        if let Ok(Some(g)) = data::shard_game(&s.path) {
+            return of_shard_files(std::slice::from_ref(s))
+                .map_err(|e| Error::Game(format!("{}: {g}: {e}", s.path.display())));
+        }
+    }
+    of_shard_files(&shards[..1])
 }
 
 impl AnyGame {
