@@ -23,8 +23,8 @@ mod writer;
 
 pub use error::DataError;
 pub use export::{
-    replay_json, replay_text,
-    export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
+    export_text, find_game, header_game, header_start, replay_json, replay_record, replay_text,
+    FindGameError, ReplayError,
 };
 pub use reader::{
     check_shards, common_game, decode_records, generation_of_name, list_shards, list_shards_in,

@@ -1,7 +1,8 @@
 //! The long-running roles as the commands start them: their flags checked
 //! and turned into the options of [`crate::scale::trainer`],
-//! [`crate::scale::worker`], [`crate::Loop`] and [`train::train`] (`triad
-//! train`, in a local folder or a store's mirror), the run file loaded and
+//! [`crate::scale::worker`], [`crate::Loop`], [`train::train`] (`triad
+//! train`, in a local folder or a store's mirror) and self-play into
+//! shards ([`crate::selfplay`], to a folder or a store), the run file loaded and
 //! its game picked, the role run, and what it reports rendered as JSON or
 //! text. The binary only parses the flags into the `*Flags` structs here
 //! and prints.
@@ -469,5 +470,93 @@ where
     });
     bar.finish_and_clear();
     done(&result?, out);
+    Ok(())
+}
+
+/// `triad selfplay`'s flags.
+pub struct SelfplayFlags {
+    /// `--model`: a checkpoint (default: a fresh network of `[model]`).
+    pub model: Option<PathBuf>,
+    /// `--games`.
+    pub games: u64,
+    /// `--out`: a folder, or a store URL (shards uploaded at the end).
+    pub out: PathBuf,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--first-game-id`.
+    pub first_game_id: u64,
+    /// `--shard-games`.
+    pub shard_games: u64,
+}
+
+/// Plays self-play games into shards as `triad selfplay` does (with a
+/// progress bar), calling `done` with the report and the network's id;
+/// for a store, the shards are written in a temporary folder and then each
+/// uploaded by put-if-absent (a name already there is refused).
+pub fn run_selfplay(
+    config: &Path,
+    flags: &SelfplayFlags,
+    stop: &AtomicBool,
+    done: &mut dyn FnMut(&crate::selfplay::Report, &str),
+) -> Result<(), Error> {
+    let run = load_run(config)?;
+    let cfg = &run.config;
+    let out_text = flags.out.to_string_lossy().into_owned();
+    if let Some(local) = out_text.strip_prefix("file://") {
+        let out = Path::new(local);
+        return registry::with_game!(run.game, |g| selfplay_game(&g, cfg, flags, out, stop, done));
+    } else if !store::is_url(&flags.out) {
+        let out = &flags.out;
+        return registry::with_game!(run.game, |g| selfplay_game(&g, cfg, flags, out, stop, done));
+    }
+    let store = open_store(&out_text, "--out")?;
+    let local = std::env::temp_dir().join(format!("triad-selfplay-{}", scale::incarnation()));
+    registry::with_game!(run.game, |g| selfplay_game(
+        &g, cfg, flags, &local, stop, done
+    ))?;
+    let result = crate::selfplay::upload_shards(&store, &local);
+    let _ = std::fs::remove_dir_all(&local);
+    eprintln!("{out_text}: {} shards uploaded", result?);
+    Ok(())
+}
+
+fn selfplay_game<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    flags: &SelfplayFlags,
+    out: &Path,
+    stop: &AtomicBool,
+    done: &mut dyn FnMut(&crate::selfplay::Report, &str),
+) -> Result<(), Error>
+where
+    G::State: AlphaBetaState,
+{
+    if flags.games == 0 {
+        return Err(Error::input("--games must be at least 1"));
+    }
+    if flags.shard_games == 0 {
+        return Err(Error::input("--shard-games must be at least 1"));
+    }
+    let job = crate::selfplay::Job {
+        out: out.to_path_buf(),
+        games: flags.games,
+        first_game_id: flags.first_game_id,
+        seed: flags.seed,
+        shard_games: flags.shard_games,
+        model_id: String::new(),
+    };
+    let prepared = crate::selfplay::prepare_job(game, cfg, flags.model.as_deref(), job)?;
+    let model_id = prepared.model_id().to_string();
+    let bar = indicatif::ProgressBar::new(flags.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let report = prepared.run(game, stop, &bar)?;
+    bar.finish_and_clear();
+    done(&report, &model_id);
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! each completed depth, then the best move.
 
 use super::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::search::{Limits, DEFAULT_HASH_MB};
 use game::{AlphaBetaState, Game};
 
@@ -39,7 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| analyze(&g, &args))
 }
 

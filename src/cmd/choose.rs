@@ -3,7 +3,7 @@
 //! against triad's players (scripts/bench_openspiel_mcts.py does).
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::arena::players::{build_player, PlayerSpec};
 use eval::choose::{answer_line, choose_move};
 use game::{Game, GameState};
@@ -42,7 +42,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, &args))
 }
 

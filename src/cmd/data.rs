@@ -78,8 +78,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
 
 fn export(args: ExportArgs) -> Result<(), CliError> {
     let shards = shards_of(&args.paths, None)?;
-    let (record, shard) =
-        data::find_game(&shards, args.game)?;
+    let (record, shard) = data::find_game(&shards, args.game)?;
     let game = registry::of_shard_files(&shards)?;
     // The game's rows are all in this shard: errors about them name it.
     let text = with_game!(game, |g| data::export_text(&g, &record))

@@ -2,7 +2,7 @@
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::arena::players::parse_players;
 use eval::elo::parse_sprt;
 use eval::report::Report;
@@ -59,7 +59,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
 }
 

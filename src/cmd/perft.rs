@@ -2,7 +2,7 @@
 //! generator against known counts and for measuring its speed.
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use game::Game;
 use serde_json::json;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ pub struct Args {
 const MAX_DEPTH: u32 = 30;
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
 }
 

@@ -2,7 +2,7 @@
 //! inventor's for PiRaTeKnIcS).
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use game::Game;
 use std::path::PathBuf;
 
@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(g) => g.clone(),
         None => data::header_game(&text).unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
     };
-    let game = games::from_flag(&name)?;
+    let game = registry::from_flag(&name)?;
     with_game!(game, |g| replay(&g, &args, &text))
 }
 

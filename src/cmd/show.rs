@@ -3,7 +3,7 @@
 
 use super::{print_json, CliError};
 use crate::cli::{emit, write_atomically};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use game::{Game, GameState};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| show(&g, &args))
 }
 

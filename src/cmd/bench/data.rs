@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::data::{self as harness, DataOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     let options = DataOptions {
         positions: args.positions,
         shard_rows: args.shard_rows,

@@ -43,8 +43,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = match (&args.config, &args.game) {
         (Some(path), _) => pipeline::load_game(path)?,
-        (None, Some(flag)) => games::from_flag(flag)?,
-        (None, None) => games::from_flag(games::DEFAULT_GAME)?,
+        (None, Some(flag)) => registry::from_flag(flag)?,
+        (None, None) => registry::from_flag(games::DEFAULT_GAME)?,
     };
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));

@@ -3,7 +3,7 @@
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::search::{self, SearchOptions};
 
 /// Alpha-beta search speed.
@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     if args.nodes == 0 || args.movetime == 0 {
         return Err(CliError::input("--nodes and --movetime must be positive"));
     }

@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         None => (
             pipeline::RunConfig::default(),
-            games::from_flag(games::DEFAULT_GAME)?,
+            registry::from_flag(games::DEFAULT_GAME)?,
         ),
     };
     let device = cfg.model.tch_device().map_err(input)?;
