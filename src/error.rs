@@ -86,3 +86,10 @@ impl From<explore::Error> for CliError {
         CliError::input(e.to_string())
     }
 }
+
+/// A run file's section or a flag's value refused (names the key): exit 2.
+impl From<runfile::ConfigError> for CliError {
+    fn from(e: runfile::ConfigError) -> CliError {
+        CliError::input(e.to_string())
+    }
+}

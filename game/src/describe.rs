@@ -55,6 +55,12 @@ pub fn legal_move_texts<S: GameState>(pos: &S) -> Vec<String> {
     legal.iter().map(|&m| pos.move_text(m)).collect()
 }
 
+/// The position of `text` in the game's text, or the start position when
+/// there is none.
+pub fn position_or_start<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, String> {
+    text.map_or_else(|| Ok(game.start()), |t| game.parse_state(t))
+}
+
 /// The position of `text` (`None` or `-`: the start) when the game is not
 /// over in it: a position to choose a move in.
 pub fn position_to_move<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, String> {

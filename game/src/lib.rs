@@ -24,7 +24,9 @@ mod text;
 mod traits;
 
 pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
-pub use describe::{describe, legal_move_texts, position_to_move, PositionReport};
+pub use describe::{
+    describe, legal_move_texts, position_or_start, position_to_move, PositionReport,
+};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
 pub use history::{repetitions, History};
 pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, OptionValue};

@@ -110,6 +110,16 @@ impl ModelConfig {
             .map_err(|e| ConfigError(format!("model.device: {e}")))
     }
 
+    /// The device of a `--device` flag (`cpu`, `cuda`, `cuda:N`, `auto`),
+    /// which must exist on this machine; the error names the flag.
+    pub fn device_flag(text: &str) -> Result<tch::Device, ConfigError> {
+        let cfg = ModelConfig {
+            device: text.to_string(),
+            ..Default::default()
+        };
+        (cfg.tch_device()).map_err(|e| ConfigError(e.0.replacen("model.device", "--device", 1)))
+    }
+
     /// The libtorch device this configuration asks for, which must exist
     /// on this machine (a config naming CUDA is valid anywhere; using it
     /// where there is no such GPU is this error, not a panic in libtorch).

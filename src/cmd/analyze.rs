@@ -47,12 +47,8 @@ fn analyze<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let pos = match &args.position {
-        Some(t) => game
-            .parse_state(t)
-            .map_err(|e| CliError::input(format!("--position: {e}")))?,
-        None => game.start(),
-    };
+    let pos = game::position_or_start(game, args.position.as_deref())
+        .map_err(|e| CliError::input(format!("--position: {e}")))?;
     if args.depth == Some(0) || args.depth.is_some_and(|d| d > eval::search::MAX_DEPTH) {
         return Err(CliError::input(format!(
             "--depth must be 1..={}",

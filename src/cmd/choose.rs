@@ -54,12 +54,7 @@ where
         .player
         .parse()
         .map_err(|e: String| CliError::input(format!("--player: {e}")))?;
-    let device = model::ModelConfig {
-        device: args.device.clone(),
-        ..Default::default()
-    }
-    .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    let device = model::ModelConfig::device_flag(&args.device)?;
     let nets = pipeline::players::factory::<G>(device);
     // A bad spec or checkpoint fails here, before any position.
     build_player(game, &spec, args.seed, nets.as_deref())

@@ -44,12 +44,8 @@ where
         .engine
         .parse()
         .map_err(|e: eval::search::EngineSpecError| CliError::input(format!("--engine: {e}")))?;
-    let start = match &args.position {
-        Some(t) => g
-            .parse_state(t)
-            .map_err(|e| CliError::input(format!("--position: {e}")))?,
-        None => g.start(),
-    };
+    let start = game::position_or_start(g, args.position.as_deref())
+        .map_err(|e| CliError::input(format!("--position: {e}")))?;
     let human = if args.color == "black" {
         Color::Black
     } else {

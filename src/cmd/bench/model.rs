@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::input("--seconds must be a positive number"));
     }
     let config = match &args.config {
-        Some(path) => ModelConfig::from_file(path).map_err(|e| CliError::input(e.to_string()))?,
+        Some(path) => ModelConfig::from_file(path)?,
         None => ModelConfig::default(),
     };
     let options = ModelOptions {

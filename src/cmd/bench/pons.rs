@@ -59,12 +59,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.sample == Some(0) {
         return Err(CliError::input("--sample must be at least 1"));
     }
-    let device = model::ModelConfig {
-        device: args.device.clone(),
-        ..Default::default()
-    }
-    .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    let device = model::ModelConfig::device_flag(&args.device)?;
     let game = Connect4::standard();
     let nets = pipeline::players::factory::<Connect4>(device);
     // A net: checkpoint must be a Connect Four 7x6 network: one probe

@@ -48,10 +48,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
-    let config =
-        SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
-    let model =
-        model::ModelConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    let config = SelfplayConfig::from_file(&args.config)?;
+    let model = model::ModelConfig::from_file(&args.config)?;
     let options = SelfplayOptions {
         budget: Duration::from_secs_f64(args.seconds),
         compare: args.compare,

@@ -43,10 +43,6 @@ pub struct Args {
     json: bool,
 }
 
-fn input(e: impl std::fmt::Display) -> CliError {
-    CliError::input(e.to_string())
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) || args.games == 0 {
         return Err(CliError::input("--seconds and --games must be positive"));
@@ -64,7 +60,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             registry::from_flag(games::DEFAULT_GAME)?,
         ),
     };
-    let device = cfg.model.tch_device().map_err(input)?;
+    let device = cfg.model.tch_device()?;
     let options = TrainOptions {
         seconds: args.seconds,
         slices: args.slices,
