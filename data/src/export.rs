@@ -99,15 +99,15 @@ pub fn header_start(text: &str) -> Option<&str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplayError {
     /// The start position's text is not a position of the game.
-    Start(String),
+    Start(game::GameError),
     /// A move of the record is illegal or cannot be read.
-    Record(String),
+    Record(game::GameError),
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::Start(e) | ReplayError::Record(e) => f.write_str(e),
+            ReplayError::Start(e) | ReplayError::Record(e) => write!(f, "{e}"),
         }
     }
 }

@@ -57,6 +57,7 @@ where
         Some(Err(_)) => return "error: the seed is not a number".to_string(),
     };
     game::position_to_move(game, Some(text))
+        .map_err(String::from)
         .and_then(|pos| choose_move(game, spec, seed, nets, &pos))
         .map_or_else(|e| format!("error: {e}"), |c| c.text)
 }

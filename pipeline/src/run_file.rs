@@ -67,7 +67,7 @@ impl GameSection {
 /// The `[eval] suite` folder must hold the game's benchmark suite: a
 /// missing folder is found by `triad config`, not by the loop's first
 /// evaluation.
-fn check_suite(config: &RunConfig, game: &AnyGame) -> Result<(), String> {
+fn check_suite(config: &RunConfig, game: &AnyGame) -> Result<(), game::GameError> {
     let dir = config.eval.suite.as_str();
     if dir.is_empty() {
         return Ok(());

@@ -60,7 +60,7 @@ macro_rules! games {
             name: &str,
             variant: &str,
             options: &GameOptions,
-        ) -> Option<Result<AnyGame, String>> {
+        ) -> Option<Result<AnyGame, game::GameError>> {
             $(
                 if name == $desc.about.name {
                     return Some(($desc.build)(variant, options).map(AnyGame::$variant));
@@ -201,7 +201,7 @@ pub fn build(spec: &GameSpec) -> Result<AnyGame, Error> {
         &spec.variant
     };
     match build_named(name, variant, &spec.options) {
-        Some(built) => built.map_err(Error::Game),
+        Some(built) => built.map_err(|e| Error::Game(e.into())),
         None => Err(Error::Game(format!(
             "game.name: unknown game {name:?}: triad plays {}",
             GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
