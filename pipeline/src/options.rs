@@ -432,8 +432,7 @@ fn train_game<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    let (model_cfg, train_cfg, text) =
-        train::run_configs(flags.config.as_deref()).map_err(Error::Input)?;
+    let (model_cfg, train_cfg, text) = train::run_configs(flags.config.as_deref())?;
     if flags.steps == Some(0) {
         return Err(Error::input("--steps must be at least 1"));
     }
