@@ -192,7 +192,11 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), String
         .unwrap_or_else(|| "chart.png".into());
     // The encoder picks the format from the extension, so the temporary
     // name keeps `.png` at the end.
-    let tmp = path.with_file_name(format!(".{name}.tmp.png"));
+    let tmp = fsio::temp_path(path);
+    let tmp = tmp.with_file_name(format!(
+        "{}.png",
+        tmp.file_name().map_or(name.into(), |n| n.to_string_lossy())
+    ));
     let l = Layout::new(bars);
     let draw = || -> Result<(), Box<dyn std::error::Error>> {
         let root = BitMapBackend::new(&tmp, (W as u32, H as u32)).into_drawing_area();
