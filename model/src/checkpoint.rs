@@ -211,7 +211,7 @@ pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
         .validate()
         .map_err(|message| CheckpointError::BadSidecar {
             path: path.clone(),
-            message,
+            message: message.into(),
         })?;
     Ok(info)
 }

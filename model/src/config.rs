@@ -143,16 +143,16 @@ impl ModelConfig {
     }
 }
 
-fn parse_device(s: &str) -> Result<tch::Device, String> {
+fn parse_device(s: &str) -> Result<tch::Device, ConfigError> {
     match s {
         "auto" => Ok(tch::Device::cuda_if_available()),
         "cpu" => Ok(tch::Device::Cpu),
         "cuda" => Ok(tch::Device::Cuda(0)),
         _ => match s.strip_prefix("cuda:").map(str::parse::<usize>) {
             Some(Ok(n)) => Ok(tch::Device::Cuda(n)),
-            _ => Err(format!(
+            _ => Err(ConfigError(format!(
                 "unknown device {s:?} (expected \"auto\", \"cpu\", \"cuda\" or \"cuda:N\")"
-            )),
+            ))),
         },
     }
 }
