@@ -73,7 +73,7 @@ pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf),
         return Err(FindGameError::NotFound(id, shards.len()));
     };
     let record = GameRecord::from_rows(rows)
-        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e))?;
+        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e.into()))?;
     Ok((record, shard.path.clone()))
 }
 
@@ -157,7 +157,7 @@ pub fn replay_text<S: game::GameState>(r: &game::RecordReplay<S>) -> String {
 
 /// A game of the shards in the game's own record notation, after its
 /// header (`triad data export`; `triad replay` reads it back).
-pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, String> {
+pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, crate::RecordError> {
     let history = record.replay(game)?;
     let resigned = record.termination() == Termination::Resignation;
     Ok(format!(

@@ -21,7 +21,7 @@ pub mod synthetic;
 mod window;
 mod writer;
 
-pub use error::DataError;
+pub use error::{ChartError, DataError, RecordError};
 pub use export::{
     export_text, find_game, header_game, header_start, replay_json, replay_record, replay_text,
     FindGameError, ReplayError,

@@ -84,7 +84,7 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
     if panels.is_empty() {
         return Err(crate::TrainError::Failed("nothing to plot".into()));
     }
-    data::chart::register_font().map_err(crate::TrainError::Failed)?;
+    data::chart::register_font().map_err(|e| crate::TrainError::Failed(e.0))?;
     let cols = panels.len().min(2) as u32;
     let rows = panels.len().div_ceil(2) as u32;
     let size = (PANEL_W * cols, PANEL_H * rows);
