@@ -1,50 +1,17 @@
 //! Helpers shared by the commands (as ripgrep's `grep-cli` is for its
-//! binary): the error every command returns with its exit status, JSON and
-//! text output that tolerate a closed pipe, the `--generations` flag, shard
-//! listing with one-line errors, progress over rows, and whole-file writes.
+//! binary): JSON and text output that tolerate a closed pipe, the
+//! `--generations` flag, progress over rows, and whole-file writes. (The
+//! error is `crate::error::CliError`; shard listing is `pipeline::inputs`.)
 //! No command imports another; what two commands share lives here.
 
-use std::path::PathBuf;
-
-use data::{list_shards, list_shards_in, Generations, ShardFile, ShardReader};
+use data::{Generations, ShardFile, ShardReader};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A failure to report: a one-line message and the exit status
-/// (1 a failed check, 2 bad input).
-#[derive(Debug)]
-pub struct CliError {
-    pub code: i32,
-    pub message: String,
-}
-
-impl CliError {
-    /// Bad input (exit 2).
-    pub fn input(message: impl Into<String>) -> CliError {
-        CliError {
-            code: 2,
-            message: message.into(),
-        }
-    }
-    /// A check that failed (exit 1).
-    pub fn failed(message: impl Into<String>) -> CliError {
-        CliError {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
+pub use crate::error::CliError;
 
 /// Prints one JSON object on stdout.
 pub fn print_json(value: &serde_json::Value) {
     println!("{value}");
-}
-
-/// A pipeline error as the command's exit status and message.
-pub fn pipeline_error(e: pipeline::Error) -> CliError {
-    CliError {
-        code: e.exit_code(),
-        message: e.to_string(),
-    }
 }
 
 /// `--generations A..B`: the generations of a run to read.
@@ -67,90 +34,6 @@ impl GenerationsArg {
             })
             .transpose()
     }
-}
-
-/// Lists the shards (of the generations in `range`, if given), as a
-/// bad-input error when a path is missing or none is found.
-pub fn shards_of(
-    paths: &[PathBuf],
-    range: Option<&Generations>,
-) -> Result<Vec<ShardFile>, CliError> {
-    let input = |e: data::DataError| CliError::input(e.to_string());
-    let local = localize(paths)?;
-    let paths = local.as_slice();
-    let shards = match range {
-        None => list_shards(paths).map_err(input)?,
-        Some(r) => list_shards_in(paths, r)
-            .map_err(|e| CliError::input(format!("--generations {r}: {e}")))?,
-    };
-    if shards.is_empty() {
-        let places = paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(CliError::input(match range {
-            None => format!("no shards (*.parquet) found in {places}"),
-            Some(r) => {
-                let held: Vec<u32> = list_shards(paths)
-                    .map_err(input)?
-                    .iter()
-                    .filter_map(|s| s.generation)
-                    .collect();
-                match (held.iter().min(), held.iter().max()) {
-                    (Some(a), Some(b)) => format!(
-                        "--generations {r}: no shards of those generations in {places} (it has generations {a}..{b})"
-                    ),
-                    _ => format!("--generations {r}: no shards (*.parquet) found in {places}"),
-                }
-            }
-        }));
-    }
-    Ok(shards)
-}
-
-/// `paths` with every run URL replaced by its local cache folder
-/// ([`pipeline::scale::cache::localize`]), with a progress bar while many
-/// shards download and a line on stderr for each run fetched.
-pub fn localize(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
-    use pipeline::scale::cache::Fetching;
-    let mut bar = ProgressBar::hidden();
-    pipeline::scale::cache::localize(paths, &mut |event| match event {
-        Fetching::Start { todo, .. } => {
-            if todo >= 20 {
-                bar = ProgressBar::new(todo as u64);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "fetching {bar:30} {pos}/{len} shards  {eta} left",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                );
-            }
-        }
-        Fetching::Shard => bar.inc(1),
-        Fetching::Done { url, shards, cache } => {
-            bar.finish_and_clear();
-            bar = ProgressBar::hidden();
-            eprintln!("{url}: {shards} shards in {}", cache.display());
-        }
-    })
-    .map_err(pipeline_error)
-}
-
-/// Opens the run at `url` (`--run`) and pulls it into its local mirror
-/// ([`pipeline::scale::mirror::Mirror`]), saying so on stderr.
-pub fn pull_mirror(url: &str) -> Result<pipeline::scale::mirror::Mirror, CliError> {
-    let store = store::Store::open(url).map_err(|e| CliError::input(format!("--run: {e}")))?;
-    let local = pipeline::scale::cache::cache_dir(url).join("run");
-    let (mirror, pulled) =
-        pipeline::scale::mirror::Mirror::pull(store, local).map_err(pipeline_error)?;
-    eprintln!(
-        "{url}: the run is mirrored in {} ({} objects, {} fetched)",
-        mirror.local.display(),
-        pulled.objects,
-        pulled.fetched
-    );
-    Ok(mirror)
 }
 
 /// A progress bar over rows (hidden when there are few).
@@ -183,4 +66,15 @@ pub fn emit(text: &str) {
 pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliError> {
     fsio::write_atomic(path, text)
         .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A flag set by Ctrl-C or SIGTERM, for the commands that stop cleanly.
+/// Failing to install the handler (one already set) only loses the clean
+/// stop; the command itself is fine.
+pub fn stop_on_signal() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    stop
 }

@@ -4,7 +4,7 @@
 
 mod cli;
 mod cmd;
-mod config;
+mod error;
 mod games;
 
 use clap::{Parser, Subcommand};

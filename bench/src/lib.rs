@@ -12,6 +12,7 @@ pub mod model;
 pub mod pons;
 pub mod search;
 pub mod selfplay;
+mod text;
 pub mod timing;
 pub mod train;
 

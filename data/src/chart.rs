@@ -159,9 +159,9 @@ const FONT_PATHS: [&str; 6] = [
 
 /// Registers the font for plotters' `sans-serif` once per process (charts
 /// here, training plots in `train`).
-pub fn register_font() -> Result<(), String> {
+pub fn register_font() -> Result<(), crate::ChartError> {
     use std::sync::OnceLock;
-    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    static DONE: OnceLock<Result<(), crate::ChartError>> = OnceLock::new();
     DONE.get_or_init(|| {
         let candidates: Vec<PathBuf> = std::env::var_os("TRIAD_FONT")
             .map(PathBuf::from)
@@ -169,21 +169,26 @@ pub fn register_font() -> Result<(), String> {
             .chain(FONT_PATHS.iter().map(PathBuf::from))
             .collect();
         let path = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
-            "no TrueType font found for PNG text (set TRIAD_FONT=/path/to/font.ttf, \
+            crate::ChartError({
+                "no TrueType font found for PNG text (set TRIAD_FONT=/path/to/font.ttf, \
              install one, e.g. apt-get install fonts-dejavu-core, or write .svg)"
-                .to_string()
+                    .to_string()
+            })
         })?;
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| crate::ChartError(format!("{}: {e}", path.display())))?;
         // The font registry wants 'static bytes; one font per process.
         let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
         plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, bytes)
-            .map_err(|_| format!("{}: not a usable TrueType font", path.display()))
+            .map_err(|_| {
+                crate::ChartError(format!("{}: not a usable TrueType font", path.display()))
+            })
     })
     .clone()
 }
 
 /// Draws the chart as a PNG at `path` (via a temporary file and a rename).
-pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), String> {
+pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), crate::ChartError> {
     use plotters::prelude::*;
     register_font()?;
     let name = path
@@ -192,7 +197,11 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), String
         .unwrap_or_else(|| "chart.png".into());
     // The encoder picks the format from the extension, so the temporary
     // name keeps `.png` at the end.
-    let tmp = path.with_file_name(format!(".{name}.tmp.png"));
+    let tmp = fsio::temp_path(path);
+    let tmp = tmp.with_file_name(format!(
+        "{}.png",
+        tmp.file_name().map_or(name.into(), |n| n.to_string_lossy())
+    ));
     let l = Layout::new(bars);
     let draw = || -> Result<(), Box<dyn std::error::Error>> {
         let root = BitMapBackend::new(&tmp, (W as u32, H as u32)).into_drawing_area();
@@ -239,10 +248,11 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), String
         root.present()?;
         Ok(())
     };
-    let result = draw().map_err(|e| format!("{}: cannot draw the chart: {e}", path.display()));
-    if let Err(e) = result {
+    let result = draw()
+        .map_err(|e| crate::ChartError(format!("{}: cannot draw the chart: {e}", path.display())));
+    if let Err(crate::ChartError(e)) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+        return Err(crate::ChartError(e));
     }
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::rename(&tmp, path).map_err(|e| crate::ChartError(format!("{}: {e}", path.display())))
 }

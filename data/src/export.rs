@@ -73,7 +73,7 @@ pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf),
         return Err(FindGameError::NotFound(id, shards.len()));
     };
     let record = GameRecord::from_rows(rows)
-        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e))?;
+        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e.into()))?;
     Ok((record, shard.path.clone()))
 }
 
@@ -99,15 +99,15 @@ pub fn header_start(text: &str) -> Option<&str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplayError {
     /// The start position's text is not a position of the game.
-    Start(String),
+    Start(game::GameError),
     /// A move of the record is illegal or cannot be read.
-    Record(String),
+    Record(game::GameError),
 }
 
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::Start(e) | ReplayError::Record(e) => f.write_str(e),
+            ReplayError::Start(e) | ReplayError::Record(e) => write!(f, "{e}"),
         }
     }
 }
@@ -129,9 +129,35 @@ pub fn replay_record<G: Game>(
     game.replay_record(start, text).map_err(ReplayError::Record)
 }
 
+/// A replayed record as `triad replay --json` prints it: plies, moves,
+/// result, termination, final position and the replay's warnings.
+pub fn replay_json<S: game::GameState>(r: &game::RecordReplay<S>) -> serde_json::Value {
+    serde_json::json!({
+        "plies": r.moves.len(),
+        "moves": r.moves,
+        "result": r.result_str(),
+        "termination": r.termination().as_str(),
+        "final_tfen": r.history.position().to_text(),
+        "warnings": r.warnings,
+    })
+}
+
+/// A replayed record as `triad replay` prints it: the numbered move pairs,
+/// the final position and `result RESULT TERMINATION`, lines ended by `\n`
+/// (the warnings are for stderr, not here).
+pub fn replay_text<S: game::GameState>(r: &game::RecordReplay<S>) -> String {
+    let mut out = String::new();
+    for line in r.numbered_pairs() {
+        out += &format!("{line}\n");
+    }
+    out += &format!("{}\n", r.history.position().to_text());
+    out += &format!("result {} {}\n", r.result_str(), r.termination());
+    out
+}
+
 /// A game of the shards in the game's own record notation, after its
 /// header (`triad data export`; `triad replay` reads it back).
-pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, String> {
+pub fn export_text<G: Game>(game: &G, record: &GameRecord) -> Result<String, crate::RecordError> {
     let history = record.replay(game)?;
     let resigned = record.termination() == Termination::Resignation;
     Ok(format!(

@@ -22,9 +22,10 @@ pub mod synthetic;
 mod window;
 mod writer;
 
-pub use error::DataError;
+pub use error::{ChartError, DataError, RecordError};
 pub use export::{
-    export_text, find_game, header_game, header_start, replay_record, FindGameError, ReplayError,
+    export_text, find_game, header_game, header_start, replay_json, replay_record, replay_text,
+    FindGameError, ReplayError,
 };
 pub use reader::{
     check_shards, common_game, decode_records, list_shards, list_shards_in, read_shard, shard_game,

@@ -189,7 +189,7 @@ impl<S: GameState> OpeningTree<S> {
         games: &[OpeningGame],
         plies: usize,
         move_text: impl Fn(&S, S::Move) -> String,
-    ) -> Result<OpeningTree<S>, String> {
+    ) -> Result<OpeningTree<S>, crate::RecordError> {
         let mut tree = OpeningTree {
             nodes: Vec::new(),
             roots: Vec::new(),
@@ -201,12 +201,14 @@ impl<S: GameState> OpeningTree<S> {
                 Some(&r) => r,
                 None => {
                     let position = game.parse_state(&g.start).map_err(|e| {
-                        format!(
-                            "{}: game {}: bad start position {:?}: {e}",
-                            g.shard.display(),
-                            g.game_id,
-                            game::clip(&g.start, 200)
-                        )
+                        crate::RecordError::Rows({
+                            format!(
+                                "{}: game {}: bad start position {:?}: {e}",
+                                g.shard.display(),
+                                g.game_id,
+                                game::clip(&g.start, 200)
+                            )
+                        })
                     })?;
                     let r = tree.nodes.len();
                     tree.nodes.push(Node {
@@ -233,11 +235,13 @@ impl<S: GameState> OpeningTree<S> {
                         let m = S::Move::from_code(code)
                             .filter(|&m| parent.position.is_legal(m))
                             .ok_or_else(|| {
-                                format!(
-                                    "{}: game {} ply {ply}: move code {code} is not legal",
-                                    g.shard.display(),
-                                    g.game_id
-                                )
+                                crate::RecordError::Rows({
+                                    format!(
+                                        "{}: game {} ply {ply}: move code {code} is not legal",
+                                        g.shard.display(),
+                                        g.game_id
+                                    )
+                                })
                             })?;
                         let text = move_text(&parent.position, m);
                         let position = parent.position.play(m);

@@ -174,44 +174,47 @@ impl PositionRecord {
     /// parallel lists of the same length, a positive repetition count, the
     /// W/D/L present with the root value, and `result` unfinished exactly
     /// when `termination` is.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), crate::RecordError> {
         let at = || format!("game {} ply {}", self.game_id, self.ply);
         if self.game.is_empty() || self.variant.is_empty() {
-            return Err(format!("{}: empty game or variant name", at()));
+            return Err(crate::RecordError::Rows(format!(
+                "{}: empty game or variant name",
+                at()
+            )));
         }
         if let Some(v) = &self.visits {
             if v.len() != self.legal_moves.len() {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "{}: {} visit counts for {} legal moves",
                     at(),
                     v.len(),
                     self.legal_moves.len()
-                ));
+                )));
             }
         }
         if let Some(p) = &self.policy_target {
             if p.len() != self.legal_moves.len() {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "{}: {} policy targets for {} legal moves",
                     at(),
                     p.len(),
                     self.legal_moves.len()
-                ));
+                )));
             }
         }
         if self.repetitions == Some(0) {
-            return Err(format!(
+            return Err(crate::RecordError::Rows(format!(
                 "{}: repetitions is 0 (a position has occurred at least once)",
                 at()
-            ));
+            )));
         }
         if (self.result.is_none()) != (self.termination == Termination::Unfinished) {
-            return Err(format!(
+            return Err(crate::RecordError::Rows(format!(
                 "{}: result {} with termination {} (`*` goes with unfinished and only with it)",
                 at(),
                 result_str(self.result),
                 self.termination
-            ));
+            )));
         }
         Ok(())
     }
@@ -228,9 +231,9 @@ impl PositionRecord {
 
     /// The row's position in `game`, which must be the row's game and
     /// variant.
-    pub fn state<G: Game>(&self, game: &G) -> Result<G::State, String> {
+    pub fn state<G: Game>(&self, game: &G) -> Result<G::State, crate::RecordError> {
         if !self.is_game(&GameTag::of(game)) {
-            return Err(format!(
+            return Err(crate::RecordError::Rows(format!(
                 "game {} ply {}: a {}/{} row read as {}/{}",
                 self.game_id,
                 self.ply,
@@ -238,13 +241,15 @@ impl PositionRecord {
                 self.variant,
                 G::NAME,
                 game.variant()
-            ));
+            )));
         }
         game.parse_state(&self.position).map_err(|e| {
-            format!(
-                "game {} ply {}: bad position {:?}: {e}",
-                self.game_id, self.ply, self.position
-            )
+            crate::RecordError::Rows({
+                format!(
+                    "game {} ply {}: bad position {:?}: {e}",
+                    self.game_id, self.ply, self.position
+                )
+            })
         })
     }
 
@@ -254,24 +259,30 @@ impl PositionRecord {
     /// order), so the result is another valid training sample. The replay
     /// window draws a symmetry per sample; the consumer applies it (here or
     /// directly on the decoded position).
-    pub fn transformed<G: Game>(&self, game: &G, sym: usize) -> Result<PositionRecord, String> {
+    pub fn transformed<G: Game>(
+        &self,
+        game: &G,
+        sym: usize,
+    ) -> Result<PositionRecord, crate::RecordError> {
         if sym >= game.symmetries() {
-            return Err(format!(
+            return Err(crate::RecordError::Rows(format!(
                 "symmetry {sym} out of range: {}/{} has {}",
                 G::NAME,
                 game.variant(),
                 game.symmetries()
-            ));
+            )));
         }
         let pos = self.state(game)?;
         let transform = |code: u32| {
             G::Move::from_code(code)
                 .map(|m| pos.transform_move(m, sym).code())
                 .ok_or_else(|| {
-                    format!(
-                        "game {} ply {}: bad move code {code}",
-                        self.game_id, self.ply
-                    )
+                    crate::RecordError::Rows({
+                        format!(
+                            "game {} ply {}: bad move code {code}",
+                            self.game_id, self.ply
+                        )
+                    })
                 })
         };
         let image = pos.transform(sym);
@@ -306,28 +317,33 @@ pub struct GameRecord {
 impl GameRecord {
     /// Groups the rows of one game: sorts by ply and checks that they are
     /// plies 0, 1, 2, ... of the same game (same id, game and variant).
-    pub fn from_rows(mut rows: Vec<PositionRecord>) -> Result<GameRecord, String> {
+    pub fn from_rows(mut rows: Vec<PositionRecord>) -> Result<GameRecord, crate::RecordError> {
         let Some(first) = rows.first() else {
-            return Err("a game needs at least one row".into());
+            return Err(crate::RecordError::Rows(
+                "a game needs at least one row".into(),
+            ));
         };
         let game_id = first.game_id;
         let (game, variant) = (first.game.clone(), first.variant.clone());
         rows.sort_by_key(|r| r.ply);
         for (i, r) in rows.iter().enumerate() {
             if r.game_id != game_id {
-                return Err(format!("rows of games {game_id} and {} mixed", r.game_id));
+                return Err(crate::RecordError::Rows(format!(
+                    "rows of games {game_id} and {} mixed",
+                    r.game_id
+                )));
             }
             if r.game != game || r.variant != variant {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "game {game_id}: rows of {game}/{variant} and {}/{} mixed",
                     r.game, r.variant
-                ));
+                )));
             }
             if r.ply as usize != i {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "game {game_id}: ply {i} missing (found ply {} instead)",
                     r.ply
-                ));
+                )));
             }
         }
         Ok(GameRecord {
@@ -380,34 +396,36 @@ impl GameRecord {
     /// position reached and that each known repetition count is the one the
     /// game's history gives. Returns the history (start, moves, hashes);
     /// playing the last row's move gives its final position.
-    pub fn replay<G: Game>(&self, game: &G) -> Result<History<G::State>, String> {
+    pub fn replay<G: Game>(&self, game: &G) -> Result<History<G::State>, crate::RecordError> {
         let start = self.positions[0].state(game)?;
         let mut history = History::new(start);
         for r in &self.positions {
             let pos = history.position();
             let text = pos.to_text();
             if text != r.position {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "game {} ply {}: row position {} differs from the replayed position {text}",
                     self.game_id, r.ply, r.position
-                ));
+                )));
             }
             let count = history.repetition_count();
             if r.repetitions.is_some_and(|n| n != count) {
-                return Err(format!(
+                return Err(crate::RecordError::Rows(format!(
                     "game {} ply {}: row says repetition {} of its position, the game's history {count}",
                     self.game_id,
                     r.ply,
                     r.repetitions.unwrap_or(0)
-                ));
+                )));
             }
             let m = G::Move::from_code(r.chosen_move)
                 .filter(|&m| pos.is_legal(m))
                 .ok_or_else(|| {
-                    format!(
-                        "game {} ply {}: chosen move code {} is not legal",
-                        self.game_id, r.ply, r.chosen_move
-                    )
+                    crate::RecordError::Rows({
+                        format!(
+                            "game {} ply {}: chosen move code {} is not legal",
+                            self.game_id, r.ply, r.chosen_move
+                        )
+                    })
                 })?;
             history.play(m);
         }
@@ -418,7 +436,7 @@ impl GameRecord {
     /// read from version 1 shards, which did not record it). Fails as
     /// [`GameRecord::replay`] does, except that the counts already there
     /// are replaced, not checked.
-    pub fn fill_repetitions<G: Game>(&mut self, game: &G) -> Result<(), String> {
+    pub fn fill_repetitions<G: Game>(&mut self, game: &G) -> Result<(), crate::RecordError> {
         for r in &mut self.positions {
             r.repetitions = None;
         }
@@ -463,7 +481,7 @@ impl GameRecord {
 
 /// Groups rows into games (rows of a game need not be contiguous), ordered
 /// by first appearance.
-pub fn group_games(rows: Vec<PositionRecord>) -> Result<Vec<GameRecord>, String> {
+pub fn group_games(rows: Vec<PositionRecord>) -> Result<Vec<GameRecord>, crate::RecordError> {
     let mut order: Vec<u64> = Vec::new();
     let mut by_id: std::collections::HashMap<u64, Vec<PositionRecord>> = Default::default();
     for r in rows {

@@ -28,6 +28,26 @@ pub struct DataSummary {
 }
 
 impl DataSummary {
+    /// The summary as `triad data info --json` prints it.
+    pub fn json(&self) -> serde_json::Value {
+        let versions: Vec<u32> = self.schema_versions.iter().copied().collect();
+        serde_json::json!({
+            "shards": self.shards,
+            "game": self.games_played.iter().collect::<Vec<_>>(),
+            "games": self.games,
+            "positions": self.positions,
+            "results": {
+                "white_wins": self.white_wins,
+                "draws": self.draws,
+                "black_wins": self.black_wins,
+                "unfinished": self.unfinished,
+            },
+            "terminations": self.terminations,
+            "mean_game_length": self.mean_game_length,
+            "schema_versions": versions,
+        })
+    }
+
     /// The summary as `triad data info` prints it: one `label  value` line
     /// each for shards, game, games, positions, results (with shares),
     /// terminations, mean game length and schema version.

@@ -783,7 +783,7 @@ fn transformed_samples_are_legal_and_transform_back() {
     let eight = Piratechnics::named("8x8", None).unwrap();
     let e = g.positions[0].transformed(&eight, 0).unwrap_err();
     assert!(
-        e.contains("piratechnics/standard") && e.contains("piratechnics/8x8"),
+        e.message().contains("piratechnics/standard") && e.message().contains("piratechnics/8x8"),
         "{e}"
     );
 }

@@ -23,11 +23,11 @@ pub fn choose_move<G: Game>(
     seed: u64,
     nets: Option<&dyn NetFactory<G>>,
     pos: &G::State,
-) -> Result<Choice, String>
+) -> Result<Choice, crate::EvalError>
 where
     G::State: AlphaBetaState,
 {
-    let mut player = build_player(game, spec, seed, nets)?;
+    let mut player = build_player(game, spec, seed, nets).map_err(crate::EvalError::Player)?;
     let t = std::time::Instant::now();
     let m = player.choose(&History::new(pos.clone()));
     Ok(Choice {
@@ -57,6 +57,7 @@ where
         Some(Err(_)) => return "error: the seed is not a number".to_string(),
     };
     game::position_to_move(game, Some(text))
+        .map_err(crate::EvalError::from)
         .and_then(|pos| choose_move(game, spec, seed, nets, &pos))
         .map_or_else(|e| format!("error: {e}"), |c| c.text)
 }

@@ -88,38 +88,56 @@ impl EvalConfig {
     }
 
     /// Checks values; the error names the key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), crate::EvalError> {
         if self.games == 0 {
-            return Err("eval.games: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.games: must be at least 1".into(),
+            ));
         }
         if self.simulations == 0 {
-            return Err("eval.simulations: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.simulations: must be at least 1".into(),
+            ));
         }
         if self.threads == 0 {
-            return Err("eval.threads: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.threads: must be at least 1".into(),
+            ));
         }
         if self.max_plies == 0 {
-            return Err("eval.max_plies: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.max_plies: must be at least 1".into(),
+            ));
         }
         if self.suite_simulations == 0 {
-            return Err("eval.suite_simulations: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.suite_simulations: must be at least 1".into(),
+            ));
         }
         if self.threads > 1024 {
-            return Err("eval.threads: at most 1024".into());
+            return Err(crate::EvalError::Config(
+                "eval.threads: at most 1024".into(),
+            ));
         }
         if self.every == 0 {
-            return Err("eval.every: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.every: must be at least 1".into(),
+            ));
         }
         if self.replay_decided_every == 0 {
-            return Err("eval.replay_decided_every: must be at least 1".into());
+            return Err(crate::EvalError::Config(
+                "eval.replay_decided_every: must be at least 1".into(),
+            ));
         }
         let most = crate::arena::openings::MAX_RANDOM_PLIES;
         if self.random_plies > most {
-            return Err(format!("eval.random_plies: at most {most}"));
+            return Err(crate::EvalError::Config(format!(
+                "eval.random_plies: at most {most}"
+            )));
         }
         for p in &self.ladder {
             p.parse::<crate::arena::players::PlayerSpec>()
-                .map_err(|e| format!("eval.ladder: {e}"))?;
+                .map_err(|e| crate::EvalError::Config(format!("eval.ladder: {e}")))?;
         }
         Ok(())
     }

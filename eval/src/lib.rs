@@ -17,6 +17,7 @@ pub mod arena;
 pub mod choose;
 pub mod config;
 pub mod elo;
+mod error;
 pub mod play;
 pub mod report;
 pub mod search;
@@ -24,5 +25,6 @@ pub mod suite;
 pub mod uct;
 
 pub use config::EvalConfig;
+pub use error::EvalError;
 pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};
 pub use uct::{MctsSpec, Terminal, Uct};

@@ -65,7 +65,7 @@ impl<S: AlphaBetaState> PlaySession<S> {
 
     /// Ends the game, lets the engine move when it is its turn, or says the
     /// person is to move.
-    pub fn step(&mut self) -> Result<Step, String> {
+    pub fn step(&mut self) -> Result<Step, crate::EvalError> {
         if let Some(o) = self.game.outcome() {
             return Ok(Step::Over(format!(
                 "Game over: {} ({})",
@@ -81,7 +81,7 @@ impl<S: AlphaBetaState> PlaySession<S> {
             .search_game(&self.game, self.spec.limits, |_| {});
         let Some(m) = r.best else {
             // Cannot happen: outcome() reported moves exist.
-            return Err("engine found no move".to_string());
+            return Err(crate::EvalError::Player("engine found no move".to_string()));
         };
         let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
         let line = format!(

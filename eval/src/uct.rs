@@ -79,12 +79,12 @@ impl fmt::Display for MctsSpec {
 }
 
 impl FromStr for MctsSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<MctsSpec, String> {
+    type Err = crate::EvalError;
+    fn from_str(s: &str) -> Result<MctsSpec, crate::EvalError> {
         let rest = s
             .trim()
             .strip_prefix("mcts:")
-            .ok_or_else(|| format!("player `{s}`: expected mcts:sims=N"))?;
+            .ok_or_else(|| crate::EvalError::Spec(format!("player `{s}`: expected mcts:sims=N")))?;
         let mut spec = MctsSpec {
             sims: 0,
             c: MctsSpec::DEFAULT_C,
@@ -92,9 +92,9 @@ impl FromStr for MctsSpec {
             terminal: Terminal::Visits,
         };
         for part in rest.split(',').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = part
-                .split_once('=')
-                .ok_or_else(|| format!("player `{s}`: `{part}` is not key=value"))?;
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                crate::EvalError::Spec(format!("player `{s}`: `{part}` is not key=value"))
+            })?;
             let (k, v) = (k.trim(), v.trim());
             match k {
                 "sims" => {
@@ -103,7 +103,9 @@ impl FromStr for MctsSpec {
                         .ok()
                         .filter(|n| (1..=100_000_000).contains(n))
                         .ok_or_else(|| {
-                            format!("player `{s}`: sims=`{v}` is not a number 1..100000000")
+                            crate::EvalError::Spec({
+                                format!("player `{s}`: sims=`{v}` is not a number 1..100000000")
+                            })
                         })?
                 }
                 "c" => {
@@ -111,11 +113,17 @@ impl FromStr for MctsSpec {
                         .parse()
                         .ok()
                         .filter(|c: &f32| c.is_finite() && *c >= 0.0)
-                        .ok_or_else(|| format!("player `{s}`: c=`{v}` is not a number >= 0"))?
+                        .ok_or_else(|| {
+                            crate::EvalError::Spec(format!(
+                                "player `{s}`: c=`{v}` is not a number >= 0"
+                            ))
+                        })?
                 }
                 "plies" => {
                     spec.max_plies = v.parse().ok().filter(|&n: &u32| n >= 1).ok_or_else(|| {
-                        format!("player `{s}`: plies=`{v}` is not a positive number")
+                        crate::EvalError::Spec({
+                            format!("player `{s}`: plies=`{v}` is not a positive number")
+                        })
                     })?
                 }
                 "terminal" => {
@@ -123,21 +131,23 @@ impl FromStr for MctsSpec {
                         "visits" => Terminal::Visits,
                         "outcome" => Terminal::Outcome,
                         _ => {
-                            return Err(format!(
+                            return Err(crate::EvalError::Spec(format!(
                                 "player `{s}`: terminal=`{v}` is not `visits` or `outcome`"
-                            ))
+                            )))
                         }
                     }
                 }
                 other => {
-                    return Err(format!(
+                    return Err(crate::EvalError::Spec(format!(
                         "player `{s}`: unknown key `{other}` (mcts: takes sims, c, plies, terminal)"
-                    ))
+                    )))
                 }
             }
         }
         if spec.sims == 0 {
-            return Err(format!("player `{s}`: mcts: needs sims=N"));
+            return Err(crate::EvalError::Spec(format!(
+                "player `{s}`: mcts: needs sims=N"
+            )));
         }
         Ok(spec)
     }

@@ -55,9 +55,21 @@ pub fn legal_move_texts<S: GameState>(pos: &S) -> Vec<String> {
     legal.iter().map(|&m| pos.move_text(m)).collect()
 }
 
+/// The position of `text` in the game's text, or the start position when
+/// there is none.
+pub fn position_or_start<G: Game>(
+    game: &G,
+    text: Option<&str>,
+) -> Result<G::State, crate::GameError> {
+    text.map_or_else(|| Ok(game.start()), |t| game.parse_state(t))
+}
+
 /// The position of `text` (`None` or `-`: the start) when the game is not
 /// over in it: a position to choose a move in.
-pub fn position_to_move<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, String> {
+pub fn position_to_move<G: Game>(
+    game: &G,
+    text: Option<&str>,
+) -> Result<G::State, crate::GameError> {
     let pos = match text {
         Some(t) if t != "-" => game.parse_state(t)?,
         _ => game.start(),
@@ -65,7 +77,9 @@ pub fn position_to_move<G: Game>(game: &G, text: Option<&str>) -> Result<G::Stat
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     if pos.terminal(!moves.is_empty(), 1).is_some() {
-        return Err("the game is over in this position: no move to choose".to_string());
+        return Err(crate::GameError::Position(
+            "the game is over in this position: no move to choose".to_string(),
+        ));
     }
     Ok(pos)
 }

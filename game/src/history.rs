@@ -65,13 +65,13 @@ impl<S: GameState> History<S> {
     }
 
     /// Plays `m` if it is legal here.
-    pub fn try_play(&mut self, m: S::Move) -> Result<(), String> {
+    pub fn try_play(&mut self, m: S::Move) -> Result<(), crate::GameError> {
         if !self.position.is_legal(m) {
-            return Err(format!(
+            return Err(crate::GameError::Move(format!(
                 "{} is not legal in {}",
                 self.position.move_text(m),
                 self.position.to_text()
-            ));
+            )));
         }
         self.play(m);
         Ok(())

@@ -11,6 +11,7 @@
 mod alphabeta;
 mod describe;
 pub mod draw;
+mod error;
 mod history;
 mod options;
 mod outcome;
@@ -24,8 +25,11 @@ mod text;
 mod traits;
 
 pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
-pub use describe::{describe, legal_move_texts, position_to_move, PositionReport};
+pub use describe::{
+    describe, legal_move_texts, position_or_start, position_to_move, PositionReport,
+};
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
+pub use error::GameError;
 pub use history::{repetitions, History};
 pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, OptionValue};
 pub use outcome::{Color, GameResult, Outcome, Termination};

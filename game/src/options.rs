@@ -71,7 +71,7 @@ pub struct Descriptor<G> {
     /// the key at fault and what it may be: `game.capacity: 7 is not a
     /// ship capacity 1..6`, `game.variant: ...`, `game.foo: unknown key for
     /// NAME (its keys: ...)`.
-    pub build: fn(variant: &str, options: &GameOptions) -> Result<G, String>,
+    pub build: fn(variant: &str, options: &GameOptions) -> Result<G, crate::GameError>,
 }
 
 /// A game's registry name (`Game::NAME`, what `[game] name` and `--game`
@@ -101,20 +101,23 @@ pub fn board_sides(
     game: &str,
     range: &str,
     side: impl Fn(i64) -> Option<u32>,
-) -> Result<(Option<u32>, Option<u32>), String> {
+) -> Result<(Option<u32>, Option<u32>), crate::GameError> {
     let (mut width, mut height) = (None, None);
     for (key, value) in options {
         let slot = match key.as_str() {
             "width" => &mut width,
             "height" => &mut height,
-            other => return Err(unknown_key(other, game, "width, height")),
+            other => {
+                return Err(crate::GameError::Options(unknown_key(
+                    other,
+                    game,
+                    "width, height",
+                )))
+            }
         };
-        *slot = Some(
-            value
-                .as_integer()
-                .and_then(&side)
-                .ok_or_else(|| format!("game.{key}: {value} is not a board side {range}"))?,
-        );
+        *slot = Some(value.as_integer().and_then(&side).ok_or_else(|| {
+            crate::GameError::Options(format!("game.{key}: {value} is not a board side {range}"))
+        })?);
     }
     Ok((width, height))
 }

@@ -180,7 +180,11 @@ pub fn perft_suite<G: crate::Game>(
         let tfen = parts.next().unwrap_or("").trim();
         // A file may mix board sizes: each line in its own variant.
         let own = game.variant_for_text(tfen);
-        let pos = own.as_ref().unwrap_or(game).parse_state(tfen).map_err(at)?;
+        let pos = own
+            .as_ref()
+            .unwrap_or(game)
+            .parse_state(tfen)
+            .map_err(|e| at(e.into()))?;
         for p in parts {
             let mut w = p.split_whitespace();
             let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {

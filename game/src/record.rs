@@ -46,7 +46,10 @@ impl<S: GameState> RecordReplay<S> {
 /// lines `N) WHITE, BLACK;` of [`GameState::parse_move`] text (a lone `,`
 /// for a missing White move), `N) resigns.` for a resignation. Blank lines
 /// and lines starting with `#` are skipped. The error names the line.
-pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordReplay<S>, String> {
+pub fn replay_numbered<S: GameState>(
+    start: S,
+    text: &str,
+) -> Result<RecordReplay<S>, crate::GameError> {
     let mut history = History::new(start);
     let mut moves = Vec::new();
     let mut outcome = None;
@@ -72,25 +75,25 @@ pub fn replay_numbered<S: GameState>(start: S, text: &str) -> Result<RecordRepla
                 continue;
             }
             if let Some(o) = outcome.or_else(|| history.outcome()) {
-                return Err(format!(
+                return Err(crate::GameError::Record(format!(
                     "line {}: \"{}\": the game is already over ({})",
                     i + 1,
                     crate::clip(token, 80),
                     o.termination
-                ));
+                )));
             }
             let pos = history.position().clone();
             let m = pos.parse_move(token).map_err(|e| {
-                format!(
+                crate::GameError::Record(format!(
                     "line {}: \"{}\": {}",
                     i + 1,
                     crate::clip(token, 80),
-                    crate::clip(&e, 200)
-                )
+                    crate::clip(e.message(), 200)
+                ))
             })?;
             history
                 .try_play(m)
-                .map_err(|e| format!("line {}: {e}", i + 1))?;
+                .map_err(|e| crate::GameError::Record(format!("line {}: {e}", i + 1)))?;
             moves.push(pos.move_text(m));
         }
     }

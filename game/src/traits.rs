@@ -69,7 +69,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// Reads the game's position text (the inverse of
     /// [`GameState::to_text`]) in this variant. The error says what is wrong.
-    fn parse_state(&self, text: &str) -> Result<Self::State, String>;
+    fn parse_state(&self, text: &str) -> Result<Self::State, crate::GameError>;
 
     /// The variant of this game that a position text is on, when it is not
     /// this one: files that mix board sizes (Pirate Chess's perft vectors)
@@ -103,7 +103,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         &self,
         start: Self::State,
         text: &str,
-    ) -> Result<crate::RecordReplay<Self::State>, String> {
+    ) -> Result<crate::RecordReplay<Self::State>, crate::GameError> {
         crate::replay_numbered(start, text)
     }
 
@@ -120,9 +120,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn read_suite(
         &self,
         dir: &std::path::Path,
-    ) -> Result<Vec<crate::SuiteFile<Self::State>>, String> {
+    ) -> Result<Vec<crate::SuiteFile<Self::State>>, crate::GameError> {
         let _ = dir;
-        Err(format!("the game `{}` has no benchmark suite", Self::NAME))
+        Err(crate::GameError::Record(format!(
+            "the game `{}` has no benchmark suite",
+            Self::NAME
+        )))
     }
 
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
@@ -239,7 +242,7 @@ pub trait GameState: Clone + Send + Sync + Debug + PartialEq + 'static {
     fn move_text(&self, m: Self::Move) -> String;
 
     /// Reads a move in the game's move text; the error says what is wrong.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, crate::GameError>;
 
     /// The encoding contract of this position's variant (as
     /// [`Game::encoding`]): what [`GameState::encode_planes`] and

@@ -176,12 +176,6 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
     weights.with_extension("json")
 }
 
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(format!(".tmp{}", std::process::id()));
-    PathBuf::from(s)
-}
-
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |error| CheckpointError::Io {
         path: path.to_path_buf(),
@@ -217,7 +211,7 @@ pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
         .validate()
         .map_err(|message| CheckpointError::BadSidecar {
             path: path.clone(),
-            message,
+            message: message.into(),
         })?;
     Ok(info)
 }
@@ -231,7 +225,7 @@ impl Network {
         info.format = FORMAT.to_string();
         info.shape = self.shape();
         let sidecar = sidecar_path(weights);
-        let (tmp_w, tmp_s) = (tmp_path(weights), tmp_path(&sidecar));
+        let (tmp_w, tmp_s) = (fsio::temp_path(weights), fsio::temp_path(&sidecar));
         let named = self.named_cpu_weights();
         let written = (|| {
             // A failed write is an I/O error (a full disk), not bad weights.
@@ -271,7 +265,7 @@ impl Network {
     /// training state a checkpoint keeps beside the weights it publishes
     /// (`[train] ema_decay`). [`Network::load_weights`] reads it back.
     pub fn save_weights(&self, path: &Path) -> Result<(), CheckpointError> {
-        let tmp = tmp_path(path);
+        let tmp = fsio::temp_path(path);
         let written = Tensor::write_safetensors(&self.named_cpu_weights(), &tmp)
             .map_err(|e| CheckpointError::Io {
                 path: path.to_path_buf(),

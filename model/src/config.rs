@@ -117,6 +117,16 @@ impl ModelConfig {
             .map_err(|e| ConfigError(format!("model.device: {e}")))
     }
 
+    /// The device of a `--device` flag (`cpu`, `cuda`, `cuda:N`, `auto`),
+    /// which must exist on this machine; the error names the flag.
+    pub fn device_flag(text: &str) -> Result<tch::Device, ConfigError> {
+        let cfg = ModelConfig {
+            device: text.to_string(),
+            ..Default::default()
+        };
+        (cfg.tch_device()).map_err(|e| ConfigError(e.0.replacen("model.device", "--device", 1)))
+    }
+
     /// The libtorch device this configuration asks for, which must exist
     /// on this machine (a config naming CUDA is valid anywhere; using it
     /// where there is no such GPU is this error, not a panic in libtorch).
@@ -140,16 +150,16 @@ impl ModelConfig {
     }
 }
 
-fn parse_device(s: &str) -> Result<tch::Device, String> {
+fn parse_device(s: &str) -> Result<tch::Device, ConfigError> {
     match s {
         "auto" => Ok(tch::Device::cuda_if_available()),
         "cpu" => Ok(tch::Device::Cpu),
         "cuda" => Ok(tch::Device::Cuda(0)),
         _ => match s.strip_prefix("cuda:").map(str::parse::<usize>) {
             Some(Ok(n)) => Ok(tch::Device::Cuda(n)),
-            _ => Err(format!(
+            _ => Err(ConfigError(format!(
                 "unknown device {s:?} (expected \"auto\", \"cpu\", \"cuda\" or \"cuda:N\")"
-            )),
+            ))),
         },
     }
 }

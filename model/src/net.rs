@@ -149,12 +149,12 @@ pub const MAX_WIDTH: usize = 8192;
 impl Shape {
     /// Checks every size is within `1..=MAX_WIDTH` (blocks `0..=MAX_BLOCKS`);
     /// the error names the field.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), crate::ConfigError> {
         if self.blocks > MAX_BLOCKS {
-            return Err(format!(
+            return Err(crate::ConfigError(format!(
                 "shape.blocks: {} (at most {MAX_BLOCKS})",
                 self.blocks
-            ));
+            )));
         }
         for (key, v) in [
             ("channels", self.channels),
@@ -165,7 +165,9 @@ impl Shape {
             ("move_features", self.move_features),
         ] {
             if !(1..=MAX_WIDTH).contains(&v) {
-                return Err(format!("shape.{key}: {v} (must be 1..={MAX_WIDTH})"));
+                return Err(crate::ConfigError(format!(
+                    "shape.{key}: {v} (must be 1..={MAX_WIDTH})"
+                )));
             }
         }
         Ok(())

@@ -38,3 +38,20 @@ impl fmt::Display for Error {
     }
 }
 impl std::error::Error for Error {}
+
+/// A game that cannot be built (of a section, a flag, shards) is bad input.
+impl From<registry::Error> for Error {
+    fn from(e: registry::Error) -> Error {
+        Error::Input(e.to_string())
+    }
+}
+
+/// Training's bad input and failures keep their kind.
+impl From<train::TrainError> for Error {
+    fn from(e: train::TrainError) -> Error {
+        match e {
+            train::TrainError::Input(m) => Error::Input(m),
+            train::TrainError::Failed(m) => Error::Failed(m),
+        }
+    }
+}

@@ -43,6 +43,29 @@ impl UpgradeReport {
     pub fn was_current(&self) -> bool {
         self.renamed == 0 && self.finished == 0 && !self.latest && !self.ratings
     }
+
+    /// `triad data upgrade`'s line.
+    pub fn text(&self) -> String {
+        if self.was_current() {
+            return format!("{}: in the one layout already; nothing to do", self.run);
+        }
+        format!(
+            "{}: upgraded: {} objects renamed, {} finished (renamed by an earlier upgrade){}{}",
+            self.run,
+            self.renamed,
+            self.finished,
+            if self.latest {
+                "; LATEST rewritten"
+            } else {
+                ""
+            },
+            if self.ratings {
+                "; ratings.md refitted"
+            } else {
+                ""
+            },
+        )
+    }
 }
 
 /// The first old-layout object of the run, if any (one listing per old

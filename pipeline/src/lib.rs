@@ -13,16 +13,19 @@
 
 pub mod config;
 mod error;
+pub mod inputs;
 pub mod layout;
 pub mod leafhint;
 pub mod lock;
 pub mod lockstep;
 pub mod matches;
 pub mod matchup;
+pub mod options;
 pub mod players;
 pub mod plot;
 pub mod ratings;
 pub mod run;
+pub mod run_file;
 pub mod scale;
 pub mod selfplay;
 pub mod suite;
@@ -33,3 +36,4 @@ pub use run::{
     gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage, State,
     Summary,
 };
+pub use run_file::{load_game, load_run, Run};

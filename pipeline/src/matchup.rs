@@ -146,12 +146,16 @@ fn check_flags(opts: &MatchOptions) -> Result<(), Error> {
     .validate()
     .map_err(|e| {
         let flag = e
+            .message()
             .split(':')
             .next()
             .unwrap_or("")
             .replace("eval.", "--")
             .replace('_', "-");
-        Error::input(format!("{flag}:{}", e.split_once(':').map_or("", |x| x.1)))
+        Error::input(format!(
+            "{flag}:{}",
+            e.message().split_once(':').map_or("", |x| x.1)
+        ))
     })
 }
 

@@ -60,7 +60,7 @@ macro_rules! games {
             name: &str,
             variant: &str,
             options: &GameOptions,
-        ) -> Option<Result<AnyGame, String>> {
+        ) -> Option<Result<AnyGame, game::GameError>> {
             $(
                 if name == $desc.about.name {
                     return Some(($desc.build)(variant, options).map(AnyGame::$variant));
@@ -201,12 +201,17 @@ pub fn build(spec: &GameSpec) -> Result<AnyGame, Error> {
         &spec.variant
     };
     match build_named(name, variant, &spec.options) {
-        Some(built) => built.map_err(Error::Game),
+        Some(built) => built.map_err(|e| Error::Game(e.into())),
         None => Err(Error::Game(format!(
             "game.name: unknown game {name:?}: triad plays {}",
             GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
         ))),
     }
+}
+
+/// The game of a `--game NAME[/VARIANT]` flag; the error names the flag.
+pub fn from_flag(flag: &str) -> Result<AnyGame, Error> {
+    build(&GameSpec::of_flag(flag)).map_err(|e| Error::Game(format!("--game {flag}: {e}")))
 }
 
 /// The game the shards under `paths` record (they must all be of one game
@@ -225,6 +230,19 @@ pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
         }),
         None => build(&GameSpec::default()),
     }
+}
+
+/// The game of the first readable shard of `shards` (unreadable ones are
+/// skipped; the explorer's index names them), for `triad explore` and
+/// `triad openings --html`; an error names that shard and its game.
+pub fn of_readable_shards(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
+    for s in shards {
+        if let Ok(Some(g)) = data::shard_game(&s.path) {
+            return of_shard_files(std::slice::from_ref(s))
+                .map_err(|e| Error::Game(format!("{}: {g}: {e}", s.path.display())));
+        }
+    }
+    of_shard_files(&shards[..1])
 }
 
 impl AnyGame {

@@ -27,11 +27,26 @@ impl fmt::Display for ConfigError {
 }
 impl std::error::Error for ConfigError {}
 
+impl ConfigError {
+    /// The message alone (what `Display` writes).
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+/// For the callers that still carry errors as text: the message.
+impl From<ConfigError> for String {
+    fn from(e: ConfigError) -> String {
+        e.0
+    }
+}
+
 /// Deserializes a whole run file's text; the error is one line without the
 /// file name.
-pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let de = toml::de::Deserializer::parse(text).map_err(|e| describe(text, &e, ""))?;
-    serde_path_to_error::deserialize(de).map_err(|e| describe_tracked(text, &e))
+pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
+    let de =
+        toml::de::Deserializer::parse(text).map_err(|e| ConfigError(describe(text, &e, "")))?;
+    serde_path_to_error::deserialize(de).map_err(|e| ConfigError(describe_tracked(text, &e)))
 }
 
 /// Reads the section `name` of a run file's text (`T::default()` when it is
@@ -169,33 +184,33 @@ mod tests {
     #[test]
     fn unknown_key_names_section_key_and_line() {
         let err = parse::<Run>("seed = 3\n\n[stage]\ngamez = 4\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 4: stage.gamez: "), "{err}");
-        assert!(err.contains("unknown field `gamez`"), "{err}");
+        assert!(!err.message().contains('\n'), "{err}");
+        assert!(err.message().starts_with("line 4: stage.gamez: "), "{err}");
+        assert!(err.message().contains("unknown field `gamez`"), "{err}");
     }
 
     #[test]
     fn unknown_section_is_an_error() {
         let err = parse::<Run>("[stages]\ngames = 4\n").unwrap_err();
-        assert!(err.contains("unknown field `stages`"), "{err}");
-        assert!(err.starts_with("line 1: "), "{err}");
+        assert!(err.message().contains("unknown field `stages`"), "{err}");
+        assert!(err.message().starts_with("line 1: "), "{err}");
     }
 
     #[test]
     fn bad_value_names_the_key() {
         let err = parse::<Run>("[stage]\ngames = \"many\"\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 2: stage.games: "), "{err}");
-        assert!(err.contains("invalid type"), "{err}");
+        assert!(!err.message().contains('\n'), "{err}");
+        assert!(err.message().starts_with("line 2: stage.games: "), "{err}");
+        assert!(err.message().contains("invalid type"), "{err}");
         let err = parse::<Run>("seed = -1\n").unwrap_err();
-        assert!(err.starts_with("line 1: seed: "), "{err}");
+        assert!(err.message().starts_with("line 1: seed: "), "{err}");
     }
 
     #[test]
     fn syntax_error_is_one_line_with_its_line() {
         let err = parse::<Run>("seed = 1\n[stage\n").unwrap_err();
-        assert!(!err.contains('\n'), "{err}");
-        assert!(err.starts_with("line 2: "), "{err}");
+        assert!(!err.message().contains('\n'), "{err}");
+        assert!(err.message().starts_with("line 2: "), "{err}");
     }
 
     fn positive(s: &Stage) -> Result<(), ConfigError> {

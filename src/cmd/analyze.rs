@@ -2,7 +2,7 @@
 //! each completed depth, then the best move.
 
 use super::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::search::{Limits, DEFAULT_HASH_MB};
 use game::{AlphaBetaState, Game};
 
@@ -39,7 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| analyze(&g, &args))
 }
 
@@ -47,12 +47,8 @@ fn analyze<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let pos = match &args.position {
-        Some(t) => game
-            .parse_state(t)
-            .map_err(|e| CliError::input(format!("--position: {e}")))?,
-        None => game.start(),
-    };
+    let pos = game::position_or_start(game, args.position.as_deref())
+        .map_err(|e| CliError::input(format!("--position: {e}")))?;
     if args.depth == Some(0) || args.depth.is_some_and(|d| d > eval::search::MAX_DEPTH) {
         return Err(CliError::input(format!(
             "--depth must be 1..={}",

@@ -3,7 +3,7 @@
 //! against triad's players (scripts/bench_openspiel_mcts.py does).
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::arena::players::{build_player, PlayerSpec};
 use eval::choose::{answer_line, choose_move};
 use game::{Game, GameState};
@@ -42,7 +42,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, &args))
 }
 
@@ -54,12 +54,7 @@ where
         .player
         .parse()
         .map_err(|e: String| CliError::input(format!("--player: {e}")))?;
-    let device = model::ModelConfig {
-        device: args.device.clone(),
-        ..Default::default()
-    }
-    .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    let device = model::ModelConfig::device_flag(&args.device)?;
     let nets = pipeline::players::factory::<G>(device);
     // A bad spec or checkpoint fails here, before any position.
     build_player(game, &spec, args.seed, nets.as_deref())

@@ -2,7 +2,7 @@
 //! show every setting the run will use, defaults included.
 
 use super::CliError;
-use crate::config::load_run;
+use pipeline::load_run;
 use std::path::PathBuf;
 
 /// Check a run config (TOML) and print it with every default filled in.
@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let run = load_run(&args.file)?;
     let mut config = run.config;
-    config.game = crate::games::resolved(&run.game, &config.game);
+    config.game = config.game.resolved(&run.game);
     if args.json {
         let value = serde_json::to_value(&config)
             .map_err(|e| CliError::failed(format!("cannot convert config to JSON: {e}")))?;

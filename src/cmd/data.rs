@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
-use crate::cli::{emit, pipeline_error, row_progress, shards_of, write_atomically, GenerationsArg};
-use crate::games::{self, with_game};
-use serde_json::json;
+use crate::cli::{emit, row_progress, write_atomically, GenerationsArg};
+use crate::games::with_game;
+use pipeline::inputs::shards_of;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -79,28 +79,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
-    let report = pipeline::layout::upgrade(&args.run).map_err(pipeline_error)?;
+    let report = pipeline::layout::upgrade(&args.run)?;
     if args.json {
-        print_json(&json!(report));
-    } else if report.was_current() {
-        println!("{}: in the one layout already; nothing to do", report.run);
+        print_json(&serde_json::to_value(&report).unwrap_or_default());
     } else {
-        println!(
-            "{}: upgraded: {} objects renamed, {} finished (renamed by an earlier upgrade){}{}",
-            report.run,
-            report.renamed,
-            report.finished,
-            if report.latest {
-                "; LATEST rewritten"
-            } else {
-                ""
-            },
-            if report.ratings {
-                "; ratings.md refitted"
-            } else {
-                ""
-            },
-        );
+        println!("{}", report.text());
     }
     Ok(())
 }
@@ -109,26 +92,10 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     let range = args.generations.parse()?;
     let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "reading");
-    let s = data::summary::summarize_with(&shards, |n| bar.inc(n))
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let s = data::summary::summarize_with(&shards, |n| bar.inc(n))?;
     bar.finish_and_clear();
-    let versions: Vec<u32> = s.schema_versions.iter().copied().collect();
     if args.json {
-        print_json(&json!({
-            "shards": s.shards,
-            "game": s.games_played.iter().collect::<Vec<_>>(),
-            "games": s.games,
-            "positions": s.positions,
-            "results": {
-                "white_wins": s.white_wins,
-                "draws": s.draws,
-                "black_wins": s.black_wins,
-                "unfinished": s.unfinished,
-            },
-            "terminations": s.terminations,
-            "mean_game_length": s.mean_game_length,
-            "schema_versions": versions,
-        }));
+        print_json(&s.json());
         return Ok(());
     }
     emit(&s.text());
@@ -137,9 +104,8 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
 
 fn export(args: ExportArgs) -> Result<(), CliError> {
     let shards = shards_of(&args.paths, None)?;
-    let (record, shard) =
-        data::find_game(&shards, args.game).map_err(|e| CliError::input(e.to_string()))?;
-    let game = games::of_shard_files(&shards)?;
+    let (record, shard) = data::find_game(&shards, args.game)?;
+    let game = registry::of_shard_files(&shards)?;
     // The game's rows are all in this shard: errors about them name it.
     let text = with_game!(game, |g| data::export_text(&g, &record))
         .map_err(|e| CliError::input(format!("{}: {e}", shard.display())))?;

@@ -2,8 +2,7 @@
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::arena::players::parse_players;
 use eval::elo::parse_sprt;
 use eval::report::Report;
@@ -60,7 +59,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
 }
 
@@ -106,8 +105,7 @@ where
                 r.wins, r.draws, r.losses
             ));
         }
-    })
-    .map_err(pipeline_error)?;
+    })?;
     bar.finish_and_clear();
     if let (Some((n, path)), false) = (&played.saved, args.json) {
         eprintln!("saved {n} games to {}", path.display());

@@ -5,8 +5,9 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 
 use super::{print_json, CliError};
-use crate::cli::{shards_of, GenerationsArg};
-use crate::games::{self, with_game};
+use crate::cli::GenerationsArg;
+use crate::games::with_game;
+use pipeline::inputs::shards_of;
 
 #[derive(clap::Args)]
 #[command(
@@ -56,15 +57,14 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let range = args.generations.parse()?;
     let shards = shards_of(&args.paths, range.as_ref())?;
-    let game = games::of_readable_shards(&shards)?;
+    let game = registry::of_readable_shards(&shards)?;
     let options = explore::Options {
         net: args.net,
         bind: args.bind,
         port: args.port,
         index_only: args.index_only,
     };
-    let summary = with_game!(game, |g| explore::serve(g, &shards, &options))
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let summary = with_game!(game, |g| explore::serve(g, &shards, &options))?;
     if let Some(summary) = summary {
         print_json(&summary);
     }

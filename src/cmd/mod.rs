@@ -21,4 +21,5 @@ pub mod trainer;
 pub mod version;
 pub mod worker;
 
-pub use crate::cli::{print_json, CliError};
+pub use crate::cli::print_json;
+pub use crate::error::CliError;

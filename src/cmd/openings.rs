@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
-use crate::cli::{emit, row_progress, shards_of, write_atomically, GenerationsArg};
-use crate::games::{self, with_game};
+use crate::cli::{emit, row_progress, write_atomically, GenerationsArg};
+use crate::games::with_game;
 use data::chart::{first_move_svg, write_first_move_png, ChartBar};
 use data::openings::{self, read_opening_games, Report};
+use pipeline::inputs::shards_of;
 
 #[derive(clap::Args)]
 #[command(
@@ -80,10 +81,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         write_html(html, &shards, args.plies, args.min_games)?;
     }
     let bar = row_progress(&shards, "reading");
-    let games = read_opening_games(&shards, args.plies, |n| bar.inc(n))
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let games = read_opening_games(&shards, args.plies, |n| bar.inc(n))?;
     bar.finish_and_clear();
-    let game = games::of_shard_files(&shards)?;
+    let game = registry::of_shard_files(&shards)?;
     let report = with_game!(game, |g| Report::build(
         &g,
         &games,
@@ -106,9 +106,9 @@ fn write_html(
     plies: usize,
     min_games: u64,
 ) -> Result<(), CliError> {
-    let game = games::of_readable_shards(shards)?;
-    let (page, positions) = with_game!(game, |g| explore::static_page(g, shards, plies, min_games))
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let game = registry::of_readable_shards(shards)?;
+    let (page, positions) =
+        with_game!(game, |g| explore::static_page(g, shards, plies, min_games))?;
     write_atomically(path, page.as_bytes())?;
     eprintln!(
         "explorer page with {positions} positions written to {} ({} KB)",

@@ -2,7 +2,7 @@
 //! generator against known counts and for measuring its speed.
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use game::Game;
 use serde_json::json;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ pub struct Args {
 const MAX_DEPTH: u32 = 30;
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
 }
 
@@ -63,10 +63,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let depth = args
         .depth
         .ok_or_else(|| CliError::input("perft needs --depth N (or --suite FILE)"))?;
-    let pos = match &args.position {
-        Some(t) => game.parse_state(t).map_err(CliError::input)?,
-        None => game.start(),
-    };
+    let pos = game::position_or_start(game, args.position.as_deref()).map_err(CliError::input)?;
     // Deeper than this is years of work (and the walk's buffers are per
     // ply); more threads than this are a typo, not a machine.
     if depth > MAX_DEPTH {

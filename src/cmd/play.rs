@@ -1,7 +1,7 @@
 //! `triad play`: a game against the alpha-beta engine in the terminal.
 
 use super::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use eval::play::{PlaySession, Reply, Step};
 use eval::search::EngineSpec;
 use game::{AlphaBetaState, Color, Game};
@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| play(&g, &args))
 }
 
@@ -44,12 +44,8 @@ where
         .engine
         .parse()
         .map_err(|e: eval::search::EngineSpecError| CliError::input(format!("--engine: {e}")))?;
-    let start = match &args.position {
-        Some(t) => g
-            .parse_state(t)
-            .map_err(|e| CliError::input(format!("--position: {e}")))?,
-        None => g.start(),
-    };
+    let start = game::position_or_start(g, args.position.as_deref())
+        .map_err(|e| CliError::input(format!("--position: {e}")))?;
     let human = if args.color == "black" {
         Color::Black
     } else {

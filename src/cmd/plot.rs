@@ -30,7 +30,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     if let Some(local) = text.strip_prefix("file://") {
         args.run_dir = PathBuf::from(local);
     } else if store::is_url(&args.run_dir) {
-        args.run_dir = crate::cli::pull_mirror(&text)?.local;
+        args.run_dir = pipeline::inputs::pull_mirror(&text)?.local;
     }
     let out =
         pipeline::plot::plot_run(&args.run_dir, args.out.as_deref()).map_err(CliError::input)?;

@@ -2,9 +2,8 @@
 //! inventor's for PiRaTeKnIcS).
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
-use game::{Game, GameState};
-use serde_json::json;
+use crate::games::with_game;
+use game::Game;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -35,7 +34,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(g) => g.clone(),
         None => data::header_game(&text).unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
     };
-    let game = games::from_flag(&name)?;
+    let game = registry::from_flag(&name)?;
     with_game!(game, |g| replay(&g, &args, &text))
 }
 
@@ -44,25 +43,13 @@ fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
         data::ReplayError::Start(e) => CliError::input(e),
         data::ReplayError::Record(e) => CliError::failed(format!("{}: {e}", args.file.display())),
     })?;
-    let final_tfen = r.history.position().to_text();
     if args.json {
-        print_json(&json!({
-            "plies": r.moves.len(),
-            "moves": r.moves,
-            "result": r.result_str(),
-            "termination": r.termination().as_str(),
-            "final_tfen": final_tfen,
-            "warnings": r.warnings,
-        }));
+        print_json(&data::replay_json(&r));
         return Ok(());
     }
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
-    for line in r.numbered_pairs() {
-        println!("{line}");
-    }
-    println!("{final_tfen}");
-    println!("result {} {}", r.result_str(), r.termination());
+    print!("{}", data::replay_text(&r));
     Ok(())
 }

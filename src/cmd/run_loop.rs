@@ -4,15 +4,9 @@
 //! picks the game and prints the ratings.
 
 use super::{print_json, CliError};
-use crate::config::load_run;
-use crate::games::with_game;
-use game::{AlphaBetaState, Game};
-use pipeline::{gen_name, ratings, Loop, RunConfig};
-use serde_json::json;
+use crate::cli::stop_on_signal;
+use pipeline::options::{run_loop, LoopFlags};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(
@@ -48,95 +42,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let mut run = load_run(&args.config)?;
-    if let Some(n) = args.generations {
-        if n == 0 {
-            return Err(CliError::input("--generations must be at least 1"));
+    let flags = LoopFlags {
+        generations: args.generations,
+        minutes: args.minutes,
+        open_ended: args.open_ended,
+    };
+    let stop = stop_on_signal();
+    let json = args.json;
+    run_loop(&args.config, &args.run, &flags, &stop, &mut |done| {
+        if json {
+            print_json(&done.json());
+        } else {
+            print!("{}", done.text());
         }
-        run.config.r#loop.generations = n;
-    }
-    if let Some(m) = args.minutes {
-        run.config.r#loop.minutes = m;
-        run.config
-            .r#loop
-            .validate()
-            .map_err(|e| CliError::input(format!("--minutes: {e}")))?;
-    }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Failing to install the handler only loses the clean stop.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
-    let cfg = &run.config;
-    let url = args.run.to_string_lossy().into_owned();
-    if !store::is_url(&args.run) || url.starts_with("file://") {
-        let mut args = args;
-        if let Some(local) = url.strip_prefix("file://") {
-            args.run = PathBuf::from(local);
-        }
-        return with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop));
-    }
-    // A run in a store: the loop works in a local mirror, pushed every
-    // minute and at the end, however it ends.
-    let mirror = crate::cli::pull_mirror(&url)?;
-    let mut args = args;
-    args.run = mirror.local.clone();
-    let local = mirror.local.display().to_string();
-    let warn = |e: &pipeline::Error| eprintln!("warning: pushing the run to {local}: {e}");
-    let (result, pushed) = mirror.pushing(Duration::from_secs(60), warn, || {
-        with_game!(run.game, |g| run_game(&g, cfg, &run.text, &args, &stop))
-    });
-    match (&result, pushed.map_err(crate::cli::pipeline_error)) {
-        (_, Ok(n)) => eprintln!("{url}: {n} files pushed"),
-        (Ok(()), Err(e)) => return Err(e),
-        (Err(_), Err(e)) => eprintln!("warning: pushing the run to {url}: {}", e.message),
-    }
-    result
-}
-
-fn run_game<G: Game>(
-    game: &G,
-    cfg: &RunConfig,
-    text: &str,
-    args: &Args,
-    stop: &AtomicBool,
-) -> Result<(), CliError>
-where
-    G::State: AlphaBetaState,
-{
-    let summary = Loop::open(game, cfg, text, &args.run, stop)
-        .and_then(|l| l.open_ended(args.open_ended).run())
-        .map_err(|e| CliError {
-            code: e.exit_code(),
-            message: e.to_string(),
-        })?;
-    let m = &summary.matches;
-    let fitted = ratings::fitted(m);
-    let suite = pipeline::suite::read(&args.run).map_err(|e| CliError {
-        code: e.exit_code(),
-        message: e.to_string(),
     })?;
-    if args.json {
-        print_json(&json!({
-            "generations": summary.state.generation,
-            "best": gen_name(summary.state.best),
-            "ratings": m.players.iter().zip(&fitted).map(|(p, r)| json!({"player": p, "elo": eval::report::rounded_elo(*r)})).collect::<Vec<_>>(),
-            "suite": suite,
-        }));
-    } else {
-        println!("{}", ratings::ratings_table(m, &fitted));
-        if !suite.is_empty() {
-            print!(
-                "benchmark error rate (%), suite.csv:\n{}",
-                pipeline::suite::csv(&suite)
-            );
-        }
-        println!(
-            "run complete: {} (best network {})",
-            args.run.display(),
-            gen_name(summary.state.best)
-        );
-    }
     Ok(())
 }

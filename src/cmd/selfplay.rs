@@ -1,15 +1,9 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-use crate::cli::{pipeline_error, print_json, CliError};
-use crate::config::{load_run, RunConfig};
-use crate::games::with_game;
-use game::Game;
-use indicatif::{ProgressBar, ProgressStyle};
-use pipeline::selfplay::{prepare_job, upload_shards, Job};
+use crate::cli::{print_json, stop_on_signal, CliError};
+use pipeline::options::{run_selfplay, SelfplayFlags};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 #[command(
@@ -53,69 +47,23 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(mut args: Args) -> Result<(), CliError> {
-    let run = load_run(&args.config)?;
-    let cfg = &run.config;
-    let out_text = args.out.to_string_lossy().into_owned();
-    if let Some(local) = out_text.strip_prefix("file://") {
-        args.out = PathBuf::from(local);
-    } else if store::is_url(&args.out) {
-        // Shards for a store: written whole in a local folder, then each
-        // uploaded by put-if-absent (a name already there is refused).
-        let store =
-            store::Store::open(&out_text).map_err(|e| CliError::input(format!("--out: {e}")))?;
-        let local =
-            std::env::temp_dir().join(format!("triad-selfplay-{}", pipeline::scale::incarnation()));
-        args.out = local.clone();
-        with_game!(run.game, |g| run_game(&g, cfg, args))?;
-        let result = upload_shards(&store, &local).map_err(pipeline_error);
-        let _ = std::fs::remove_dir_all(&local);
-        let n = result?;
-        eprintln!("{out_text}: {n} shards uploaded");
-        return Ok(());
-    }
-    with_game!(run.game, |g| run_game(&g, cfg, args))
-}
-
-fn run_game<G: Game>(game: &G, cfg: &RunConfig, args: Args) -> Result<(), CliError>
-where
-    G::State: game::AlphaBetaState,
-{
-    if args.games == 0 {
-        return Err(CliError::input("--games must be at least 1"));
-    }
-    if args.shard_games == 0 {
-        return Err(CliError::input("--shard-games must be at least 1"));
-    }
-    let job = Job {
-        out: args.out.clone(),
+pub fn run(args: Args) -> Result<(), CliError> {
+    let flags = SelfplayFlags {
+        model: args.model,
         games: args.games,
-        first_game_id: args.first_game_id,
+        out: args.out,
         seed: args.seed,
+        first_game_id: args.first_game_id,
         shard_games: args.shard_games,
-        model_id: String::new(),
     };
-    let prepared = prepare_job(game, cfg, args.model.as_deref(), job).map_err(pipeline_error)?;
-    let model_id = prepared.model_id().to_string();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Failing to install the handler (e.g. one already set) only loses
-        // the clean stop; the run itself is fine.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
-    let bar = ProgressBar::new(args.games);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    let report = prepared.run(game, &stop, &bar).map_err(pipeline_error)?;
-    bar.finish_and_clear();
-    if args.json {
-        print_json(&report.summary_json(&model_id));
-    } else {
-        print!("{}", report.summary_text());
-    }
+    let json = args.json;
+    let stop = stop_on_signal();
+    run_selfplay(&args.config, &flags, &stop, &mut |report, model_id| {
+        if json {
+            print_json(&report.summary_json(model_id));
+        } else {
+            print!("{}", report.summary_text());
+        }
+    })?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::{print_json, CliError};
 use crate::cli::{emit, write_atomically};
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use game::{Game, GameState};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -33,15 +33,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| show(&g, &args))
 }
 
 fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
-    let pos = match &args.position {
-        Some(t) => game.parse_state(t).map_err(CliError::input)?,
-        None => game.start(),
-    };
+    let pos = game::position_or_start(game, args.position.as_deref()).map_err(CliError::input)?;
     if let Some(path) = &args.svg {
         let svg = game::draw::svg(&pos.drawing(), &[]);
         if path == Path::new("-") {

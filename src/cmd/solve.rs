@@ -2,7 +2,6 @@
 //! of their columns, by the perfect solver (`connect4::check`).
 
 use super::{print_json, CliError};
-use crate::games;
 use connect4::check::{self, Settings};
 use connect4::Connect4;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -54,7 +53,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     let Some(c4) = game.as_game::<Connect4>() else {
         return Err(CliError::input(format!(
             "--game {}: triad solve knows Connect Four only (connect4 or connect4/WxH)",

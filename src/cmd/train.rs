@@ -1,11 +1,8 @@
 //! `triad train`: train a network on self-play shards (see docs/train.md).
 
 use super::{print_json, CliError};
-use crate::games::{self, with_game};
-use game::Game;
-use indicatif::{ProgressBar, ProgressStyle};
+use pipeline::options::{run_training, TrainFlags};
 use std::path::PathBuf;
-use train::{RunOptions, TrainError};
 
 /// Train a network on self-play shards: batches from the replay window of
 /// the newest positions, checkpoints with optimiser state every
@@ -51,103 +48,31 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(mut args: Args) -> Result<(), CliError> {
-    args.data = crate::cli::localize(&args.data)?;
-    if let Some(range) = args.generations.parse()? {
-        // The trainer reads what it is given: the chosen generations' shard
-        // files, in the order of the whole listing.
-        args.data = crate::cli::shards_of(&args.data, Some(&range))?
-            .into_iter()
-            .map(|s| s.path)
-            .collect();
-    }
-    let game = match (&args.config, &args.game) {
-        (Some(path), _) => games::load(path)?,
-        (None, Some(flag)) => games::from_flag(flag)?,
-        (None, None) => games::of_shards(&args.data)?,
-    };
-    // A run directory in a store: trained in its local mirror, pushed back
-    // at the end however the training ends (docs/scale-out.md).
-    let out_text = args.out.to_string_lossy().into_owned();
-    if let Some(local) = out_text.strip_prefix("file://") {
-        args.out = PathBuf::from(local);
-    } else if store::is_url(&args.out) {
-        let mirror = crate::cli::pull_mirror(&out_text)?;
-        args.out = mirror.local.clone();
-        let result = with_game!(game, |g| run_game(&g, args));
-        let pushed = mirror.push().map_err(crate::cli::pipeline_error);
-        return match (result, pushed) {
-            (Ok(()), Ok(n)) => {
-                eprintln!("{out_text}: {n} files pushed");
-                Ok(())
-            }
-            (Ok(()), Err(e)) => Err(e),
-            (Err(e), Ok(_)) => Err(e),
-            (Err(e), Err(p)) => {
-                eprintln!("warning: pushing the run to {out_text}: {}", p.message);
-                Err(e)
-            }
-        };
-    }
-    with_game!(game, |g| run_game(&g, args))
-}
-
-fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
-where
-    G::State: game::AlphaBetaState,
-{
-    let (model_cfg, train_cfg, text) =
-        train::run_configs(args.config.as_deref()).map_err(CliError::input)?;
-    if args.steps == Some(0) {
-        return Err(CliError::input("--steps must be at least 1"));
-    }
-    let total = args.steps.unwrap_or(train_cfg.steps);
-    let bar = ProgressBar::new(total);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise} < {eta_precise}]",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_message("loading the replay window");
-    // One writer per run directory: a second `triad train` into it is
-    // refused naming the first; a killed one's lock is taken over.
-    let _lock = pipeline::lock::RunLock::acquire(&args.out, "triad train")
-        .map_err(crate::cli::pipeline_error)?;
-    let opts = RunOptions {
-        run_dir: args.out.clone(),
-        data: args.data.clone(),
+pub fn run(args: Args) -> Result<(), CliError> {
+    let data = pipeline::inputs::localize(&args.data)?;
+    let flags = TrainFlags {
+        generations: args.generations.parse()?,
+        config: args.config,
+        data,
+        out: args.out,
         resume: args.resume,
         steps: args.steps,
-        init: args.init.clone(),
-        stop_after: None,
-        config_text: Some(text),
+        init: args.init,
+        game: args.game,
     };
-    let mut shown = 0u64;
-    let result = train::train(game, &model_cfg, &train_cfg, &opts, &mut |p| {
-        if shown == 0 {
-            bar.set_position(p.step.saturating_sub(1));
+    let json = args.json;
+    run_training(&flags, &mut |summary, out| {
+        if json {
+            print_json(&summary.summary_json(out));
+        } else {
+            print!("{}", summary.summary_text());
+            if summary.skipped_rows > 0 {
+                eprintln!(
+                    "warning: {} rows could not be decoded and were skipped",
+                    summary.skipped_rows
+                );
+            }
         }
-        if p.last.step != shown {
-            shown = p.last.step;
-            bar.set_message(p.message());
-        }
-        bar.set_position(p.step);
-    });
-    bar.finish_and_clear();
-    let summary = result.map_err(|e| match e {
-        TrainError::Input(m) => CliError::input(m),
-        TrainError::Failed(m) => CliError::failed(m),
     })?;
-    if args.json {
-        print_json(&summary.summary_json(&args.out));
-    } else {
-        print!("{}", summary.summary_text());
-        if summary.skipped_rows > 0 {
-            eprintln!(
-                "warning: {} rows could not be decoded and were skipped",
-                summary.skipped_rows
-            );
-        }
-    }
     Ok(())
 }

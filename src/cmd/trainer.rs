@@ -2,16 +2,10 @@
 //! folder), fed by `triad worker`s (docs/scale-out.md).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
-use crate::config::load_run;
-use crate::games::with_game;
-use pipeline::scale::{self, trainer};
-use store::Store;
+use crate::cli::stop_on_signal;
+use pipeline::options::{run_trainer, TrainerFlags};
 
 #[derive(clap::Args)]
 #[command(
@@ -76,68 +70,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let run = load_run(&args.config)?;
-    if !(args.poll.is_finite() && args.poll > 0.0) {
-        return Err(CliError::input(
-            "--poll must be a positive number of seconds",
-        ));
-    }
-    if !(args.max_sample_ratio.is_finite() && args.max_sample_ratio >= 0.0) {
-        return Err(CliError::input("--max-sample-ratio must be a number ≥ 0"));
-    }
-    if !(args.patience.is_finite() && args.patience >= 0.0) {
-        return Err(CliError::input(
-            "--patience must be a number of seconds ≥ 0",
-        ));
-    }
-    scale::set_patience(Duration::from_secs_f64(args.patience));
-    let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
-    let cfg = &run.config;
-    let work = (args.work.clone()).unwrap_or_else(|| trainer::default_work(&args.run));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
-    let opts = trainer::TrainerOptions {
-        store: &store,
-        incarnation: scale::incarnation(),
-        work: work.clone(),
-        config_text: run.text.clone(),
-        generations: args.generations.unwrap_or(cfg.r#loop.generations),
-        min_new_games: args
-            .min_new_games
-            .unwrap_or(cfg.r#loop.games_per_generation),
-        steps_per_generation: args.steps.unwrap_or(cfg.r#loop.train_steps_per_generation),
+    let flags = TrainerFlags {
+        work: args.work,
+        generations: args.generations,
+        min_new_games: args.min_new_games,
+        steps: args.steps,
         max_sample_ratio: args.max_sample_ratio,
         window_generations: args.window_generations,
-        poll: Duration::from_secs_f64(args.poll),
+        poll: args.poll,
         matches: args.matches,
-        stop: &stop,
+        patience: args.patience,
     };
-    opts.check(cfg).map_err(pipeline_error)?;
-    eprintln!(
-        "trainer: run {} (work folder {})",
-        store.url(),
-        work.display()
-    );
-    let report = with_game!(run.game, |g| trainer::run(&g, cfg, &opts)).map_err(pipeline_error)?;
+    let stop = stop_on_signal();
+    let report = run_trainer(&args.config, &args.run, &flags, &stop)?;
     if args.json {
-        let mut v = serde_json::to_value(&report).unwrap_or_default();
-        v["shards_per_s"] = report.shards_per_s().into();
-        v["rows_per_s"] = report.rows_per_s().into();
-        print_json(&v);
+        print_json(&report.json());
     } else {
-        eprintln!(
-            "trainer: published {:?}; ingested {} shards ({} rows) at {:.1} shards/s, {:.0} rows/s; {} steps in {:.1} s",
-            report.published,
-            report.shards_ingested,
-            report.rows_ingested,
-            report.shards_per_s(),
-            report.rows_per_s(),
-            report.steps,
-            report.train_seconds
-        );
+        eprintln!("{}", report.line());
     }
     if report.interrupted {
         return Err(CliError::failed(

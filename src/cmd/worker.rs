@@ -3,16 +3,10 @@
 //! trainer` (docs/scale-out.md).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
-use crate::config::load_run;
-use crate::games::with_game;
-use pipeline::scale::{self, worker};
-use store::Store;
+use crate::cli::stop_on_signal;
+use pipeline::options::{run_worker, WorkerFlags};
 
 #[derive(clap::Args)]
 #[command(
@@ -69,81 +63,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let index = worker::index(args.worker).map_err(pipeline_error)?;
-    if args.games_per_shard == 0 {
-        return Err(CliError::input("--games-per-shard must be at least 1"));
-    }
-    if !(args.poll.is_finite() && args.poll > 0.0) {
-        return Err(CliError::input(
-            "--poll must be a positive number of seconds",
-        ));
-    }
-    if !(args.patience.is_finite() && args.patience >= 0.0) {
-        return Err(CliError::input(
-            "--patience must be a number of seconds ≥ 0",
-        ));
-    }
-    scale::set_patience(Duration::from_secs_f64(args.patience));
-    let store = Store::open(&args.run).map_err(|e| CliError::input(format!("--run: {e}")))?;
-    let incarnation = scale::incarnation();
-    let work = (args.work.clone()).unwrap_or_else(|| worker::default_work(index, &incarnation));
-    std::fs::create_dir_all(&work)
-        .map_err(|e| CliError::input(format!("--work {}: {e}", work.display())))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
-    let poll = Duration::from_secs_f64(args.poll);
-    let config = worker::wait_for_config(&store, &work, poll, &stop).map_err(pipeline_error)?;
-    let Some(config) = config else {
-        return Ok(());
-    };
-    let mut run = load_run(&config)?;
-    if let Some(device) = &args.device {
-        // This machine's device, whatever the run file says: GPU and CPU
-        // workers share a run (checkpoints are stored device-free).
-        run.config.model.device = device.clone();
-        run.config
-            .model
-            .tch_device()
-            .map_err(|e| CliError::input(format!("--device: {}", e.0)))?;
-    }
-    let opts = worker::WorkerOptions {
-        store: &store,
-        worker: index,
-        incarnation: incarnation.clone(),
-        work: work.clone(),
+    let flags = WorkerFlags {
+        worker: args.worker,
+        work: args.work,
         games_per_shard: args.games_per_shard,
         max_shards: args.max_shards,
-        poll,
-        stop: &stop,
+        poll: args.poll,
+        device: args.device,
+        patience: args.patience,
     };
-    let cfg = &run.config;
-    let report = with_game!(run.game, |g| worker::run(&g, cfg, &opts)).map_err(pipeline_error)?;
-    if args.work.is_none() {
-        let _ = std::fs::remove_dir_all(&work);
-    }
-    let per_hour = |x: u64| report.per_hour(x);
-    if args.json {
-        let mut v = serde_json::to_value(&report).unwrap_or_default();
-        v["worker"] = index.into();
-        v["incarnation"] = incarnation.into();
-        v["games_per_hour"] = per_hour(report.games).into();
-        v["rows_per_hour"] = per_hour(report.rows).into();
-        print_json(&v);
-    } else {
-        eprintln!(
-            "worker {index}: {} shards, {} games, {} rows in {:.1} s ({:.0} games/h; {:.1} s playing, {:.1} s uploading){}",
-            report.shards,
-            report.games,
-            report.rows,
-            report.seconds,
-            per_hour(report.games),
-            report.play_seconds,
-            report.upload_seconds,
-            if report.interrupted { "; stopped by a signal after uploading its finished games" } else { "" }
-        );
+    let stop = stop_on_signal();
+    match run_worker(&args.run, &flags, &stop)? {
+        Some(done) if args.json => print_json(&done.json()),
+        Some(done) => eprintln!("{}", done.line()),
+        None => {}
     }
     Ok(())
 }

@@ -203,15 +203,16 @@ pub use runfile::ConfigError;
 /// one line naming the file.
 pub fn run_configs(
     path: Option<&Path>,
-) -> Result<(model::ModelConfig, TrainConfig, String), String> {
+) -> Result<(model::ModelConfig, TrainConfig, String), crate::TrainError> {
     match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                crate::TrainError::Input(format!("{}: cannot read: {e}", path.display()))
+            })?;
             let m = model::ModelConfig::from_toml_str(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|e| crate::TrainError::Input(format!("{}: {e}", path.display())))?;
             let t = TrainConfig::from_toml_str(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|e| crate::TrainError::Input(format!("{}: {e}", path.display())))?;
             Ok((m, t, text))
         }
         None => {

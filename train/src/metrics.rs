@@ -78,13 +78,15 @@ impl MetricsWriter {
     /// (rows a killed run logged after its last checkpoint, which the
     /// resumed run will log again) are dropped first, by rewriting the file
     /// under a temporary name; `None` starts a fresh file.
-    pub fn open(dir: &Path, keep_through: Option<u64>) -> Result<MetricsWriter, String> {
+    pub fn open(dir: &Path, keep_through: Option<u64>) -> Result<MetricsWriter, crate::TrainError> {
         let path = dir.join(METRICS_FILE);
         let mut kept = vec![COLUMNS.join(",")];
         if let (Some(last), true) = (keep_through, path.exists()) {
-            let f = File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let f = File::open(&path)
+                .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
             for line in BufReader::new(f).lines().skip(1) {
-                let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+                let line = line
+                    .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
                 let step = line.split(',').next().and_then(|s| s.parse::<u64>().ok());
                 if step.is_some_and(|s| s <= last) {
                     kept.push(line);
@@ -92,19 +94,19 @@ impl MetricsWriter {
             }
         }
         fsio::write_atomic(&path, (kept.join("\n") + "\n").as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
         Ok(MetricsWriter { file, path })
     }
 
     /// Appends and flushes one row.
-    pub fn write(&mut self, row: &MetricsRow) -> Result<(), String> {
+    pub fn write(&mut self, row: &MetricsRow) -> Result<(), crate::TrainError> {
         writeln!(self.file, "{}", row.to_line())
             .and_then(|_| self.file.flush())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", self.path.display())))
     }
 }
 

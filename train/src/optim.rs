@@ -173,7 +173,7 @@ impl Optimizer {
 
     /// Writes the buffers and the update count (safetensors) to `path`
     /// (the caller renames a temporary name into place).
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), crate::TrainError> {
         let mut named: Vec<(String, Tensor)> = Vec::with_capacity(2 * self.slots.len() + 1);
         for s in &self.slots {
             named.push((format!("first.{}", s.name), s.first.to_device(Device::Cpu)));
@@ -188,20 +188,21 @@ impl Optimizer {
             UPDATES_KEY.to_string(),
             Tensor::from_slice(&[self.updates as i64]),
         ));
-        Tensor::write_safetensors(&named, path).map_err(|e| format!("{}: {e}", path.display()))
+        Tensor::write_safetensors(&named, path)
+            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))
     }
 
     /// Restores the state written by [`Optimizer::save`]; every buffer must
     /// be there with the shape of its variable.
-    pub fn load(&mut self, path: &Path) -> Result<(), String> {
+    pub fn load(&mut self, path: &Path) -> Result<(), crate::TrainError> {
         let bad = |m: String| format!("{}: optimiser state: {m}", path.display());
         let stored: HashMap<String, Tensor> = Tensor::read_safetensors(path)
-            .map_err(|e| bad(e.to_string()))?
+            .map_err(|e| crate::TrainError::Input(bad(e.to_string())))?
             .into_iter()
             .collect();
         let updates = stored
             .get(UPDATES_KEY)
-            .ok_or_else(|| bad("no update count".into()))?
+            .ok_or_else(|| crate::TrainError::Input(bad("no update count".into())))?
             .int64_value(&[0]);
         let adam = self.kind == OptimizerKind::Adamw;
         for s in &mut self.slots {
@@ -211,17 +212,20 @@ impl Optimizer {
             }
             for (prefix, buf) in targets {
                 let key = format!("{prefix}.{}", s.name);
-                let src = stored
-                    .get(&key)
-                    .ok_or_else(|| bad(format!("missing {key} (another optimiser or network?)")))?;
+                let src = stored.get(&key).ok_or_else(|| {
+                    crate::TrainError::Input(bad(format!(
+                        "missing {key} (another optimiser or network?)"
+                    )))
+                })?;
                 if src.size() != buf.size() {
-                    return Err(bad(format!(
+                    return Err(crate::TrainError::Input(bad(format!(
                         "{key} has shape {:?}, expected {:?}",
                         src.size(),
                         buf.size()
-                    )));
+                    ))));
                 }
-                tch::no_grad(|| buf.f_copy_(src)).map_err(|e| bad(format!("{key}: {e}")))?;
+                tch::no_grad(|| buf.f_copy_(src))
+                    .map_err(|e| crate::TrainError::Input(bad(format!("{key}: {e}"))))?;
             }
         }
         self.updates = updates.max(0) as u64;

@@ -66,7 +66,7 @@ const PANEL_H: u32 = 360;
 
 /// Renders `panels` (two per row) to `out`: SVG for `.svg`, PNG for `.png`.
 /// Written to a temporary name and renamed.
-pub fn render(panels: &[Panel], out: &Path) -> Result<(), String> {
+pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
     let ext = out
         .extension()
         .and_then(|e| e.to_str())
@@ -75,16 +75,16 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), String> {
         Some("svg") => true,
         Some("png") => false,
         _ => {
-            return Err(format!(
+            return Err(crate::TrainError::Failed(format!(
                 "{}: the output must end in .svg or .png",
                 out.display()
-            ))
+            )))
         }
     };
     if panels.is_empty() {
-        return Err("nothing to plot".into());
+        return Err(crate::TrainError::Failed("nothing to plot".into()));
     }
-    data::chart::register_font()?;
+    data::chart::register_font().map_err(|e| crate::TrainError::Failed(e.0))?;
     let cols = panels.len().min(2) as u32;
     let rows = panels.len().div_ceil(2) as u32;
     let size = (PANEL_W * cols, PANEL_H * rows);
@@ -93,7 +93,12 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), String> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     // The PNG encoder picks the format from the extension: keep it last.
-    let tmp = out.with_file_name(format!(".{name}.tmp.{}", if svg { "svg" } else { "png" }));
+    let tmp = fsio::temp_path(out);
+    let tmp = tmp.with_file_name(format!(
+        "{}.{}",
+        tmp.file_name().map_or(name.into(), |n| n.to_string_lossy()),
+        if svg { "svg" } else { "png" }
+    ));
     let result = if svg {
         let root = plotters::prelude::SVGBackend::new(&tmp, size);
         draw(root, panels, rows as usize, cols as usize)
@@ -103,9 +108,10 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), String> {
     };
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("{}: {e}", out.display()));
+        return Err(crate::TrainError::Failed(format!("{}: {e}", out.display())));
     }
-    std::fs::rename(&tmp, out).map_err(|e| format!("{}: {e}", out.display()))
+    std::fs::rename(&tmp, out)
+        .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", out.display())))
 }
 
 const PALETTE: [(u8, u8, u8); 6] = [

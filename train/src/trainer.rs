@@ -33,6 +33,22 @@ impl std::fmt::Display for TrainError {
 }
 impl std::error::Error for TrainError {}
 
+impl TrainError {
+    /// The message alone (what `Display` writes).
+    pub fn message(&self) -> &str {
+        match self {
+            TrainError::Input(m) | TrainError::Failed(m) => m,
+        }
+    }
+}
+
+/// For the callers that still carry errors as text: the message.
+impl From<TrainError> for String {
+    fn from(e: TrainError) -> String {
+        e.to_string()
+    }
+}
+
 fn failed(e: impl std::fmt::Display) -> TrainError {
     TrainError::Failed(e.to_string())
 }
@@ -742,10 +758,7 @@ impl Start {
             None => Trainer::new(self.net, cfg),
         };
         if let Some(weights) = &self.resume_from {
-            trainer
-                .optimizer
-                .load(&optimizer_path(weights))
-                .map_err(TrainError::Input)?;
+            trainer.optimizer.load(&optimizer_path(weights))?;
         }
         Ok(trainer)
     }

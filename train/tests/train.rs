@@ -400,7 +400,7 @@ fn plot_renders_metrics_and_extra_panels() {
         train::plot::Panel::new("Elo", "generation").with("elo", vec![(0.0, 0.0), (1.0, 35.0)]),
     );
     let bad = train::plot::render(&panels, &tmp.path().join("curves.jpg")).unwrap_err();
-    assert!(bad.contains(".svg or .png"), "{bad}");
+    assert!(bad.message().contains(".svg or .png"), "{bad}");
     let out = tmp.path().join("curves.svg");
     match train::plot::render(&panels, &out) {
         Ok(()) => {
@@ -412,7 +412,7 @@ fn plot_renders_metrics_and_extra_panels() {
             );
         }
         // No TrueType font on this machine: the error says how to get one.
-        Err(e) => assert!(e.contains("TRIAD_FONT"), "{e}"),
+        Err(e) => assert!(e.message().contains("TRIAD_FONT"), "{e}"),
     }
 }
 

@@ -93,7 +93,7 @@ impl Report {
         games: &[OpeningGame],
         plies: usize,
         min_games: u64,
-    ) -> Result<Report, String> {
+    ) -> Result<Report, crate::RecordError> {
         let tree = OpeningTree::build(game, games, plies, |pos, m| pos.move_text(m))?;
         Ok(Report::of_tree(&tree, min_games))
     }

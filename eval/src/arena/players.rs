@@ -97,24 +97,26 @@ impl NetSpec {
 
     /// Reads one option `k=v` (not `sims`) into its field; an unknown key
     /// or a bad value is an error naming it.
-    fn set(&mut self, k: &str, v: &str) -> Result<(), String> {
+    fn set(&mut self, k: &str, v: &str) -> Result<(), crate::EvalError> {
         let flag = |k: &str, v: &str| match v {
             "true" | "1" => Ok(true),
             "false" | "0" => Ok(false),
-            _ => Err(format!("net player: {k}=`{v}` is not true or false")),
+            _ => Err(crate::EvalError::Spec(format!(
+                "net player: {k}=`{v}` is not true or false"
+            ))),
         };
         match k {
             "algorithm" => {
                 self.gumbel = match v {
                     "puct" => false,
                     "gumbel" => true,
-                    _ => return Err(format!("net player: algorithm=`{v}` is not puct or gumbel")),
+                    _ => return Err(crate::EvalError::Spec(format!("net player: algorithm=`{v}` is not puct or gumbel"))),
                 }
             }
             "cpuct" => {
-                self.cpuct = Some(v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| {
+                self.cpuct = Some(v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| crate::EvalError::Spec({
                     format!("net player: cpuct=`{v}` is not a positive number")
-                })?)
+                }))?)
             }
             "mate_check" => self.mate_check = flag(k, v)?,
             "solver" => self.solver = flag(k, v)?,
@@ -123,15 +125,15 @@ impl NetSpec {
                     .parse()
                     .ok()
                     .filter(|x: &f32| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| {
+                    .ok_or_else(|| crate::EvalError::Spec({
                         format!("net player: leaf_eval=`{v}` is not a weight between 0 and 1")
-                    })?
+                    }))?
             }
             "reuse" => self.reuse = flag(k, v)?,
             _ => {
-                return Err(format!(
+                return Err(crate::EvalError::Spec(format!(
                     "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse)"
-                ))
+                )))
             }
         }
         self.written.push_str(&format!(",{k}={v}"));
@@ -166,7 +168,10 @@ impl FromStr for PlayerSpec {
                 .map_err(|e| e.to_string());
         }
         if s.starts_with("mcts:") {
-            return s.parse::<MctsSpec>().map(PlayerSpec::Mcts);
+            return s
+                .parse::<MctsSpec>()
+                .map(PlayerSpec::Mcts)
+                .map_err(String::from);
         }
         if s == "solver" {
             return Ok(PlayerSpec::Solver(None));
@@ -259,12 +264,18 @@ pub fn split_players(items: &[String]) -> Vec<String> {
 
 /// The players of a `--players` list: their names as given and their
 /// specs; at least two.
-pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>), String> {
+pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>), crate::EvalError> {
     let names = split_players(items);
     if names.len() < 2 {
-        return Err("--players needs at least two players".into());
+        return Err(crate::EvalError::Spec(
+            "--players needs at least two players".into(),
+        ));
     }
-    let players = names.iter().map(|n| n.parse()).collect::<Result<_, _>>()?;
+    let players = (names
+        .iter()
+        .map(|n| n.parse())
+        .collect::<Result<_, String>>())
+    .map_err(crate::EvalError::Spec)?;
     Ok((names, players))
 }
 

@@ -122,7 +122,7 @@ fn read_cases(o: &Options, file: &str) -> Result<Vec<Case>, String> {
             Ok(Case {
                 line: i + 1,
                 text: f[0].to_string(),
-                position: game.parse_state(f[0]).map_err(|e| bad(&e))?,
+                position: game.parse_state(f[0]).map_err(|e| bad(e.message()))?,
                 score: f[1].parse().map_err(|_| bad("bad score"))?,
                 values,
             })

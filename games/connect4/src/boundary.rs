@@ -2,6 +2,7 @@
 //! network encoding and the alpha-beta baseline's evaluation.
 
 use crate::position::{column_char, parse_column, Position, Size};
+use game::GameError;
 use game::{
     AlphaBetaState, Color, Encoding, GameMove, GameResult, GameState, MoveOrder, Outcome,
     Termination,
@@ -35,20 +36,22 @@ impl Connect4 {
         variant: &str,
         width: Option<u32>,
         height: Option<u32>,
-    ) -> Result<Connect4, String> {
-        let base = match variant {
-            "" | "standard" => Size::STANDARD,
-            v => {
-                let (w, h) = v.split_once('x').ok_or_else(|| {
+    ) -> Result<Connect4, GameError> {
+        let base =
+            match variant {
+                "" | "standard" => Size::STANDARD,
+                v => {
+                    let (w, h) = v.split_once('x').ok_or_else(|| GameError::Options({
                     format!("unknown variant {v:?}: connect4 has `standard` (7x6) or WxH, e.g. 8x7")
-                })?;
-                let num = |s: &str| {
-                    s.parse::<u32>()
-                        .map_err(|_| format!("variant {v:?}: {s:?} is not a number"))
-                };
-                Size::new(num(w)?, num(h)?)?
-            }
-        };
+                }))?;
+                    let num = |s: &str| {
+                        s.parse::<u32>().map_err(|_| {
+                            GameError::Options(format!("variant {v:?}: {s:?} is not a number"))
+                        })
+                    };
+                    Size::new(num(w)?, num(h)?)?
+                }
+            };
         let size = Size::new(
             width.unwrap_or(base.width as u32),
             height.unwrap_or(base.height as u32),
@@ -74,11 +77,12 @@ pub const DESCRIPTOR: game::Descriptor<Connect4> = game::Descriptor {
 };
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
-fn from_options(variant: &str, options: &game::GameOptions) -> Result<Connect4, String> {
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Connect4, GameError> {
     let (width, height) = game::board_sides(options, "connect4", "4..16", |v| {
         (4..=16).contains(&v).then_some(v as u32)
     })?;
-    Connect4::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
+    Connect4::named(variant, width, height)
+        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
 }
 
 /// A move: the 0-based column a stone is dropped into.
@@ -114,7 +118,7 @@ impl game::Game for Connect4 {
     fn start(&self) -> Position {
         Position::empty(self.size)
     }
-    fn parse_state(&self, text: &str) -> Result<Position, String> {
+    fn parse_state(&self, text: &str) -> Result<Position, GameError> {
         Position::from_sequence(self.size, text)
     }
     fn symmetries(&self) -> usize {
@@ -122,7 +126,10 @@ impl game::Game for Connect4 {
     }
 
     /// Pons's six files in `dir` (`crate::pons`).
-    fn read_suite(&self, dir: &std::path::Path) -> Result<Vec<game::SuiteFile<Position>>, String> {
+    fn read_suite(
+        &self,
+        dir: &std::path::Path,
+    ) -> Result<Vec<game::SuiteFile<Position>>, GameError> {
         crate::pons::read_suite(self, dir)
     }
 }
@@ -253,22 +260,22 @@ impl GameState for Position {
         column_char(m.0).to_string()
     }
 
-    fn parse_move(&self, text: &str) -> Result<Column, String> {
+    fn parse_move(&self, text: &str) -> Result<Column, GameError> {
         let t = text.trim();
         let mut chars = t.chars();
         let (Some(ch), None) = (chars.next(), chars.next()) else {
-            return Err(format!(
+            return Err(GameError::Move(format!(
                 "{:?} is not a column: one character, 1-{}",
                 game::clip(t, 40),
                 column_char(self.size.width - 1)
-            ));
+            )));
         };
         let c = parse_column(ch, self.size)?;
         if self.won {
-            return Err("the game is over".into());
+            return Err(GameError::Move("the game is over".into()));
         }
         if !self.column_open(c) {
-            return Err(format!("column {ch} is full"));
+            return Err(GameError::Move(format!("column {ch} is full")));
         }
         Ok(Column(c))
     }

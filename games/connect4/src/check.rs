@@ -8,6 +8,7 @@
 
 use crate::{Connect4, Position, Solver};
 use game::Game;
+use game::GameError;
 use serde::{Serialize, Serializer};
 use std::io::BufRead;
 use std::path::Path;
@@ -29,7 +30,7 @@ pub struct Input {
 /// word of the line, so Pons's test files work as they are; `#` starts a
 /// comment line; `-` as the file reads standard input). The error names
 /// the file: `--file FILE: ...`.
-pub fn read_inputs(arguments: &[String], file: Option<&Path>) -> Result<Vec<Input>, String> {
+pub fn read_inputs(arguments: &[String], file: Option<&Path>) -> Result<Vec<Input>, GameError> {
     let mut out: Vec<Input> = arguments
         .iter()
         .enumerate()
@@ -62,7 +63,7 @@ pub fn read_inputs(arguments: &[String], file: Option<&Path>) -> Result<Vec<Inpu
         } else {
             std::fs::File::open(path).and_then(|f| read(&mut std::io::BufReader::new(f)))
         }
-        .map_err(|e| format!("--file {name}: {e}"))?;
+        .map_err(|e| GameError::Record(format!("--file {name}: {e}")))?;
     }
     Ok(out)
 }
@@ -97,19 +98,23 @@ pub fn prepare(
     inputs: Vec<Input>,
     columns: bool,
     check: bool,
-) -> Result<Vec<Case>, String> {
+) -> Result<Vec<Case>, GameError> {
     let width = columns.then_some(game.size().width as usize);
     let mut cases = Vec::with_capacity(inputs.len());
     for input in inputs {
         let t = &input.text;
-        let position = game
-            .parse_state(t)
-            .map_err(|e| format!("{}: position {:?}: {e}", input.origin, game::clip(t, 80)))?;
+        let position = game.parse_state(t).map_err(|e| {
+            GameError::Position(format!(
+                "{}: position {:?}: {e}",
+                input.origin,
+                game::clip(t, 80)
+            ))
+        })?;
         if position.is_won() {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "{}: position {t:?}: the game is already won, there is nothing to solve",
                 input.origin
-            ));
+            )));
         }
         let expected = if check {
             Some(expected(&input, width)?)
@@ -126,15 +131,15 @@ pub fn prepare(
 }
 
 /// The expected values of a checked line (`width`: the columns too).
-fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, String> {
+fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, GameError> {
     let bad = |what: String| format!("{}: --check: {what}", input.origin);
     let score = input
         .rest
         .first()
-        .ok_or_else(|| bad("no expected score after the position".into()))?;
+        .ok_or_else(|| GameError::Record(bad("no expected score after the position".into())))?;
     let score = score
         .parse()
-        .map_err(|_| bad(format!("expected score {score:?} is not a number")))?;
+        .map_err(|_| GameError::Record(bad(format!("expected score {score:?} is not a number"))))?;
     let Some(width) = columns else {
         return Ok(Expected {
             score,
@@ -142,19 +147,18 @@ fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, String> {
         });
     };
     if input.rest.len() != 1 + width {
-        return Err(bad(format!(
+        return Err(GameError::Record(bad(format!(
             "--columns needs {width} column values after the score (`.` for a full column), found {}",
             input.rest.len() - 1
-        )));
+        ))));
     }
     let values = input.rest[1..]
         .iter()
         .map(|v| match v.as_str() {
             "." => Ok(None),
-            v => v
-                .parse()
-                .map(Some)
-                .map_err(|_| bad(format!("column value {v:?} is not a number or `.`"))),
+            v => v.parse().map(Some).map_err(|_| {
+                GameError::Record(bad(format!("column value {v:?} is not a number or `.`")))
+            }),
         })
         .collect::<Result<_, _>>()?;
     Ok(Expected {
@@ -359,9 +363,15 @@ mod tests {
             err("4455", false),
             "f:1: --check: no expected score after the position"
         );
-        assert!(err("4455 x", false).contains("expected score \"x\" is not a number"));
-        assert!(err("4455 18 1 2", true).contains("--columns needs 7 column values"));
-        assert!(err("1212121 0", false).contains("already won"));
-        assert!(err("9 0", false).starts_with("f:1: position \"9\": "));
+        assert!(err("4455 x", false)
+            .message()
+            .contains("expected score \"x\" is not a number"));
+        assert!(err("4455 18 1 2", true)
+            .message()
+            .contains("--columns needs 7 column values"));
+        assert!(err("1212121 0", false).message().contains("already won"));
+        assert!(err("9 0", false)
+            .message()
+            .starts_with("f:1: position \"9\": "));
     }
 }

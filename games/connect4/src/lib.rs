@@ -25,5 +25,6 @@ mod position;
 mod solver;
 
 pub use boundary::{Column, Connect4, DESCRIPTOR, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use game::GameError;
 pub use position::{column_char, parse_column, Position, Size, MAX_SIDE};
 pub use solver::{Solver, SolverPlayer};

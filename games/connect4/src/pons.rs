@@ -7,6 +7,7 @@
 
 use crate::boundary::{Column, Connect4};
 use crate::position::Size;
+use game::GameError;
 use game::{Game, SuiteCase, SuiteFile};
 use std::path::Path;
 
@@ -44,8 +45,9 @@ impl PonsLine {
 }
 
 /// Reads a `.moves` file; errors name the file and line.
-pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, GameError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| GameError::Record(format!("{}: {e}", path.display())))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -53,9 +55,11 @@ pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, String> {
             let bad = |why: &str| format!("{} line {}: {why}", path.display(), i + 1);
             let f: Vec<&str> = l.split_whitespace().collect();
             if f.len() < 3 {
-                return Err(bad("expected `moves score v1 … vN`"));
+                return Err(GameError::Record(bad("expected `moves score v1 … vN`")));
             }
-            let score = f[1].parse().map_err(|_| bad("the score is not a number"))?;
+            let score = f[1]
+                .parse()
+                .map_err(|_| GameError::Record(bad("the score is not a number")))?;
             let values = f[2..]
                 .iter()
                 .map(|v| match *v {
@@ -63,7 +67,7 @@ pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, String> {
                     v => v
                         .parse()
                         .map(Some)
-                        .map_err(|_| bad("a column value is not a number")),
+                        .map_err(|_| GameError::Record(bad("a column value is not a number"))),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(PonsLine {
@@ -78,12 +82,15 @@ pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, String> {
 /// The six files of `dir` as a benchmark suite of `game` (which must be
 /// the 7×6 board): each case's right moves are the columns that do not
 /// err.
-pub fn read_suite(game: &Connect4, dir: &Path) -> Result<Vec<SuiteFile<crate::Position>>, String> {
+pub fn read_suite(
+    game: &Connect4,
+    dir: &Path,
+) -> Result<Vec<SuiteFile<crate::Position>>, GameError> {
     if game.size() != Size::STANDARD {
-        return Err(format!(
+        return Err(GameError::Record(format!(
             "Pons's benchmark positions are for the 7x6 board, not {}",
             game.variant()
-        ));
+        )));
     }
     FILES
         .iter()
@@ -93,16 +100,16 @@ pub fn read_suite(game: &Connect4, dir: &Path) -> Result<Vec<SuiteFile<crate::Po
                 .into_iter()
                 .enumerate()
                 .map(|(i, line)| {
-                    let position = game
-                        .parse_state(&line.sequence)
-                        .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                    let position = game.parse_state(&line.sequence).map_err(|e| {
+                        GameError::Record(format!("{} line {}: {e}", path.display(), i + 1))
+                    })?;
                     let good = (0..line.values.len() as u8)
                         .map(Column)
                         .filter(|&c| line.values[c.0 as usize].is_some() && !line.is_error(c))
                         .collect();
                     Ok(SuiteCase { position, good })
                 })
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, GameError>>()?;
             Ok(SuiteFile {
                 name: name.to_string(),
                 stage: stage.to_string(),

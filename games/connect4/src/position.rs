@@ -4,6 +4,7 @@
 //! the next. `current` holds the stones of the side to move, `mask` every
 //! stone; the key `current + mask` identifies a position uniquely.
 
+use game::GameError;
 use std::fmt;
 
 /// Largest board side: lines are found by shifts of up to 3·(H+2) bits.
@@ -24,17 +25,17 @@ impl Size {
 
     /// A size, or why it is not one (every side 4..=16, and one bit more
     /// than the height per column must fit 64 bits).
-    pub fn new(width: u32, height: u32) -> Result<Size, String> {
+    pub fn new(width: u32, height: u32) -> Result<Size, GameError> {
         let side = 4..=MAX_SIDE as u32;
         if !side.contains(&width) || !side.contains(&height) {
-            return Err(format!(
+            return Err(GameError::Options(format!(
                 "{width}x{height}: width and height must be 4..={MAX_SIDE}"
-            ));
+            )));
         }
         if width * (height + 1) > 64 {
-            return Err(format!(
+            return Err(GameError::Options(format!(
                 "{width}x{height}: width x (height + 1) must be at most 64 (the bitboard)"
-            ));
+            )));
         }
         Ok(Size {
             width: width as u8,
@@ -246,29 +247,30 @@ impl Position {
     /// Reads a move sequence from `size`'s empty board; `""` and `-` are
     /// the empty board. Every column must have room and no stone may follow
     /// a completed line.
-    pub fn from_sequence(size: Size, text: &str) -> Result<Position, String> {
+    pub fn from_sequence(size: Size, text: &str) -> Result<Position, GameError> {
         let mut p = Position::empty(size);
         let text = text.trim();
         if text == "-" {
             return Ok(p);
         }
         for (i, ch) in text.chars().enumerate() {
-            let c = parse_column(ch, size)
-                .map_err(|e| format!("move {} of {:?}: {e}", i + 1, game::clip(text, 80)))?;
+            let c = parse_column(ch, size).map_err(|e| {
+                GameError::Position(format!("move {} of {:?}: {e}", i + 1, game::clip(text, 80)))
+            })?;
             if p.won {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "move {} of {:?}: the game was already won",
                     i + 1,
                     game::clip(text, 80)
-                ));
+                )));
             }
             if !p.column_open(c) {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "move {} of {:?}: column {} is full",
                     i + 1,
                     game::clip(text, 80),
                     column_char(c)
-                ));
+                )));
             }
             p.drop_stone(c);
         }
@@ -296,21 +298,21 @@ pub fn column_char(c: u8) -> char {
 }
 
 /// The 0-based column of a column character on a board of `size`.
-pub fn parse_column(ch: char, size: Size) -> Result<u8, String> {
+pub fn parse_column(ch: char, size: Size) -> Result<u8, GameError> {
     let c = match ch {
         '1'..='9' => ch as u8 - b'1',
         'a'..='g' => ch as u8 - b'a' + 9,
         _ => {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "{ch:?} is not a column (1-9, then a-g for columns 10-16)"
-            ))
+            )))
         }
     };
     if c >= size.width {
-        return Err(format!(
+        return Err(GameError::Position(format!(
             "column {ch} is off the board ({} columns)",
             size.width
-        ));
+        )));
     }
     Ok(c)
 }

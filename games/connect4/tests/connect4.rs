@@ -106,16 +106,16 @@ fn bad_text_is_refused_with_a_reason() {
         ("12121212", "already won"),
     ] {
         let e = game.parse_state(bad).unwrap_err();
-        assert!(e.contains(needle), "{bad}: {e}");
+        assert!(e.message().contains(needle), "{bad}: {e}");
     }
     assert!(game.parse_state("1212121").unwrap().is_won());
     assert_eq!(game.parse_state("").unwrap(), game.start());
     assert_eq!(game.parse_state("-").unwrap(), game.start());
     let p = game.parse_state("444444").unwrap();
-    assert!(p.parse_move("4").unwrap_err().contains("full"));
+    assert!(p.parse_move("4").unwrap_err().message().contains("full"));
     assert!(p.parse_move("44").is_err());
     assert_eq!(p.parse_move("7").unwrap(), Column(6));
-    assert!(Size::new(10, 6).unwrap_err().contains("64"));
+    assert!(Size::new(10, 6).unwrap_err().message().contains("64"));
     assert!(Connect4::named("9x9", None, None).is_err());
     assert_eq!(
         Connect4::named("standard", Some(8), Some(7))

@@ -7,6 +7,7 @@ use crate::encode::{encode_move, encode_planes, ENCODING_VERSION, MOVE_FEATURES,
 use crate::rules::Options;
 use crate::types::Move;
 use crate::Position;
+use game::GameError;
 use game::{Color, Encoding, GameMove, GameState, Outcome};
 
 /// Influence Chess under one set of `[game]` options: the value the
@@ -41,12 +42,12 @@ impl Influence {
     pub fn named<'a>(
         variant: &str,
         keys: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<Influence, String> {
+    ) -> Result<Influence, GameError> {
         if !matches!(variant, "" | "standard") {
-            return Err(format!(
+            return Err(GameError::Options(format!(
                 "game.variant: unknown influence variant {variant:?}: it has `standard`; the rule book's alternatives are [game] keys ({})",
                 crate::rules::KEYS.map(|k| k.0).join(", ")
-            ));
+            )));
         }
         let mut options = Options::default();
         for (k, v) in keys {
@@ -74,7 +75,7 @@ pub const DESCRIPTOR: game::Descriptor<Influence> = game::Descriptor {
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]): the keys
 /// take text (`two`, `true`, `200`), which [`Influence::named`] checks.
-fn from_options(variant: &str, options: &game::GameOptions) -> Result<Influence, String> {
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Influence, GameError> {
     let keys: Vec<(&str, String)> = options
         .iter()
         .map(|(k, v)| (k.as_str(), v.text()))
@@ -95,7 +96,7 @@ impl game::Game for Influence {
     }
     /// Reads a position string under this game's rules (the army field of
     /// the text wins over the `army` key: it is part of the position).
-    fn parse_state(&self, text: &str) -> Result<Position, String> {
+    fn parse_state(&self, text: &str) -> Result<Position, GameError> {
         Position::parse(text, self.options.rules)
     }
     /// Numbered move pairs of §11.2 move text, as every game's default
@@ -120,7 +121,7 @@ impl game::Game for Influence {
         &self,
         start: Position,
         text: &str,
-    ) -> Result<game::RecordReplay<Position>, String> {
+    ) -> Result<game::RecordReplay<Position>, GameError> {
         let numbered = |line: &str| {
             line.trim()
                 .split_once(')')
@@ -226,7 +227,7 @@ impl GameState for Position {
     fn move_text(&self, m: Move) -> String {
         Position::move_text(self, m)
     }
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         Position::parse_move(self, text)
     }
     fn encoding(&self) -> Encoding {

@@ -35,6 +35,7 @@ pub mod types;
 pub use baseline::EvalParams;
 pub use boundary::{Influence, DESCRIPTOR};
 pub use encode::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use game::GameError;
 pub use position::Position;
 pub use rules::{CommanderStep, Options, Rules};
 pub use types::{Army, Kind, Move, Piece, Player, Promotion, Square};

@@ -17,6 +17,7 @@
 //! - A14 (letter case): notation only, no rule changes.
 
 use crate::types::{Army, Promotion};
+use game::GameError;
 
 /// How the commander moves on its own board (A3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,11 +127,13 @@ pub const KEYS: [(&str, &str); 8] = [
     ("army", "\"w\" (default) or \"b\": the army Above helps"),
 ];
 
-fn boolean(key: &str, value: &str) -> Result<bool, String> {
+fn boolean(key: &str, value: &str) -> Result<bool, GameError> {
     match value {
         "true" | "yes" => Ok(true),
         "false" | "no" => Ok(false),
-        other => Err(format!("game.{key}: {other:?} is not true or false")),
+        other => Err(GameError::Options(format!(
+            "game.{key}: {other:?} is not true or false"
+        ))),
     }
 }
 
@@ -138,7 +141,7 @@ impl Options {
     /// Sets one `[game]` key from its text (`true`, `"two"`, `200`: the
     /// registry passes TOML values as text). The error names the key and
     /// the values it takes.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), GameError> {
         let r = &mut self.rules;
         match key {
             "commander" => {
@@ -147,9 +150,9 @@ impl Options {
                     "two" => CommanderStep::Two,
                     "jump" => CommanderStep::Jump,
                     other => {
-                        return Err(format!(
+                        return Err(GameError::Options(format!(
                             "game.commander: {other:?} is not \"line\", \"two\" or \"jump\""
-                        ))
+                        )))
                     }
                 }
             }
@@ -159,7 +162,9 @@ impl Options {
                     "qrn" => true,
                     "q" => false,
                     other => {
-                        return Err(format!("game.promotion: {other:?} is not \"qrn\" or \"q\""))
+                        return Err(GameError::Options(format!(
+                            "game.promotion: {other:?} is not \"qrn\" or \"q\""
+                        )))
                     }
                 }
             }
@@ -169,9 +174,9 @@ impl Options {
                     "draw" => false,
                     "loss" => true,
                     other => {
-                        return Err(format!(
+                        return Err(GameError::Options(format!(
                             "game.stalemate: {other:?} is not \"draw\" or \"loss\""
-                        ))
+                        )))
                     }
                 }
             }
@@ -181,7 +186,11 @@ impl Options {
                     .ok()
                     .filter(|&n| n <= 10_000)
                     .ok_or_else(|| {
-                        format!("game.move_limit: {value:?} is not a ply count 0..10000 (0: none)")
+                        GameError::Options({
+                            format!(
+                                "game.move_limit: {value:?} is not a ply count 0..10000 (0: none)"
+                            )
+                        })
                     })?
             }
             "repetition" => r.repetition = boolean(key, value)?,
@@ -189,15 +198,19 @@ impl Options {
                 self.army = match value {
                     "w" | "white" => Army::White,
                     "b" | "black" => Army::Black,
-                    other => return Err(format!("game.army: {other:?} is not \"w\" or \"b\"")),
+                    other => {
+                        return Err(GameError::Options(format!(
+                            "game.army: {other:?} is not \"w\" or \"b\""
+                        )))
+                    }
                 }
             }
             other => {
                 let keys: Vec<_> = KEYS.iter().map(|k| k.0).collect();
-                return Err(format!(
+                return Err(GameError::Options(format!(
                     "game.{other}: unknown key for influence (its keys: {})",
                     keys.join(", ")
-                ));
+                )));
             }
         }
         Ok(())

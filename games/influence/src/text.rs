@@ -10,6 +10,7 @@
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Army, Move, Piece, Player, Promotion, Square, FILES, RANKS};
+use game::GameError;
 
 /// Writes one board, rank 7 first, with `cell` giving each square's letter.
 fn write_board(out: &mut String, cell: impl Fn(Square) -> Option<char>) {
@@ -38,13 +39,13 @@ fn write_board(out: &mut String, cell: impl Fn(Square) -> Option<char>) {
 
 /// Reads one board field into `(square, letter)` pairs; `what` names the
 /// field in errors.
-fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, String> {
+fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, GameError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != RANKS as usize {
-        return Err(format!(
+        return Err(GameError::Position(format!(
             "the {what} field {field:?} has {} ranks separated by '/', expected 7 (rank 7 first)",
             ranks.len()
-        ));
+        )));
     }
     let mut out = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -54,42 +55,42 @@ fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, String> {
         for c in rank_text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if last_digit {
-                    return Err(format!(
+                    return Err(GameError::Position(format!(
                         "the {what} field: rank {} {rank_text:?} has two digits side by side (write their sum)",
                         rank + 1
-                    ));
+                    )));
                 }
                 if d == 0 || d > 4 {
-                    return Err(format!(
+                    return Err(GameError::Position(format!(
                         "the {what} field: rank {} {rank_text:?}: {d} is not an empty-square count 1-4",
                         rank + 1
-                    ));
+                    )));
                 }
                 file += d as u8;
                 last_digit = true;
             } else {
                 if file >= FILES {
-                    return Err(format!(
+                    return Err(GameError::Position(format!(
                         "the {what} field: rank {} {rank_text:?} has more than 4 squares",
                         rank + 1
-                    ));
+                    )));
                 }
                 out.push((Square::at(file, rank), c));
                 file += 1;
                 last_digit = false;
             }
             if file > FILES {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the {what} field: rank {} {rank_text:?} has more than 4 squares",
                     rank + 1
-                ));
+                )));
             }
         }
         if file != FILES {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "the {what} field: rank {} {rank_text:?} has {file} squares, expected 4",
                 rank + 1
-            ));
+            )));
         }
     }
     Ok(out)
@@ -97,33 +98,33 @@ fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, String> {
 
 impl Position {
     /// Reads a position string (RULES.md §11.1) under `rules`.
-    pub fn parse(text: &str, rules: Rules) -> Result<Position, String> {
+    pub fn parse(text: &str, rules: Rules) -> Result<Position, GameError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 7 {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "{:?} has {} fields, expected 7: <middle> <above> <below> <turn A|B> <army w|b> <clock> <fullmove>",
                 game::clip(text, 80),
                 fields.len()
-            ));
+            )));
         }
         let army = match fields[4] {
             "w" => Army::White,
             "b" => Army::Black,
             other => {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the army field {other:?} is not w or b (the army Above helps)"
-                ))
+                )))
             }
         };
         let mut p = Position::empty(rules, army);
         for (s, c) in read_board(fields[0], "middle")? {
-            let piece = Piece::from_letter(c).ok_or_else(|| {
+            let piece = Piece::from_letter(c).ok_or_else(|| GameError::Position({
                 format!("the middle field: {c:?} on {s} is not a piece letter (KQRNP white, kqrnp black)")
-            })?;
+            }))?;
             if piece.kind == crate::Kind::Pawn && (s.rank() == 0 || s.rank() == RANKS - 1) {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the middle field: a pawn on {s}: no pawn may stand on rank 1 or 7"
-                ));
+                )));
             }
             p.set_piece(s, piece);
         }
@@ -136,49 +137,57 @@ impl Position {
                     'P' => p.set_influence(player, s, false),
                     'C' => p.set_influence(player, s, true),
                     other => {
-                        return Err(format!(
+                        return Err(GameError::Position(format!(
                             "the {what} field: {other:?} on {s} is not P (prince) or C (commander)"
-                        ))
+                        )))
                     }
                 }
             }
             if p.princes(player).count_ones() > 4 || p.commander(player).count_ones() > 1 {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the {what} field has {} princes and {} commanders: at most 4 and 1",
                     p.princes(player).count_ones(),
                     p.commander(player).count_ones()
-                ));
+                )));
             }
         }
         for a in Army::BOTH {
             let n = p.pieces(a, crate::Kind::King).count_ones();
             if n != 1 {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the middle field has {n} {a} kings ({}), expected exactly one",
                     if a == Army::White { 'K' } else { 'k' }
-                ));
+                )));
             }
         }
         let turn = match fields[3] {
             "A" => Player::Above,
             "B" => Player::Below,
-            other => return Err(format!("the turn field {other:?} is not A or B")),
+            other => {
+                return Err(GameError::Position(format!(
+                    "the turn field {other:?} is not A or B"
+                )))
+            }
         };
-        let clock: u16 = fields[5]
-            .parse()
-            .map_err(|_| format!("the clock field {:?} is not a ply count 0-65535", fields[5]))?;
-        let fullmove: u16 = fields[6]
-            .parse()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("the move number {:?} is not a number from 1", fields[6]))?;
+        let clock: u16 = fields[5].parse().map_err(|_| {
+            GameError::Position(format!(
+                "the clock field {:?} is not a ply count 0-65535",
+                fields[5]
+            ))
+        })?;
+        let fullmove: u16 = fields[6].parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            GameError::Position(format!(
+                "the move number {:?} is not a number from 1",
+                fields[6]
+            ))
+        })?;
         p.set_state(turn, clock, fullmove);
         let waiting = turn.other();
         if p.army_in_check(p.army_of(waiting)) {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "{waiting} (not to move) has his army's king in check: {} could capture it, so the position cannot arise",
                 turn
-            ));
+            )));
         }
         Ok(p)
     }
@@ -238,7 +247,7 @@ impl Position {
     /// Reads a move's text and returns it if it is legal here. Accepts the
     /// canonical form and the relaxed one of §11.2 (no `-`/`x`, lower-case
     /// promotion letter, `=` left out: `c6c7q&`).
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         let t = text.trim();
         let bad = |why: &str| {
             format!(
@@ -255,12 +264,12 @@ impl Position {
             _ => None,
         };
         let square = |s: &str| s.get(..2).and_then(Square::parse);
-        let from = square(rest).ok_or_else(|| bad("no origin square a1-d7"))?;
+        let from = square(rest).ok_or_else(|| GameError::Move(bad("no origin square a1-d7")))?;
         rest = &rest[2..];
         if let Some(r) = rest.strip_prefix(['-', 'x']) {
             rest = r;
         }
-        let to = square(rest).ok_or_else(|| bad("no destination square a1-d7"))?;
+        let to = square(rest).ok_or_else(|| GameError::Move(bad("no destination square a1-d7")))?;
         rest = &rest[2..];
         let accompanied = if let Some(r) = rest.strip_suffix('&') {
             rest = r;
@@ -274,12 +283,18 @@ impl Position {
             "Q" | "q" => Promotion::Queen,
             "R" | "r" => Promotion::Rook,
             "N" | "n" => Promotion::Knight,
-            other => return Err(bad(&format!("{other:?} is not a promotion (=Q, =R, =N)"))),
+            other => {
+                return Err(GameError::Move(bad(&format!(
+                    "{other:?} is not a promotion (=Q, =R, =N)"
+                ))))
+            }
         };
         let m = match influence_letter {
             Some(letter) => {
                 if promotion != Promotion::None || accompanied {
-                    return Err(bad("an influence move has no promotion and no '&'"));
+                    return Err(GameError::Move(bad(
+                        "an influence move has no promotion and no '&'",
+                    )));
                 }
                 let me = self.turn();
                 let on = if self.commander(me) & from.bit() != 0 {
@@ -291,12 +306,12 @@ impl Position {
                 };
                 match on {
                     None => {
-                        return Err(format!(
+                        return Err(GameError::Move(format!(
                             "{t}: {me} has no influence piece on {from} of his board"
-                        ))
+                        )))
                     }
                     Some(c) if c != letter => {
-                        return Err(format!(
+                        return Err(GameError::Move(format!(
                             "{t}: {me}'s piece on {from} is a {}, not a {}",
                             if c == 'C' {
                                 "commander (C)"
@@ -304,7 +319,7 @@ impl Position {
                                 "prince (P)"
                             },
                             if letter == 'C' { "commander" } else { "prince" }
-                        ))
+                        )))
                     }
                     Some(_) => Move::influence(from, to),
                 }
@@ -314,11 +329,11 @@ impl Position {
         if self.is_legal(m) {
             Ok(m)
         } else {
-            Err(format!(
+            Err(GameError::Move(format!(
                 "{t} is not legal here ({} to move, helping {})",
                 self.turn(),
                 self.army_of(self.turn())
-            ))
+            )))
         }
     }
 

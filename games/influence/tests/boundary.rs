@@ -83,9 +83,21 @@ fn texts_in_relaxed_forms_and_errors() {
     let p = g.start();
     assert_eq!(p.to_text(), influence::START);
     assert_eq!(p.move_text(p.parse_move("Pb3b2").unwrap()), "Pb3-b2");
-    assert!(p.parse_move("Cb3-b2").unwrap_err().contains("prince"));
-    assert!(p.parse_move("b2-b3").unwrap_err().contains("not legal"));
-    assert!(p.parse_move("zz").unwrap_err().contains("not a move"));
+    assert!(p
+        .parse_move("Cb3-b2")
+        .unwrap_err()
+        .message()
+        .contains("prince"));
+    assert!(p
+        .parse_move("b2-b3")
+        .unwrap_err()
+        .message()
+        .contains("not legal"));
+    assert!(p
+        .parse_move("zz")
+        .unwrap_err()
+        .message()
+        .contains("not a move"));
     // A promotion in the relaxed form.
     let q = g
         .parse_state("k3/2P1/4/4/4/4/K3 4/2C1/4/4/4/4/4 4/4/4/4/4/4/4 A w 0 1")
@@ -136,7 +148,7 @@ fn texts_in_relaxed_forms_and_errors() {
         ),
     ] {
         let e = g.parse_state(bad).unwrap_err();
-        assert!(e.contains(why), "{bad}: {e}");
+        assert!(e.message().contains(why), "{bad}: {e}");
     }
 }
 
@@ -270,10 +282,11 @@ fn options_change_the_rules_and_the_recorded_variant() {
         ("colour", "w"),
     ] {
         let e = Influence::named("standard", [(k, v)]).unwrap_err();
-        assert!(e.contains(&format!("game.{k}")), "{e}");
+        assert!(e.message().contains(&format!("game.{k}")), "{e}");
     }
     assert!(Influence::named("big", [])
         .unwrap_err()
+        .message()
         .contains("game.variant"));
     // The recorded variant text reads back to the same game (as the
     // registry reads a shard's variant: `base,key=value,...`).

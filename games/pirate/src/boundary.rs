@@ -6,6 +6,7 @@ use crate::encode::{encode_move, encode_planes, ENCODING_VERSION, MOVE_FEATURES,
 use crate::geometry::Size;
 use crate::position::Position;
 use crate::types::Move;
+use game::GameError;
 use game::{Color, Encoding, GameMove, GameState, Outcome};
 
 /// Pirate Chess on one board size: the value the binary's registry builds
@@ -34,11 +35,19 @@ impl Pirate {
     /// The game of a `[game]` section: a variant (`standard`, which is
     /// 8x8, or `WxH`) with the `width` and `height` keys overriding it.
     /// Errors say what is allowed.
-    pub fn named(variant: &str, width: Option<u32>, height: Option<u32>) -> Result<Pirate, String> {
+    pub fn named(
+        variant: &str,
+        width: Option<u32>,
+        height: Option<u32>,
+    ) -> Result<Pirate, GameError> {
         let base = match variant {
             "" | "standard" => Size::DEFAULT,
             v => Size::parse(v).map_err(|e| {
-                format!("unknown pirate variant {v:?}: pirate has `standard` (8x8) or WxH ({e})")
+                GameError::Options({
+                    format!(
+                        "unknown pirate variant {v:?}: pirate has `standard` (8x8) or WxH ({e})"
+                    )
+                })
             })?,
         };
         let size = Size::new(
@@ -66,13 +75,14 @@ pub const DESCRIPTOR: game::Descriptor<Pirate> = game::Descriptor {
 };
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
-fn from_options(variant: &str, options: &game::GameOptions) -> Result<Pirate, String> {
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Pirate, GameError> {
     let (width, height) = game::board_sides(options, "pirate", "(even, 6..16)", |v| {
         u32::try_from(v)
             .ok()
             .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
     })?;
-    Pirate::named(variant, width, height).map_err(|e| format!("game.variant: {e}"))
+    Pirate::named(variant, width, height)
+        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
 }
 
 impl game::Game for Pirate {
@@ -94,15 +104,15 @@ impl game::Game for Pirate {
             .map(|p| Pirate::sized(p.size()))
     }
 
-    fn parse_state(&self, text: &str) -> Result<Position, String> {
+    fn parse_state(&self, text: &str) -> Result<Position, GameError> {
         let p = Position::parse(text)?;
         if p.size() != self.size {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "the position is on a {} board but this game is played on {} (set [game] width and height, or --game pirate/{})",
                 p.size(),
                 self.size,
                 p.size()
-            ));
+            )));
         }
         Ok(p)
     }
@@ -117,7 +127,7 @@ impl game::Game for Pirate {
         &self,
         start: Position,
         text: &str,
-    ) -> Result<game::RecordReplay<Position>, String> {
+    ) -> Result<game::RecordReplay<Position>, GameError> {
         crate::record::replay(start, text)
     }
 
@@ -207,7 +217,7 @@ impl GameState for Position {
     fn move_text(&self, m: Move) -> String {
         Position::move_text(self, m)
     }
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         Position::parse_move(self, text)
     }
     fn encoding(&self) -> Encoding {

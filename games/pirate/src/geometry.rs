@@ -7,6 +7,7 @@
 //! shared (`&'static`), so a position stays a plain copy.
 
 use crate::types::{Bits, ShipType};
+use game::GameError;
 use std::sync::OnceLock;
 
 /// The smallest and largest side allowed (RULES.md §1).
@@ -111,12 +112,12 @@ impl Size {
     };
 
     /// A size the rule book allows, or an error saying what is allowed.
-    pub fn new(width: u32, height: u32) -> Result<Size, String> {
+    pub fn new(width: u32, height: u32) -> Result<Size, GameError> {
         let ok = |s: u32| (MIN_SIDE as u32..=MAX_SIDE as u32).contains(&s) && s.is_multiple_of(2);
         if !ok(width) || !ok(height) {
-            return Err(format!(
+            return Err(GameError::Options(format!(
                 "a {width}x{height} board: both sides must be even and between {MIN_SIDE} and {MAX_SIDE} (RULES.md §1)"
-            ));
+            )));
         }
         Ok(Size {
             width: width as u8,
@@ -125,13 +126,14 @@ impl Size {
     }
 
     /// Reads `WxH` (`8x8`, `10x8`).
-    pub fn parse(text: &str) -> Result<Size, String> {
-        let (w, h) = text
-            .split_once('x')
-            .ok_or_else(|| format!("board size {text:?}: write it as WxH, e.g. 8x8"))?;
+    pub fn parse(text: &str) -> Result<Size, GameError> {
+        let (w, h) = text.split_once('x').ok_or_else(|| {
+            GameError::Options(format!("board size {text:?}: write it as WxH, e.g. 8x8"))
+        })?;
         let num = |s: &str| {
-            s.parse::<u32>()
-                .map_err(|_| format!("board size {text:?}: write it as WxH, e.g. 8x8"))
+            s.parse::<u32>().map_err(|_| {
+                GameError::Options(format!("board size {text:?}: write it as WxH, e.g. 8x8"))
+            })
         };
         Size::new(num(w)?, num(h)?)
     }
@@ -238,7 +240,7 @@ impl Geometry {
     }
 
     /// Reads a square name on this board; the error says why it is not one.
-    pub fn parse_square(&self, text: &str) -> Result<u8, String> {
+    pub fn parse_square(&self, text: &str) -> Result<u8, GameError> {
         let mut chars = text.chars();
         let file = chars.next().filter(|c| c.is_ascii_lowercase());
         let digits = chars.as_str();
@@ -254,12 +256,12 @@ impl Geometry {
             {
                 Ok(self.square(f as u8 - b'a', (r - 1) as u8))
             }
-            _ => Err(format!(
+            _ => Err(GameError::Position(format!(
                 "{text:?} is not a square of the {} board (files a..{}, ranks 1..{})",
                 self.size,
                 (b'a' + self.size.width - 1) as char,
                 self.size.height
-            )),
+            ))),
         }
     }
 

@@ -36,6 +36,7 @@ mod zobrist;
 pub use baseline::EvalParams;
 pub use boundary::{middle_game_positions, Pirate, DESCRIPTOR};
 pub use encode::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use game::GameError;
 pub use geometry::{Geometry, Size};
 pub use position::Position;
 pub use symmetry::{map_square, map_type};

@@ -16,6 +16,7 @@
 
 use crate::position::Position;
 use crate::types::{Move, Side};
+use game::GameError;
 use game::{GameResult, History, Outcome, RecordReplay, Termination};
 
 /// The record of `history` (and of a resignation by the side to move).
@@ -49,7 +50,7 @@ pub fn write(history: &History<Position>, resigned: bool) -> String {
 
 /// Replays a record of [`write`]'s format from `start`, checking every
 /// turn; the error names the line and the turn.
-pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, String> {
+pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, GameError> {
     let mut history = History::new(start);
     let mut moves = Vec::new();
     let mut outcome: Option<Outcome> = None;
@@ -61,10 +62,10 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Str
         // The header of `triad data export`: its start must be ours.
         if let Some(text) = line.strip_prefix("Start ") {
             if text != history.start().to_text() {
-                return Err(format!(
+                return Err(GameError::Record(format!(
                     "line {}: the record starts from {text}: replay it from there (--position '{text}')",
                     i + 1
-                ));
+                )));
             }
             continue;
         }
@@ -80,11 +81,11 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Str
                 continue;
             }
             if let Some(o) = outcome.or_else(|| history.outcome()) {
-                return Err(format!(
+                return Err(GameError::Record(format!(
                     "line {}: {token:?}: the game is already over ({})",
                     i + 1,
                     o.termination
-                ));
+                )));
             }
             if token == "resigns." || token == "resigns" {
                 let loser = history.position().side();
@@ -97,7 +98,7 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Str
             let pos = history.position().clone();
             let m: Move = pos
                 .parse_move(token)
-                .map_err(|e| format!("line {}: {token:?}: {e}", i + 1))?;
+                .map_err(|e| GameError::Record(format!("line {}: {token:?}: {e}", i + 1)))?;
             history.play(m);
             moves.push(pos.move_text(m));
         }

@@ -5,43 +5,48 @@
 use crate::geometry::Size;
 use crate::position::Position;
 use crate::types::{Effect, Main, Move, Ship, ShipType, Side, ToggleAt};
+use game::GameError;
 
 /// Ships in a game: they never come back, so a position never holds more
 /// (on the board and in reserve together).
 const SHIPS_IN_A_GAME: u32 = 16;
 
-fn number(field: &str, what: &str) -> Result<u32, String> {
+fn number(field: &str, what: &str) -> Result<u32, GameError> {
     let ok = !field.is_empty()
         && field.chars().all(|c| c.is_ascii_digit())
         && (field == "0" || !field.starts_with('0'));
     ok.then(|| field.parse::<u32>().ok())
         .flatten()
-        .ok_or_else(|| format!("{what} {field:?}: expected a number without leading zeros"))
+        .ok_or_else(|| {
+            GameError::Position(format!(
+                "{what} {field:?}: expected a number without leading zeros"
+            ))
+        })
 }
 
 /// The board field: its rows from the top, each a cell per file, all of
 /// one width. Digits are read together, so a run is always maximal.
-fn parse_board(field: &str) -> Result<Vec<Vec<Option<Ship>>>, String> {
+fn parse_board(field: &str) -> Result<Vec<Vec<Option<Ship>>>, GameError> {
     let rows: Vec<&str> = field.split('/').collect();
     let squares = rows
         .iter()
         .enumerate()
         .map(|(i, row)| parse_row(row, rows.len() - i))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, GameError>>()?;
     let width = squares[0].len();
     if let Some((i, r)) = squares.iter().enumerate().find(|(_, r)| r.len() != width) {
-        return Err(format!(
+        return Err(GameError::Position(format!(
             "rank {} has {} squares but rank {} has {width}: every rank must have the same width",
             rows.len() - i,
             r.len(),
             rows.len()
-        ));
+        )));
     }
     Ok(squares)
 }
 
 /// One rank of the board field (`rank_no` counts from 1 at the bottom).
-fn parse_row(row: &str, rank_no: usize) -> Result<Vec<Option<Ship>>, String> {
+fn parse_row(row: &str, rank_no: usize) -> Result<Vec<Option<Ship>>, GameError> {
     let mut cells = Vec::new();
     let mut chars = row.chars().peekable();
     while let Some(c) = chars.next() {
@@ -53,19 +58,23 @@ fn parse_row(row: &str, rank_no: usize) -> Result<Vec<Option<Ship>>, String> {
             }
             let n = number(&run, &format!("rank {rank_no}: empty run"))?;
             if n == 0 || n > crate::geometry::MAX_SIDE as u32 {
-                return Err(format!("rank {rank_no}: empty run {run} is not 1..16"));
+                return Err(GameError::Position(format!(
+                    "rank {rank_no}: empty run {run} is not 1..16"
+                )));
             }
             cells.extend((0..n).map(|_| None));
             continue;
         }
-        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
+        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| GameError::Position({
             format!("rank {rank_no}: {c:?} is not a ship letter (F P D J B S G C, lower case for Red) nor a number")
-        })?;
+        }))?;
         let anchored = chars.peek() == Some(&'@');
         if anchored {
             chars.next();
             if t == ShipType::Pirate {
-                return Err(format!("rank {rank_no}: a PIRATE is never anchored ({c}@)"));
+                return Err(GameError::Position(format!(
+                    "rank {rank_no}: a PIRATE is never anchored ({c}@)"
+                )));
             }
         }
         cells.push(Some(Ship::new(owner_of(c), t, anchored)));
@@ -84,23 +93,26 @@ fn owner_of(letter: char) -> Side {
 
 /// The reserve field: `-`, or Blue's ships then Red's, each side's in the
 /// order F P D J B S G C, once each; a bit per ship type and side.
-fn parse_reserve(field: &str) -> Result<[u8; 2], String> {
+fn parse_reserve(field: &str) -> Result<[u8; 2], GameError> {
     let mut reserve = [0u8; 2];
     if field == "-" {
         return Ok(reserve);
     }
     if field.is_empty() {
-        return Err("reserve field is empty: write - when both reserves are empty".into());
+        return Err(GameError::Position(
+            "reserve field is empty: write - when both reserves are empty".into(),
+        ));
     }
     let mut last: Option<(Side, usize)> = None;
     for c in field.chars() {
-        let t = ShipType::from_letter(c.to_ascii_uppercase())
-            .ok_or_else(|| format!("reserve {field:?}: {c:?} is not a ship letter"))?;
+        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
+            GameError::Position(format!("reserve {field:?}: {c:?} is not a ship letter"))
+        })?;
         let s = owner_of(c);
         if last.is_some_and(|prev| (s, t.index()) <= prev) {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "reserve {field:?}: write Blue's ships then Red's, each in the order F P D J B S G C, once each"
-            ));
+            )));
         }
         last = Some((s, t.index()));
         reserve[s.index()] |= 1 << t.index();
@@ -110,7 +122,7 @@ fn parse_reserve(field: &str) -> Result<[u8; 2], String> {
 
 /// The upgrades field `XY/xy`: FRIGATE and PIRATE upgrades (0..2) of Blue,
 /// then of Red.
-fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], String> {
+fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], GameError> {
     let digit = |b: u8| (b'0'..=b'2').contains(&b).then(|| b - b'0');
     match field.as_bytes() {
         [a, b, b'/', c, d] => match (digit(*a), digit(*b), digit(*c), digit(*d)) {
@@ -119,19 +131,19 @@ fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], String> {
         },
         _ => None,
     }
-    .ok_or_else(|| {
+    .ok_or_else(|| GameError::Position({
         format!(
             "upgrades {field:?}: expected XY/xy, four digits 0..2 (FRIGATE and PIRATE upgrades of Blue, then of Red)"
         )
-    })
+    }))
 }
 
 /// The deployment counts `b/r`: redundant with the reserves, so they must
 /// agree with them.
-fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), String> {
-    let (db, dr) = field
-        .split_once('/')
-        .ok_or_else(|| format!("deployed {field:?}: expected b/r, e.g. 3/2"))?;
+fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), GameError> {
+    let (db, dr) = field.split_once('/').ok_or_else(|| {
+        GameError::Position(format!("deployed {field:?}: expected b/r, e.g. 3/2"))
+    })?;
     let counts = [
         number(db, "Blue's deployment count")?,
         number(dr, "Red's deployment count")?,
@@ -139,10 +151,10 @@ fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), String> {
     for s in Side::ALL {
         let want = 8 - reserve[s.index()].count_ones();
         if counts[s.index()] != want {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "deployed {field:?}: {s:?} has {} ships in reserve, so its deployment count is {want}",
                 8 - want
-            ));
+            )));
         }
     }
     Ok(())
@@ -151,13 +163,13 @@ fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), String> {
 impl Position {
     /// Reads a position string (§10.1) of any board size the rule book
     /// allows.
-    pub fn parse(text: &str) -> Result<Position, String> {
+    pub fn parse(text: &str) -> Result<Position, GameError> {
         let fields: Vec<&str> = text.split(' ').collect();
         let &[board, side, reserve, upgrades, deployed, clock, plies] = fields.as_slice() else {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "a position string has 7 fields separated by single spaces (board side reserve upgrades deployed clock plies), found {} in {text:?}",
                 fields.len()
-            ));
+            )));
         };
         let rows = parse_board(board)?;
         let size = Size::new(rows[0].len() as u32, rows.len() as u32)?;
@@ -165,9 +177,9 @@ impl Position {
             "b" => Side::Blue,
             "r" => Side::Red,
             other => {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "side to move {other:?}: expected b (Blue) or r (Red)"
-                ))
+                )))
             }
         };
         let reserve = parse_reserve(reserve)?;
@@ -176,7 +188,9 @@ impl Position {
         let clock = number(clock, "clock")?;
         let plies = number(plies, "ply count")?;
         if clock > u16::MAX as u32 || plies > u16::MAX as u32 {
-            return Err(format!("clock {clock} or ply count {plies} is too large"));
+            return Err(GameError::Position(format!(
+                "clock {clock} or ply count {plies} is too large"
+            )));
         }
         let mut p = Position::empty(size, side, reserve, upgrades, clock as u16, plies as u16);
         let g = p.geo;
@@ -190,9 +204,9 @@ impl Position {
         }
         let total = p.occupied().popcount() + reserve[0].count_ones() + reserve[1].count_ones();
         if total > SHIPS_IN_A_GAME {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "{total} ships on the board and in reserve: a game has {SHIPS_IN_A_GAME}, and ships never come back"
-            ));
+            )));
         }
         Ok(p)
     }
@@ -299,12 +313,12 @@ impl Position {
     }
 
     /// Reads a main action (no toggle) as a move without its toggle.
-    fn parse_main(&self, text: &str) -> Result<Move, String> {
+    fn parse_main(&self, text: &str) -> Result<Move, GameError> {
         let g = self.geo;
         let upgrade = |u: &str| match u {
             "F" => Ok(Effect::UpgradeF),
             "P" => Ok(Effect::UpgradeP),
-            _ => Err(format!("{text:?}: an upgrade is =F or =P")),
+            _ => Err(GameError::Move(format!("{text:?}: an upgrade is =F or =P"))),
         };
         if let Some((t, rest)) = text.split_once('@') {
             let mut tc = t.chars();
@@ -313,7 +327,11 @@ impl Position {
                 _ => None,
             }
             .ok_or_else(|| {
-                format!("{text:?}: a deploy is TYPE@square with an upper-case type F P D J B S G C")
+                GameError::Move({
+                    format!(
+                        "{text:?}: a deploy is TYPE@square with an upper-case type F P D J B S G C"
+                    )
+                })
             })?;
             let (sq, effect) = match rest.split_once('=') {
                 Some((sq, u)) => (sq, upgrade(u)?),
@@ -325,9 +343,9 @@ impl Position {
             .char_indices()
             .skip(1)
             .find(|&(_, c)| c == '-' || c == 'x')
-            .ok_or_else(|| {
+            .ok_or_else(|| GameError::Move({
                 format!("{text:?} is not a turn: expected TYPE@square, square-square or squarexsquare, with toggles +square / -square")
-            })?;
+            }))?;
         let from = g.parse_square(&text[..sep.0])?;
         let rest = &text[sep.0 + 1..];
         let (to, tail) = match rest.split_once('=') {
@@ -340,10 +358,16 @@ impl Position {
             ('-', Some(u)) => upgrade(u)?,
             ('x', None) => Effect::Sink,
             ('x', Some("")) => Effect::Capture,
-            _ => return Err(format!("{text:?}: after x, only = (capture) may follow")),
+            _ => {
+                return Err(GameError::Move(format!(
+                    "{text:?}: after x, only = (capture) may follow"
+                )))
+            }
         };
         if from == to {
-            return Err(format!("{text:?}: a ship never ends where it started"));
+            return Err(GameError::Move(format!(
+                "{text:?}: a ship never ends where it started"
+            )));
         }
         Ok(Move::sail(from, to, effect))
     }
@@ -351,11 +375,11 @@ impl Position {
     /// Reads move text (§10.2): a toggle may stand on either side of the
     /// main action, as long as the parts are legal in the order written;
     /// the result is the canonical move. Errors say what is wrong.
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         let g = self.geo;
         let me = self.side;
         let parts: Vec<&str> = text.trim().split(',').collect();
-        let toggle_of = |p: &str| -> Option<Result<(bool, u8), String>> {
+        let toggle_of = |p: &str| -> Option<Result<(bool, u8), GameError>> {
             let sign = match p.chars().next() {
                 Some('+') => true,
                 Some('-') => false,
@@ -365,25 +389,25 @@ impl Position {
         };
         // Whether the mover's ship `s` (`None`: no such ship) may take the
         // toggle `anchor` (true `+`).
-        let check_sign = |ship: Option<Ship>, sq: u8, anchor: bool| -> Result<(), String> {
+        let check_sign = |ship: Option<Ship>, sq: u8, anchor: bool| -> Result<(), GameError> {
             match ship {
                 Some(s) if s.owner() == me && s.kind() != ShipType::Pirate => {
                     if s.anchored() == anchor {
-                        Err(format!(
+                        Err(GameError::Move(format!(
                             "{}{}: the ship there is {} anchored",
                             if anchor { '+' } else { '-' },
                             g.name(sq),
                             if anchor { "already" } else { "not" }
-                        ))
+                        )))
                     } else {
                         Ok(())
                     }
                 }
-                _ => Err(format!(
+                _ => Err(GameError::Move(format!(
                     "{}{}: no own ship that can anchor stands there (PIRATEs never anchor)",
                     if anchor { '+' } else { '-' },
                     g.name(sq)
-                )),
+                ))),
             }
         };
         let candidate = match parts.as_slice() {
@@ -397,10 +421,14 @@ impl Position {
             },
             [a, b] => match (toggle_of(a), toggle_of(b)) {
                 (Some(_), Some(_)) => {
-                    return Err(format!("{text:?}: a turn has at most one toggle"));
+                    return Err(GameError::Move(format!(
+                        "{text:?}: a turn has at most one toggle"
+                    )));
                 }
                 (None, None) => {
-                    return Err(format!("{text:?}: a turn has at most one main action"));
+                    return Err(GameError::Move(format!(
+                        "{text:?}: a turn has at most one main action"
+                    )));
                 }
                 (Some(t), None) => {
                     let (anchor, sq) = t?;
@@ -411,10 +439,10 @@ impl Position {
                     if sails_it || anchors_target {
                         main.with_toggle_before(sq)
                     } else if main.main() == Main::Sail(sq) || main.to() == sq {
-                        return Err(format!(
+                        return Err(GameError::Move(format!(
                             "{text:?}: the toggle on {} makes the main action illegal",
                             g.name(sq)
-                        ));
+                        )));
                     } else {
                         main.with_toggle_after(sq)
                     }
@@ -429,14 +457,18 @@ impl Position {
                     main.with_toggle_after(sq)
                 }
             },
-            _ => return Err(format!("{text:?}: a turn has at most two parts")),
+            _ => {
+                return Err(GameError::Move(format!(
+                    "{text:?}: a turn has at most two parts"
+                )))
+            }
         };
         if !self.is_legal(candidate) {
-            return Err(format!(
+            return Err(GameError::Move(format!(
                 "{} is not a legal turn in {}",
                 text.trim(),
                 self.to_text()
-            ));
+            )));
         }
         Ok(candidate)
     }

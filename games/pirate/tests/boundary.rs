@@ -209,7 +209,10 @@ fn the_game_value_checks_sizes() {
     let err = g
         .parse_state("8/8/8/8/8/8/8/8 b FPDJBSGCfpdjbsgc 00/00 0/0 0 0")
         .unwrap_err();
-    assert!(err.contains("8x8") && err.contains("10x8"), "{err}");
+    assert!(
+        err.message().contains("8x8") && err.message().contains("10x8"),
+        "{err}"
+    );
     let start = Pirate::standard().start();
     assert_eq!(perft(&start, 1), 960);
     assert_eq!(start.encoding().cells(), 64);

@@ -7,6 +7,7 @@
 
 use crate::encode::{cell_index, encode_move_features, encode_planes};
 use crate::{outcome_of_with, Move, Position, Variant, VariantError, MOVE_FEATURES, PLANES};
+use game::GameError;
 use game::{Color, Encoding, GameMove, GameState, Outcome};
 
 /// PiRaTeKnIcS in one variant: the value the binary's registry builds from
@@ -28,7 +29,7 @@ pub const DESCRIPTOR: game::Descriptor<Piratechnics> = game::Descriptor {
 };
 
 /// The game of a variant name and `[game]` keys ([`DESCRIPTOR`]).
-fn from_options(variant: &str, options: &game::GameOptions) -> Result<Piratechnics, String> {
+fn from_options(variant: &str, options: &game::GameOptions) -> Result<Piratechnics, GameError> {
     let mut capacity = None;
     for (key, value) in options {
         match key.as_str() {
@@ -36,13 +37,24 @@ fn from_options(variant: &str, options: &game::GameOptions) -> Result<Piratechni
                 let c = value
                     .as_integer()
                     .filter(|c| (1..=6).contains(c))
-                    .ok_or_else(|| format!("game.capacity: {value} is not a ship capacity 1..6"))?;
+                    .ok_or_else(|| {
+                        GameError::Options(format!(
+                            "game.capacity: {value} is not a ship capacity 1..6"
+                        ))
+                    })?;
                 capacity = Some(c as u8);
             }
-            other => return Err(game::unknown_key(other, "piratechnics", "capacity")),
+            other => {
+                return Err(GameError::Options(game::unknown_key(
+                    other,
+                    "piratechnics",
+                    "capacity",
+                )))
+            }
         }
     }
-    Piratechnics::named(variant, capacity).map_err(|e| format!("game.variant: {e}"))
+    Piratechnics::named(variant, capacity)
+        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
 }
 
 /// The named variants: `(name, what it is)`.
@@ -161,8 +173,8 @@ impl game::Game for Piratechnics {
     fn start(&self) -> Position {
         Position::start_of(self.variant)
     }
-    fn parse_state(&self, text: &str) -> Result<Position, String> {
-        Position::from_tfen_in(text, self.variant).map_err(|e| e.to_string())
+    fn parse_state(&self, text: &str) -> Result<Position, GameError> {
+        Position::from_tfen_in(text, self.variant).map_err(|e| GameError::Position(e.to_string()))
     }
     /// The inventor's notation, as in his game records (RULES.md §9.2):
     /// `d2<PPP>-d4`, check marks `*`, mate `**`, numbered from the
@@ -177,8 +189,8 @@ impl game::Game for Piratechnics {
         &self,
         start: Position,
         text: &str,
-    ) -> Result<game::RecordReplay<Position>, String> {
-        let r = crate::replay(start, text).map_err(|e| e.to_string())?;
+    ) -> Result<game::RecordReplay<Position>, GameError> {
+        let r = crate::replay(start, text).map_err(|e| GameError::Record(e.to_string()))?;
         Ok(game::RecordReplay {
             moves: r.plies.iter().map(|p| p.canonical.clone()).collect(),
             history: r.game,
@@ -273,8 +285,8 @@ impl GameState for Position {
     fn move_text(&self, m: Move) -> String {
         self.move_to_text(m)
     }
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
-        Position::parse_move(self, text).map_err(|e| e.to_string())
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        Position::parse_move(self, text).map_err(|e| GameError::Move(e.to_string()))
     }
     fn encoding(&self) -> Encoding {
         Encoding {

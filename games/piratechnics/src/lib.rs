@@ -37,6 +37,7 @@ pub use diagram::diagram;
 pub use encode::{
     cell_index, encode_move_features, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES,
 };
+pub use game::GameError;
 pub use game::SplitMix;
 pub use game::{divide, perft, perft_parallel};
 pub use movegen::MoveList;

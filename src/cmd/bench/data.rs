@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::data::{self as harness, DataOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("cannot create {}: {e}", dir.display())))?;
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     let options = DataOptions {
         positions: args.positions,
         shard_rows: args.shard_rows,
@@ -72,26 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        println!(
-            "positions          {} in {} games, {} shards",
-            f.positions, f.games, f.shards
-        );
-        println!(
-            "write              {:.0} rows/s ({:.2} s)",
-            f.rows_written_per_s, f.write_s
-        );
-        println!(
-            "read (all columns) {:.0} rows/s ({:.2} s)",
-            f.rows_read_per_s, f.read_s
-        );
-        println!(
-            "on disk            {} bytes, {:.1} bytes/position",
-            f.bytes_on_disk, f.bytes_per_position
-        );
-        println!(
-            "openings           {:.2} s for {} plies ({} tree nodes)",
-            f.openings_s, f.openings_plies, f.openings_nodes
-        );
+        print!("{}", f.text());
     }
     Ok(())
 }

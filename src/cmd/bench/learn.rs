@@ -12,9 +12,9 @@
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::config::load_run;
 use ::bench::learn::{self as harness, LearnOptions, RunFile};
 use indicatif::{ProgressBar, ProgressStyle};
+use pipeline::load_run;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -69,10 +69,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         exe,
     };
     let load = |path: &Path| -> Result<RunFile, ::bench::Error> {
-        let run = load_run(path).map_err(|e| match e.code {
-            2 => ::bench::Error::Input(e.message),
-            _ => ::bench::Error::Failed(e.message),
-        })?;
+        let run = load_run(path).map_err(::bench::Error::Pipeline)?;
         Ok(RunFile {
             game: run.config.game.name.clone(),
             seed: run.config.seed,
@@ -88,16 +85,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        for r in &f.runs {
-            println!("{} ({}):", r.name, r.config);
-            for p in &r.curve {
-                println!(
-                    "  {}",
-                    serde_json::to_value(p).expect("points serialize to JSON")
-                );
-            }
-        }
-        println!("{}", f.plot);
+        print!("{}", f.text());
     }
     Ok(())
 }

@@ -12,7 +12,6 @@ pub mod selfplay;
 pub mod train;
 
 use super::{print_json, CliError};
-use crate::cli::pipeline_error;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,16 +46,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Which::Search(a) => search::run(a),
         Which::Selfplay(a) => selfplay::run(a),
         Which::Train(a) => train::run(a),
-    }
-}
-
-impl From<::bench::Error> for CliError {
-    fn from(e: ::bench::Error) -> CliError {
-        match e {
-            ::bench::Error::Input(m) => CliError::input(m),
-            ::bench::Error::Failed(m) => CliError::failed(m),
-            ::bench::Error::Pipeline(e) => pipeline_error(e),
-        }
     }
 }
 

@@ -56,15 +56,15 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = match (&args.config, &args.game) {
-        (Some(path), _) => games::load(path)?,
-        (None, Some(flag)) => games::from_flag(flag)?,
-        (None, None) => games::from_flag(games::DEFAULT_GAME)?,
+        (Some(path), _) => pipeline::load_game(path)?,
+        (None, Some(flag)) => registry::from_flag(flag)?,
+        (None, None) => registry::from_flag(games::DEFAULT_GAME)?,
     };
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
     let config = match &args.config {
-        Some(path) => ModelConfig::from_file(path).map_err(|e| CliError::input(e.to_string()))?,
+        Some(path) => ModelConfig::from_file(path)?,
         None => ModelConfig::default(),
     };
     let options = ModelOptions {
@@ -82,36 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        println!(
-            "network: {} ({} parameters) on {}, {} threads",
-            f.shape, f.parameters, f.device, f.threads
-        );
-        println!(
-            "{:>6} {:>9} {:>12} {:>18} {:>14}",
-            "batch", "precision", "evals/s", "evals/s no-encode", "encode share"
-        );
-        for r in &f.batches {
-            println!(
-                "{:>6} {:>9} {:>12.1} {:>18.1} {:>13.1}%",
-                r.batch,
-                r.precision.name(),
-                r.evals_per_s,
-                r.evals_per_s_no_encode,
-                r.encode_share * 100.0
-            );
-        }
-        for a in &f.accuracy {
-            println!(
-                "{} against fp32 on {} positions: policy total variation mean {:.5} (max {:.5}), expected score difference mean {:.5} (max {:.5}), same top move {:.1}%",
-                a.precision.name(),
-                a.positions,
-                a.policy_tv_mean,
-                a.policy_tv_max,
-                a.value_diff_mean,
-                a.value_diff_max,
-                a.top_move_agreement * 100.0
-            );
-        }
+        print!("{}", f.text());
     }
     Ok(())
 }

@@ -59,12 +59,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.sample == Some(0) {
         return Err(CliError::input("--sample must be at least 1"));
     }
-    let device = model::ModelConfig {
-        device: args.device.clone(),
-        ..Default::default()
-    }
-    .tch_device()
-    .map_err(|e| CliError::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    let device = model::ModelConfig::device_flag(&args.device)?;
     let game = Connect4::standard();
     let nets = pipeline::players::factory::<Connect4>(device);
     // A net: checkpoint must be a Connect Four 7x6 network: one probe
@@ -87,19 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        println!("player {spec}");
-        println!("| file | stage | positions | errors | error rate |");
-        println!("| --- | --- | ---: | ---: | ---: |");
-        for r in &f.files {
-            println!(
-                "| {} | {} | {} | {} | {:.1}% |",
-                r.file,
-                r.stage,
-                r.positions,
-                r.errors,
-                100.0 * r.error_rate
-            );
-        }
+        print!("{}", f.text());
         eprintln!("{} positions in {:.1} s", f.positions, f.seconds);
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::search::{self, SearchOptions};
 
 /// Alpha-beta search speed.
@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::from_flag(&args.game)?;
+    let game = registry::from_flag(&args.game)?;
     if args.nodes == 0 || args.movetime == 0 {
         return Err(CliError::input("--nodes and --movetime must be positive"));
     }
@@ -47,22 +47,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        // `{:>9}` and the like pad nothing on a JSON value (its Display
-        // ignores the width): the numbers stand unpadded, as they always have.
-        for p in &f.positions {
-            println!(
-                "{} nodes {} nps depth {}  {}",
-                p.nodes, p.nps, p.depth, p.position
-            );
-        }
-        println!(
-            "middle-game: {} nodes in {:.2} s = {} nodes/s",
-            f.nodes, f.seconds, f.nps
-        );
-        println!(
-            "start position: depth {} completed in {} ms ({} nodes)",
-            f.start_depth, f.start_movetime_ms, f.start_nodes
-        );
+        print!("{}", f.text());
     }
     Ok(())
 }

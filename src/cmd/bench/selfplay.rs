@@ -5,7 +5,7 @@
 
 use super::print_figures;
 use crate::cmd::CliError;
-use crate::games::{self, with_game};
+use crate::games::with_game;
 use ::bench::selfplay::{self as harness, SelfplayOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use selfplay::SelfplayConfig;
@@ -44,14 +44,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let game = games::load(&args.config)?;
+    let game = pipeline::load_game(&args.config)?;
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(CliError::input("--seconds must be a positive number"));
     }
-    let config =
-        SelfplayConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
-    let model =
-        model::ModelConfig::from_file(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    let config = SelfplayConfig::from_file(&args.config)?;
+    let model = model::ModelConfig::from_file(&args.config)?;
     let options = SelfplayOptions {
         budget: Duration::from_secs_f64(args.seconds),
         compare: args.compare,
@@ -63,45 +61,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
         print_figures(&f);
         return Ok(());
     }
-    println!(
-        "batch {} (half the games in flight) on {}, libtorch threads {}",
-        f.batch, f.device, f.threads
-    );
-    println!(
-        "raw forward:      {:>10.0} evals/s (inputs ready; {:.0} encoding on the same thread)",
-        f.raw_evals_per_s, f.raw_with_encoding_evals_per_s
-    );
-    println!(
-        "self-play:        {:>10.0} evals/s, mean batch {:.1}, network busy {:.1}% of the time",
-        f.selfplay_evals_per_s,
-        f.mean_batch,
-        100.0 * f.network_busy
-    );
-    println!(
-        "ratio:            {:>10.3}  (self-play / raw forward)",
-        f.ratio
-    );
-    println!(
-        "padded moves:     {:>10.1} a batch in self-play, {:.1} in the raw phases (the policy head's width)",
-        f.padded_moves.selfplay, f.padded_moves.raw
-    );
-    if let Some(p) = &f.owner_encoding {
-        println!(
-            "owner encoding:   {:>10.0} evals/s, ratio {:.3}, network busy {:.1}% (--compare: encoding on the network's thread)",
-            p.selfplay_evals_per_s,
-            p.ratio,
-            100.0 * p.network_busy
-        );
-    }
-    println!(
-        "positions/hour:   {:>10.0}; games/hour: {}",
-        f.positions_per_hour,
-        f.games_per_hour
-            .map(|g| format!(
-                "{g:.0} (at {:.0} plies per game)",
-                f.plies_per_game.unwrap_or(0.0)
-            ))
-            .unwrap_or_else(|| "no game finished yet".into())
-    );
+    print!("{}", f.text());
     Ok(())
 }

@@ -43,10 +43,6 @@ pub struct Args {
     json: bool,
 }
 
-fn input(e: impl std::fmt::Display) -> CliError {
-    CliError::input(e.to_string())
-}
-
 pub fn run(args: Args) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) || args.games == 0 {
         return Err(CliError::input("--seconds and --games must be positive"));
@@ -56,15 +52,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let (cfg, game) = match &args.config {
         Some(path) => {
-            let run = crate::config::load_run(path)?;
+            let run = pipeline::load_run(path)?;
             (run.config, run.game)
         }
         None => (
             pipeline::RunConfig::default(),
-            games::from_flag(games::DEFAULT_GAME)?,
+            registry::from_flag(games::DEFAULT_GAME)?,
         ),
     };
-    let device = cfg.model.tch_device().map_err(input)?;
+    let device = cfg.model.tch_device()?;
     let options = TrainOptions {
         seconds: args.seconds,
         slices: args.slices,
@@ -86,34 +82,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.json {
         print_figures(&f);
     } else {
-        let [raw_min, raw_max] = f.raw_samples_per_s_range;
-        let [real_min, real_max] = f.train_samples_per_s_range;
-        let [ratio_min, ratio_max] = f.ratio_range;
-        println!(
-            "batch {}, device {}, {} threads, {} rows, {} slices of {:.1} s per phase",
-            f.batch_size,
-            f.device,
-            f.threads,
-            f.window_rows,
-            args.slices,
-            args.seconds / args.slices as f64
-        );
-        println!(
-            "raw step (batch in memory): {:>9.0} samples/s  [{raw_min:.0}, {raw_max:.0}]",
-            f.raw_samples_per_s
-        );
-        println!(
-            "training loop (window):     {:>9.0} samples/s  [{real_min:.0}, {real_max:.0}]",
-            f.train_samples_per_s
-        );
-        println!(
-            "ratio (pair by pair):       {:>9.3}  [{ratio_min:.3}, {ratio_max:.3}]",
-            f.ratio
-        );
-        println!(
-            "encoding alone (one thread): {:>8.0} samples/s",
-            f.encode_samples_per_s
-        );
+        print!("{}", f.text(args.slices, args.seconds));
     }
     Ok(f.check()?)
 }

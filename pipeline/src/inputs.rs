@@ -1,0 +1,93 @@
+//! The inputs of the commands that read runs: shard paths with every run
+//! URL replaced by its local cache folder (with a progress bar while many
+//! shards download), the shards of a range of generations with a one-line
+//! error when there are none, and a run in a store pulled into its local
+//! mirror. Errors are [`Error::Input`] (exit 2) naming the flag or path.
+
+use std::path::PathBuf;
+
+use crate::scale::cache::{self, Fetching};
+use crate::scale::mirror::Mirror;
+use crate::Error;
+use data::{list_shards, list_shards_in, Generations, ShardFile};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Lists the shards under `paths` (run URLs fetched into the local cache
+/// first; of the generations in `range`, if given), as a bad-input error
+/// when a path is missing or none is found.
+pub fn shards_of(paths: &[PathBuf], range: Option<&Generations>) -> Result<Vec<ShardFile>, Error> {
+    let input = |e: data::DataError| Error::Input(e.to_string());
+    let local = localize(paths)?;
+    let paths = local.as_slice();
+    let shards = match range {
+        None => list_shards(paths).map_err(input)?,
+        Some(r) => {
+            list_shards_in(paths, r).map_err(|e| Error::Input(format!("--generations {r}: {e}")))?
+        }
+    };
+    if shards.is_empty() {
+        let places = paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Error::Input(match range {
+            None => format!("no shards (*.parquet) found in {places}"),
+            Some(r) => {
+                let held: Vec<u32> = list_shards(paths)
+                    .map_err(input)?
+                    .iter()
+                    .filter_map(|s| s.generation)
+                    .collect();
+                match (held.iter().min(), held.iter().max()) {
+                    (Some(a), Some(b)) => format!(
+                        "--generations {r}: no shards of those generations in {places} (it has generations {a}..{b})"
+                    ),
+                    _ => format!("--generations {r}: no shards (*.parquet) found in {places}"),
+                }
+            }
+        }));
+    }
+    Ok(shards)
+}
+
+/// `paths` with every run URL replaced by its local cache folder
+/// ([`cache::localize`]), with a progress bar while many shards download
+/// and a line on stderr for each run fetched.
+pub fn localize(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut bar = ProgressBar::hidden();
+    cache::localize(paths, &mut |event| match event {
+        Fetching::Start { todo, .. } => {
+            if todo >= 20 {
+                bar = ProgressBar::new(todo as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "fetching {bar:30} {pos}/{len} shards  {eta} left",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+            }
+        }
+        Fetching::Shard => bar.inc(1),
+        Fetching::Done { url, shards, cache } => {
+            bar.finish_and_clear();
+            bar = ProgressBar::hidden();
+            eprintln!("{url}: {shards} shards in {}", cache.display());
+        }
+    })
+}
+
+/// Opens the run at `url` (`--run`) and pulls it into its local mirror
+/// ([`Mirror`]), saying so on stderr.
+pub fn pull_mirror(url: &str) -> Result<Mirror, Error> {
+    let store = store::Store::open(url).map_err(|e| Error::Input(format!("--run: {e}")))?;
+    let local = cache::cache_dir(url).join("run");
+    let (mirror, pulled) = Mirror::pull(store, local)?;
+    eprintln!(
+        "{url}: the run is mirrored in {} ({} objects, {} fetched)",
+        mirror.local.display(),
+        pulled.objects,
+        pulled.fetched
+    );
+    Ok(mirror)
+}
