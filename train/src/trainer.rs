@@ -179,12 +179,18 @@ impl Summary {
 }
 
 impl Progress {
-    /// The latest metrics in a line: losses, learning rate, samples per second.
+    /// The latest metrics in a line: losses, learning rate, samples per
+    /// second and the share of the time spent waiting for data.
     pub fn message(&self) -> String {
         let l = &self.last;
         format!(
-            "loss {:.4} (policy {:.4}, value {:.4})  lr {:.2e}  {:.0} samples/s",
-            l.loss, l.policy_loss, l.value_loss, l.lr, l.samples_per_s
+            "loss {:.4} (policy {:.4}, value {:.4})  lr {:.2e}  {:.0} samples/s  waiting for data {:.0}%",
+            l.loss,
+            l.policy_loss,
+            l.value_loss,
+            l.lr,
+            l.samples_per_s,
+            self.data_wait_share * 100.0
         )
     }
 }
