@@ -62,6 +62,29 @@ pub fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
+/// Prints a result: the JSON object with `--json`, else the text.
+pub fn print_either(
+    json: bool,
+    value: impl FnOnce() -> serde_json::Value,
+    text: impl FnOnce() -> String,
+) {
+    if json {
+        print_json(&value());
+    } else {
+        print!("{}", text());
+    }
+}
+
+/// Prints a progress line: on stderr when stdout carries `--json`, else on
+/// stdout.
+pub fn say(json: bool, line: impl std::fmt::Display) {
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+}
+
 /// Writes `text` to `path` atomically ([`fsio::write_atomic`]).
 pub fn write_atomically(path: &std::path::Path, text: &[u8]) -> Result<(), CliError> {
     fsio::write_atomic(path, text)

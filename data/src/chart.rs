@@ -256,3 +256,29 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), crate:
     }
     std::fs::rename(&tmp, path).map_err(|e| crate::ChartError(format!("{}: {e}", path.display())))
 }
+
+/// Checks that `path` names a chart this module writes: `.svg` or `.png`
+/// (before any work is done, so a typo costs nothing).
+pub fn check_chart_path(path: &Path) -> Result<(), crate::ChartError> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("svg" | "png") => Ok(()),
+        _ => Err(crate::ChartError(format!(
+            "--chart {}: the file must end in .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes the first-move chart of `bars` to `path`, PNG or SVG by its
+/// extension, whole ([`fsio::write_atomic`] for the SVG).
+pub fn write_first_move_chart(path: &Path, bars: &[ChartBar]) -> Result<(), crate::ChartError> {
+    if bars.is_empty() {
+        return Err(crate::ChartError("no first moves to chart".into()));
+    }
+    if path.extension().and_then(|e| e.to_str()) == Some("png") {
+        write_first_move_png(path, bars)
+    } else {
+        fsio::write_atomic(path, first_move_svg(bars).as_bytes())
+            .map_err(|e| crate::ChartError(format!("cannot write {}: {e}", path.display())))
+    }
+}

@@ -89,6 +89,24 @@ impl PerftReport {
     pub fn nodes_per_s(&self) -> f64 {
         self.nodes as f64 / self.seconds.max(1e-9)
     }
+
+    /// `triad perft`'s text: each root move's count (with `divide`), then
+    /// the total, the time and the speed on `threads` threads.
+    pub fn text(&self, depth: u32, threads: usize) -> String {
+        let mut s: String = self
+            .divide
+            .iter()
+            .map(|(m, n)| format!("{m} {n}\n"))
+            .collect();
+        s.push_str(&format!(
+            "depth {depth} nodes {} time {:.3}s ({:.1} M nodes/s, {threads} thread{})\n",
+            self.nodes,
+            self.seconds,
+            self.nodes_per_s() / 1e6,
+            if threads == 1 { "" } else { "s" }
+        ));
+        s
+    }
 }
 
 /// Counts the leaves of `depth` plies from `pos`, timed: below each root

@@ -33,7 +33,7 @@ pub mod suite;
 pub use config::{GameSection, RunConfig};
 pub use error::Error;
 pub use run::{
-    gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage, State,
-    Summary,
+    bar_with, gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage,
+    State, Summary,
 };
 pub use run_file::{load_game, load_run, Run};

@@ -7,7 +7,7 @@ use eval::arena::players::parse_players;
 use eval::elo::parse_sprt;
 use eval::report::Report;
 use game::{AlphaBetaState, Game};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use pipeline::matchup::{self, MatchOptions, Progress};
 use std::path::PathBuf;
 
@@ -92,11 +92,7 @@ where
     let mut bar = ProgressBar::hidden();
     let played = matchup::play(game, &players, &opts, &mut |event| match event {
         Progress::Start { games } => {
-            bar = ProgressBar::new(games as u64);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}]")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            bar = pipeline::bar_with(games as u64, "{bar:30} {pos}/{len} games {msg} [{elapsed}]");
         }
         Progress::Game(r) => {
             bar.inc(1);

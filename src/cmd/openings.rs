@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::CliError;
 use crate::cli::{emit, row_progress, write_atomically, GenerationsArg};
 use crate::games::with_game;
-use data::chart::{first_move_svg, write_first_move_png, ChartBar};
+use data::chart::{check_chart_path, write_first_move_chart};
 use data::openings::{self, read_opening_games, Report};
 use pipeline::inputs::shards_of;
 
@@ -67,13 +67,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::input("--plies must be at least 1"));
     }
     if let Some(chart) = &args.chart {
-        let ext = chart.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if ext != "svg" && ext != "png" {
-            return Err(CliError::input(format!(
-                "--chart {}: the file must end in .svg or .png",
-                chart.display()
-            )));
-        }
+        check_chart_path(chart).map_err(|e| CliError::input(e.0))?;
     }
     let range = args.generations.parse()?;
     let shards = shards_of(&args.paths, range.as_ref())?;
@@ -93,7 +87,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     .map_err(CliError::input)?;
     emit(&report.render(args.format.into()));
     if let Some(path) = &args.chart {
-        write_chart(path, &report.first_move_bars())?;
+        write_first_move_chart(path, &report.first_move_bars())
+            .map_err(|e| CliError::input(e.0))?;
         eprintln!("chart written to {}", path.display());
     }
     Ok(())
@@ -116,15 +111,4 @@ fn write_html(
         page.len() / 1024
     );
     Ok(())
-}
-
-fn write_chart(path: &Path, bars: &[ChartBar]) -> Result<(), CliError> {
-    if bars.is_empty() {
-        return Err(CliError::input("no first moves to chart"));
-    }
-    if path.extension().and_then(|e| e.to_str()) == Some("png") {
-        write_first_move_png(path, bars).map_err(CliError::input)
-    } else {
-        write_atomically(path, first_move_svg(bars).as_bytes())
-    }
 }

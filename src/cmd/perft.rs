@@ -2,6 +2,7 @@
 //! generator against known counts and for measuring its speed.
 
 use super::{print_json, CliError};
+use crate::cli::say;
 use crate::games::with_game;
 use game::Game;
 use serde_json::json;
@@ -77,14 +78,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     if args.json {
         print_json(&json!({"depth": depth, "nodes": nodes, "seconds": secs, "nodes_per_s": nps}));
     } else {
-        for (m, n) in &report.divide {
-            println!("{m} {n}");
-        }
-        println!(
-            "depth {depth} nodes {nodes} time {secs:.3}s ({:.1} M nodes/s, {threads} thread{})",
-            nps / 1e6,
-            if threads == 1 { "" } else { "s" }
-        );
+        print!("{}", report.text(depth, threads));
     }
     Ok(())
 }
@@ -98,14 +92,8 @@ fn suite<G: Game>(
 ) -> Result<(), CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
-    let (passed, failed) = game::perft_suite(game, &text, max_depth, threads, |m| {
-        if json {
-            eprintln!("{m}");
-        } else {
-            println!("{m}");
-        }
-    })
-    .map_err(|e| CliError::input(format!("{}:{}: {}", path.display(), e.line, e.message)))?;
+    let (passed, failed) = game::perft_suite(game, &text, max_depth, threads, |m| say(json, m))
+        .map_err(|e| CliError::input(format!("{}:{}: {}", path.display(), e.line, e.message)))?;
     if json {
         print_json(&json!({"passed": passed, "failed": failed}));
     } else {

@@ -3,8 +3,8 @@
 //! itself is `pipeline::Loop`; this reads the arguments and the run file,
 //! picks the game and prints the ratings.
 
-use super::{print_json, CliError};
-use crate::cli::stop_on_signal;
+use super::CliError;
+use crate::cli::{print_either, stop_on_signal};
 use pipeline::options::{run_loop, LoopFlags};
 use std::path::PathBuf;
 
@@ -50,11 +50,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let stop = stop_on_signal();
     let json = args.json;
     run_loop(&args.config, &args.run, &flags, &stop, &mut |done| {
-        if json {
-            print_json(&done.json());
-        } else {
-            print!("{}", done.text());
-        }
+        print_either(json, || done.json(), || done.text())
     })?;
     Ok(())
 }

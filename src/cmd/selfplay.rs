@@ -1,7 +1,7 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-use crate::cli::{print_json, stop_on_signal, CliError};
+use crate::cli::{print_either, stop_on_signal, CliError};
 use pipeline::options::{run_selfplay, SelfplayFlags};
 use std::path::PathBuf;
 
@@ -59,11 +59,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let json = args.json;
     let stop = stop_on_signal();
     run_selfplay(&args.config, &flags, &stop, &mut |report, model_id| {
-        if json {
-            print_json(&report.summary_json(model_id));
-        } else {
-            print!("{}", report.summary_text());
-        }
+        print_either(
+            json,
+            || report.summary_json(model_id),
+            || report.summary_text(),
+        )
     })?;
     Ok(())
 }

@@ -4,7 +4,6 @@
 use super::{print_json, CliError};
 use connect4::check::{self, Settings};
 use connect4::Connect4;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -80,15 +79,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         table_bits: args.table_bits,
         check: args.check,
     };
-    let bar = if cases.len() > 1 {
-        ProgressBar::new(cases.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} (eta {eta})")
-            .expect("valid template"),
+    let bar = pipeline::bar_with(
+        cases.len() as u64,
+        "{bar:30} {pos}/{len} positions, {elapsed} (eta {eta})",
     );
+    if cases.len() <= 1 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
     let report = check::solve_all(c4, &cases, &settings, |_, line| {
         if !args.json {
             bar.suspend(|| println!("{line}"));

@@ -71,7 +71,10 @@ fn only_length_differs(old: &str, cfg: &RunConfig) -> bool {
     }
 }
 
-fn bar_with(len: u64, template: &str) -> ProgressBar {
+/// A progress bar of `len` steps drawn with indicatif's `template` (the
+/// default bar if the template does not parse): the one way the loop and
+/// the commands make theirs.
+pub fn bar_with(len: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),

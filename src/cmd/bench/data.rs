@@ -8,7 +8,6 @@ use super::print_figures;
 use crate::cmd::CliError;
 use crate::games::with_game;
 use ::bench::data::{self as harness, DataOptions};
-use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(clap::Args)]
 #[command(
@@ -60,10 +59,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         plies: args.plies,
         seed: args.seed,
     };
-    let bar = ProgressBar::new(0);
-    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} ({eta})") {
-        bar.set_style(style);
-    }
+    let bar = pipeline::bar_with(0, "{msg} {bar:30} {pos}/{len} ({eta})");
     let result = with_game!(game, |g| harness::run(&g, &options, &dir, &bar));
     if remove_after {
         let _ = std::fs::remove_dir_all(&dir);

@@ -13,7 +13,6 @@
 use super::print_figures;
 use crate::cmd::CliError;
 use ::bench::learn::{self as harness, LearnOptions, RunFile};
-use indicatif::{ProgressBar, ProgressStyle};
 use pipeline::load_run;
 use std::path::{Path, PathBuf};
 
@@ -76,11 +75,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             text: run.text,
         })
     };
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {msg} [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = pipeline::bar_with(0, "{bar:30} {msg} [{elapsed}]");
     let f = harness::run(&options, &load, &bar)?;
     if args.json {
         print_figures(&f);

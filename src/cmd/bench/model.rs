@@ -7,7 +7,6 @@ use super::print_figures;
 use crate::cmd::CliError;
 use crate::games::{self, with_game};
 use ::bench::model::{self as harness, ModelOptions};
-use indicatif::{ProgressBar, ProgressStyle};
 use model::{ModelConfig, Precision};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -72,12 +71,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         max_batch: args.max_batch,
         precisions: args.precision.clone(),
     };
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>24} [{bar:30}] {pos}/{len}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    let bar = pipeline::bar_with(0, "{msg:>24} [{bar:30}] {pos}/{len}");
     let f = with_game!(game, |g| harness::run(&g, &config, &options, &bar))?;
     if args.json {
         print_figures(&f);

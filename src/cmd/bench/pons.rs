@@ -13,7 +13,6 @@ use ::bench::pons::{self as harness, PonsOptions};
 use connect4::Connect4;
 use eval::arena::players::{build_player, PlayerSpec};
 use game::Game;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -69,10 +68,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let files = game
         .read_suite(&args.dir)
         .map_err(|e| CliError::input(format!("{e} (--dir names the folder of Pons's files)")))?;
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions {msg} [{elapsed}, eta {eta}]")
-            .expect("valid template"),
+    let bar = pipeline::bar_with(
+        0,
+        "{bar:30} {pos}/{len} positions {msg} [{elapsed}, eta {eta}]",
     );
     let options = PonsOptions {
         sample: args.sample,

@@ -37,11 +37,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         nodes: args.nodes,
         movetime: args.movetime,
     };
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len}")
-            .expect("valid template"),
-    );
+    let bar = pipeline::bar_with(0, "{msg} [{bar:30}] {pos}/{len}");
     bar.set_message("bench search");
     let f = with_game!(game, |g| search::run(&g, &options, &bar))?;
     if args.json {

@@ -70,13 +70,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let bars = TrainBars {
         rows: ProgressBar::new_spinner(),
-        slices: ProgressBar::new(0),
+        slices: pipeline::bar_with(0, "{msg} [{bar:30}] {pos}/{len} slices"),
     };
     if let Ok(s) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
         bars.rows.set_style(s);
-    }
-    if let Ok(s) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} slices") {
-        bars.slices.set_style(s);
     }
     let f = with_game!(game, |g| harness::run(&g, &cfg, device, &options, &bars))?;
     if args.json {
