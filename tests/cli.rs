@@ -20,3 +20,4 @@ mod run_dir;
 mod scale;
 mod slurm;
 mod upgrade;
+mod workspace;

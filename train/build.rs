@@ -1,11 +1,8 @@
-//! Adds an rpath to the libtorch library directory so that this crate's test
-//! binaries (and anything linking them) run without `LD_LIBRARY_PATH`.
-//!
-//! torch-sys declares `links = "tch"` and prints `cargo:libtorch_lib=DIR`,
-//! which cargo hands to dependents' build scripts as `DEP_TCH_LIBTORCH_LIB`.
+//! Link set-up for this crate's test binaries: an rpath to libtorch and
+//! `libtorch_cuda` kept linked (see `build-support/link_libtorch.rs`).
+
+include!("../build-support/link_libtorch.rs");
+
 fn main() {
-    println!("cargo:rerun-if-env-changed=DEP_TCH_LIBTORCH_LIB");
-    if let Ok(dir) = std::env::var("DEP_TCH_LIBTORCH_LIB") {
-        println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
-    }
+    link_libtorch("../build-support/link_libtorch.rs");
 }
