@@ -220,7 +220,7 @@ fn solver_players_play_perfectly_and_by_depth() {
     assert_eq!(shallow, PlayerSpec::Solver(Some(3)));
     for bad in ["solver:depth=0", "solver:depth=x", "solver:plies=3"] {
         let e = bad.parse::<PlayerSpec>().unwrap_err();
-        assert!(e.contains("solver:depth=N"), "{bad}: {e}");
+        assert!(e.to_string().contains("solver:depth=N"), "{bad}: {e}");
     }
     assert!(PlayerSpec::starts_spec("solver:depth=2"));
     assert!(PlayerSpec::starts_spec("mcts:sims=9"));

@@ -33,7 +33,7 @@ fn spec_text_round_trips_and_errors_name_the_key() {
         ("mcts:sims=5,terminal=solve", "terminal="),
     ] {
         let e = bad.parse::<PlayerSpec>().unwrap_err();
-        assert!(e.contains(needle), "{bad}: {e}");
+        assert!(e.to_string().contains(needle), "{bad}: {e}");
     }
 }
 

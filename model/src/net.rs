@@ -84,12 +84,14 @@ impl std::fmt::Display for Precision {
 }
 
 impl std::str::FromStr for Precision {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Precision, String> {
+    type Err = crate::ConfigError;
+    fn from_str(s: &str) -> Result<Precision, crate::ConfigError> {
         Precision::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
+            .ok_or_else(|| {
+                crate::ConfigError(format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
+            })
     }
 }
 

@@ -6,6 +6,7 @@
 //! (docs/config.md).
 
 use crate::run::LoopConfig;
+use runfile::ConfigError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -67,7 +68,7 @@ impl RunConfig {
     /// Reads a run file's text: syntax, unknown keys and types, then every
     /// section's values. The error is one line naming the key (and the
     /// line when the parser knows it), without the file name.
-    pub fn parse(text: &str) -> Result<RunConfig, String> {
+    pub fn parse(text: &str) -> Result<RunConfig, ConfigError> {
         let cfg: RunConfig = runfile::parse(text)?;
         cfg.validate()?;
         Ok(cfg)
@@ -75,25 +76,28 @@ impl RunConfig {
 
     /// [`RunConfig::parse`] of a file, returning the text too (the run
     /// directory keeps a copy); every error names the file.
-    pub fn load(path: &Path) -> Result<(RunConfig, String), String> {
+    pub fn load(path: &Path) -> Result<(RunConfig, String), ConfigError> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        let cfg = RunConfig::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
+        let cfg =
+            RunConfig::parse(&text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
         Ok((cfg, text))
     }
 
     /// Checks the values of every section; the error names the key.
-    pub fn validate(&self) -> Result<(), String> {
-        self.model.validate().map_err(|e| e.0)?;
-        self.selfplay.validate().map_err(|e| e.0)?;
-        self.train.validate().map_err(|e| e.0)?;
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.model.validate()?;
+        self.selfplay.validate()?;
+        self.train.validate()?;
         // (`EvalConfig::validate` also parses every ladder entry.)
-        self.eval.validate()?;
+        self.eval
+            .validate()
+            .map_err(|e| ConfigError(e.message().to_string()))?;
         if self.r#loop.gating && self.eval.every > 1 {
-            return Err(
+            return Err(ConfigError(
                 "eval.every: gating needs every generation evaluated; set eval.every = 1 or loop.gating = false"
                     .into(),
-            );
+            ));
         }
         self.r#loop.validate()
     }

@@ -46,6 +46,13 @@ impl From<registry::Error> for Error {
     }
 }
 
+/// A run file's key or value that is wrong is bad input.
+impl From<runfile::ConfigError> for Error {
+    fn from(e: runfile::ConfigError) -> Error {
+        Error::Input(e.0)
+    }
+}
+
 /// Training's bad input and failures keep their kind.
 impl From<train::TrainError> for Error {
     fn from(e: train::TrainError) -> Error {

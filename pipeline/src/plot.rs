@@ -5,6 +5,7 @@
 //! the training curves. Reads the run's CSV files and draws them with
 //! `train::plot`.
 
+use crate::Error;
 use std::path::{Path, PathBuf};
 use train::plot::Panel;
 
@@ -99,8 +100,14 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
 /// Draws the curves of the run at `run_dir` (a loop run, a training run, or
 /// a metrics.csv file) to `out`, .png or .svg (default: RUN_DIR/plot.png
 /// for a loop run, RUN_DIR/metrics.png for a training run), and returns the
-/// picture's path. The error is one line naming the file at fault.
-pub fn plot_run(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
+/// picture's path. The error ([`Error::Input`]: nothing to plot, a file
+/// that does not read) is one line naming the file at fault.
+pub fn plot_run(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, Error> {
+    plot(run_dir, out).map_err(Error::Input)
+}
+
+/// [`plot_run`], its message as text.
+fn plot(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
     let loop_run = run_dir.join("ratings.csv");
     let (csv, default_out) = if loop_run.exists() {
         (

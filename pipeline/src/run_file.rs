@@ -22,7 +22,7 @@ pub struct Run {
 /// Reads a run file, checks every section and builds its game. Errors are
 /// one line, `FILE: line N: KEY: what is wrong` (exit 2).
 pub fn load_run(path: &Path) -> Result<Run, Error> {
-    let (config, text) = RunConfig::load(path).map_err(Error::Input)?;
+    let (config, text) = RunConfig::load(path)?;
     let game = config
         .game
         .build()

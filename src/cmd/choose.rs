@@ -53,7 +53,7 @@ where
     let spec: PlayerSpec = args
         .player
         .parse()
-        .map_err(|e: String| CliError::input(format!("--player: {e}")))?;
+        .map_err(|e: eval::EvalError| CliError::input(format!("--player: {e}")))?;
     let device = model::ModelConfig::device_flag(&args.device)?;
     let nets = pipeline::players::factory::<G>(device);
     // A bad spec or checkpoint fails here, before any position.

@@ -32,8 +32,7 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
     } else if store::is_url(&args.run_dir) {
         args.run_dir = pipeline::inputs::pull_mirror(&text)?.local;
     }
-    let out =
-        pipeline::plot::plot_run(&args.run_dir, args.out.as_deref()).map_err(CliError::input)?;
+    let out = pipeline::plot::plot_run(&args.run_dir, args.out.as_deref())?;
     println!("{}", out.display());
     Ok(())
 }

@@ -448,7 +448,9 @@ mod tests {
             // The spec's shape is checked before its options.
             ("net:x,leaf_eval=2,sims=0", "player `net:x,leaf_eval=2,sims=0`: sims=`0` is not a positive number"),
         ] {
-            assert_eq!(bad.parse::<PlayerSpec>().unwrap_err(), message, "{bad}");
+            let e = bad.parse::<PlayerSpec>().unwrap_err();
+            assert!(matches!(e, crate::EvalError::Spec(_)), "{bad}: {e:?}");
+            assert_eq!(e.to_string(), message, "{bad}");
         }
     }
 
@@ -474,6 +476,7 @@ mod tests {
         assert!("gnuchess"
             .parse::<PlayerSpec>()
             .unwrap_err()
+            .to_string()
             .contains("expected"));
     }
 }

@@ -155,73 +155,77 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl FromStr for PlayerSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<PlayerSpec, String> {
-        let s = s.trim();
-        if s == "random" {
-            return Ok(PlayerSpec::Random);
+    type Err = crate::EvalError;
+    /// Reads a player spec once, at the edge (a flag, the `[eval]` ladder);
+    /// the error ([`crate::EvalError::Spec`]) is one line quoting the spec.
+    fn from_str(s: &str) -> Result<PlayerSpec, crate::EvalError> {
+        parse_spec(s.trim()).map_err(crate::EvalError::Spec)
+    }
+}
+
+/// [`PlayerSpec::from_str`]'s reading, its message as text.
+fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
+    if s == "random" {
+        return Ok(PlayerSpec::Random);
+    }
+    if s.starts_with("ab:") {
+        return s
+            .parse::<EngineSpec>()
+            .map(PlayerSpec::AlphaBeta)
+            .map_err(|e| e.to_string());
+    }
+    if s.starts_with("mcts:") {
+        return s
+            .parse::<MctsSpec>()
+            .map(PlayerSpec::Mcts)
+            .map_err(String::from);
+    }
+    if s == "solver" {
+        return Ok(PlayerSpec::Solver(None));
+    }
+    if let Some(rest) = s.strip_prefix("solver:") {
+        let depth = rest
+            .trim()
+            .strip_prefix("depth=")
+            .and_then(|d| d.trim().parse::<u32>().ok())
+            .filter(|&d| (1..=64).contains(&d))
+            .ok_or_else(|| {
+                format!("player `{s}`: expected `solver` or `solver:depth=N` with N in 1..=64")
+            })?;
+        return Ok(PlayerSpec::Solver(Some(depth)));
+    }
+    if let Some(rest) = s.strip_prefix("net:") {
+        let mut parts = rest.split(',');
+        let path = parts.next().unwrap_or("").trim().to_string();
+        if path.is_empty() {
+            return Err(format!("player `{s}`: net: needs a checkpoint path"));
         }
-        if s.starts_with("ab:") {
-            return s
-                .parse::<EngineSpec>()
-                .map(PlayerSpec::AlphaBeta)
-                .map_err(|e| e.to_string());
-        }
-        if s.starts_with("mcts:") {
-            return s
-                .parse::<MctsSpec>()
-                .map(PlayerSpec::Mcts)
-                .map_err(String::from);
-        }
-        if s == "solver" {
-            return Ok(PlayerSpec::Solver(None));
-        }
-        if let Some(rest) = s.strip_prefix("solver:") {
-            let depth = rest
-                .trim()
-                .strip_prefix("depth=")
-                .and_then(|d| d.trim().parse::<u32>().ok())
-                .filter(|&d| (1..=64).contains(&d))
-                .ok_or_else(|| {
-                    format!("player `{s}`: expected `solver` or `solver:depth=N` with N in 1..=64")
-                })?;
-            return Ok(PlayerSpec::Solver(Some(depth)));
-        }
-        if let Some(rest) = s.strip_prefix("net:") {
-            let mut parts = rest.split(',');
-            let path = parts.next().unwrap_or("").trim().to_string();
-            if path.is_empty() {
-                return Err(format!("player `{s}`: net: needs a checkpoint path"));
+        let mut spec = NetSpec::new(path, 64);
+        let mut options = Vec::new();
+        for p in parts {
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| format!("player `{s}`: `{p}` is not key=value"))?;
+            if k.trim() == "sims" {
+                spec.sims = v
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&n: &u32| n >= 1)
+                    .ok_or_else(|| format!("player `{s}`: sims=`{v}` is not a positive number"))?;
+            } else {
+                options.push((k.trim(), v.trim()));
             }
-            let mut spec = NetSpec::new(path, 64);
-            let mut options = Vec::new();
-            for p in parts {
-                let (k, v) = p
-                    .split_once('=')
-                    .ok_or_else(|| format!("player `{s}`: `{p}` is not key=value"))?;
-                if k.trim() == "sims" {
-                    spec.sims =
-                        v.trim()
-                            .parse()
-                            .ok()
-                            .filter(|&n: &u32| n >= 1)
-                            .ok_or_else(|| {
-                                format!("player `{s}`: sims=`{v}` is not a positive number")
-                            })?;
-                } else {
-                    options.push((k.trim(), v.trim()));
-                }
-            }
-            // The search options once the spec's shape is known, in order.
-            for (k, v) in options {
-                spec.set(k, v)?;
-            }
-            return Ok(PlayerSpec::Net(spec));
         }
-        Err(format!(
+        // The search options once the spec's shape is known, in order.
+        for (k, v) in options {
+            spec.set(k, v)?;
+        }
+        return Ok(PlayerSpec::Net(spec));
+    }
+    Err(format!(
             "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, `solver[:depth=N]`, or `net:CHECKPOINT,sims=64`"
         ))
-    }
 }
 
 impl PlayerSpec {
@@ -271,11 +275,10 @@ pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>),
             "--players needs at least two players".into(),
         ));
     }
-    let players = (names
+    let players = names
         .iter()
         .map(|n| n.parse())
-        .collect::<Result<_, String>>())
-    .map_err(crate::EvalError::Spec)?;
+        .collect::<Result<_, crate::EvalError>>()?;
     Ok((names, players))
 }
 

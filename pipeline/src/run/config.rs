@@ -1,5 +1,6 @@
 //! `[loop]` of the run file ([`LoopConfig`]) and its validation.
 
+use runfile::ConfigError;
 use serde::{Deserialize, Serialize};
 
 /// `[loop]`: the shape of a run of generations.
@@ -48,30 +49,35 @@ impl Default for LoopConfig {
 }
 
 impl LoopConfig {
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks the values serde cannot; the error names the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if self.generations == 0 {
-            return Err("loop.generations: must be at least 1".into());
+            return Err(ConfigError("loop.generations: must be at least 1".into()));
         }
         if self.games_per_generation == 0 {
-            return Err("loop.games_per_generation: must be at least 1".into());
+            return Err(ConfigError(
+                "loop.games_per_generation: must be at least 1".into(),
+            ));
         }
         if self.train_steps_per_generation == 0 {
-            return Err("loop.train_steps_per_generation: must be at least 1".into());
+            return Err(ConfigError(
+                "loop.train_steps_per_generation: must be at least 1".into(),
+            ));
         }
         if !(self.train_samples_per_position.is_finite()
             && (0.0..=1000.0).contains(&self.train_samples_per_position))
         {
-            return Err(
+            return Err(ConfigError(
                 "loop.train_samples_per_position: must be within 0..=1000 (0 = off)".into(),
-            );
+            ));
         }
         if !(self.minutes.is_finite() && self.minutes >= 0.0) {
-            return Err(
+            return Err(ConfigError(
                 "loop.minutes: must be a number of minutes, 0 or more (0 = no budget)".into(),
-            );
+            ));
         }
         if !(0.0..=1.0).contains(&self.gate_score) {
-            return Err("loop.gate_score: must be within 0..=1".into());
+            return Err(ConfigError("loop.gate_score: must be within 0..=1".into()));
         }
         Ok(())
     }

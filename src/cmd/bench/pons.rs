@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let spec: PlayerSpec = args
         .player
         .parse()
-        .map_err(|e: String| CliError::input(format!("--player: {e}")))?;
+        .map_err(|e: eval::EvalError| CliError::input(format!("--player: {e}")))?;
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::input("--threads must be 1..=256"));
     }
