@@ -16,6 +16,10 @@ pub enum EvalError {
     /// or that failed to move.
     #[error("{0}")]
     Player(String),
+    /// An openings file (`--openings`, `[eval] openings`) that cannot be
+    /// read, holds a bad position or none.
+    #[error("{0}")]
+    Openings(String),
     /// A position the game refuses.
     #[error(transparent)]
     Game(#[from] game::GameError),
@@ -25,7 +29,10 @@ impl EvalError {
     /// The message alone (what `Display` writes).
     pub fn message(&self) -> &str {
         match self {
-            EvalError::Spec(m) | EvalError::Config(m) | EvalError::Player(m) => m,
+            EvalError::Spec(m)
+            | EvalError::Config(m)
+            | EvalError::Player(m)
+            | EvalError::Openings(m) => m,
             EvalError::Game(e) => e.message(),
         }
     }

@@ -88,7 +88,26 @@ fn openings_are_of_the_games_variant() {
     std::fs::write(&path, format!("# three\n{}\n", text.join(" ; x\n"))).unwrap();
     let read = read_openings(&game, &path).unwrap();
     assert_eq!(read, openings);
+    // A bad line, an empty file and a missing file are each an
+    // `EvalError::Openings` naming the file (and the line).
+    std::fs::write(&path, format!("{}\nnot a position\n", text[0])).unwrap();
+    let e = read_openings(&game, &path).unwrap_err();
+    assert!(matches!(e, eval::EvalError::Openings(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{}:2: ", path.display())),
+        "{e}"
+    );
+    std::fs::write(&path, "# nothing\n").unwrap();
+    let e = read_openings(&game, &path).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("{}: no openings in the file", path.display())
+    );
     std::fs::remove_dir_all(&dir).unwrap();
+    let e = read_openings(&game, &path).unwrap_err();
+    assert!(matches!(e, eval::EvalError::Openings(_)), "{e:?}");
+    assert!(e.to_string().starts_with("cannot read openings"), "{e}");
 }
 
 #[test]

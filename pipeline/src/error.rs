@@ -53,6 +53,14 @@ impl From<runfile::ConfigError> for Error {
     }
 }
 
+/// A player spec, `[eval]` value, openings file or position that
+/// `eval` refuses is bad input.
+impl From<eval::EvalError> for Error {
+    fn from(e: eval::EvalError) -> Error {
+        Error::Input(e.message().to_string())
+    }
+}
+
 /// Training's bad input and failures keep their kind.
 impl From<train::TrainError> for Error {
     fn from(e: train::TrainError) -> Error {

@@ -74,7 +74,7 @@ where
     check_networks(game, players)?;
     let pairs = opts.games.div_ceil(2).max(1);
     let openings = match &opts.openings {
-        Some(p) => read_openings(game, p).map_err(Error::input)?,
+        Some(p) => read_openings(game, p)?,
         None => random_openings(game, pairs, opts.random_plies, opts.seed),
     };
     let schedule = if opts.round_robin {

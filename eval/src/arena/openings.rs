@@ -7,9 +7,9 @@ use std::path::Path;
 /// Reads one position of `game` per line, in the game's position text
 /// (`Game::parse_state`); blank lines and `#` comments are skipped, and a
 /// line may carry `; ...` after the position, as in the spec's vector files.
-pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, String> {
+pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, crate::EvalError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+        .map_err(|e| openings(format!("cannot read openings {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split(';').next().unwrap_or("").trim();
@@ -18,20 +18,28 @@ pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, St
         }
         let pos = game
             .parse_state(line)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            .map_err(|e| openings(format!("{}:{}: {e}", path.display(), i + 1)))?;
         if pos.outcome(1).is_some() {
-            return Err(format!(
+            return Err(openings(format!(
                 "{}:{}: the game is already over there",
                 path.display(),
                 i + 1
-            ));
+            )));
         }
         out.push(pos);
     }
     if out.is_empty() {
-        return Err(format!("{}: no openings in the file", path.display()));
+        return Err(openings(format!(
+            "{}: no openings in the file",
+            path.display()
+        )));
     }
     Ok(out)
+}
+
+/// An openings file's fault, one line naming the file (and line).
+fn openings(message: String) -> crate::EvalError {
+    crate::EvalError::Openings(message)
 }
 
 /// Random plies an opening may have at most (`--random-plies`,
