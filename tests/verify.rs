@@ -299,3 +299,62 @@ fn a_game_id_in_two_shards_is_caught_in_the_second() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("1 fault(s) in 1 of 2 file(s)"), "{err}");
 }
+
+/// `triad train --data` trains on nothing that fails verification: a
+/// lying shard among clean ones is refused (exit 2, naming the file, the
+/// game and the ply), and with --skip-bad-shards left out (said) while the
+/// others are trained on.
+#[test]
+fn train_refuses_a_lying_shard_unless_told_to_skip_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let c4 = connect4::Connect4::standard();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    write(&data.join("a-1.parquet"), &games_of(&c4, 0, 1));
+    let mut lying = games_of(&c4, 10, 2);
+    lying[2].positions[4].position_hash ^= 1;
+    let bad = data.join("a-2.parquet");
+    write(&bad, &lying);
+    let config = dir.path().join("c4.toml");
+    std::fs::write(
+        &config,
+        "seed = 5\n[game]\nname = \"connect4\"\n[model]\nblocks = 1\nchannels = 8\n[train]\nbatch_size = 16\nschedule = \"constant\"\nwarmup_steps = 0\ncheckpoint_every = 5\nmetrics_every = 1\n",
+    )
+    .unwrap();
+    let train = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "train",
+            "--config",
+            config.to_str().unwrap(),
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--steps",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        (triad(&args), out)
+    };
+    let (refused, out) = train("refused", &[]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{}: game 12 ply 4:", bad.display())) && err.contains("(hash)"),
+        "{err}"
+    );
+    assert!(!out.join("checkpoints").exists(), "trained on refused data");
+    let (skipped, out) = train("skipped", &["--skip-bad-shards", "--json"]);
+    let err = String::from_utf8_lossy(&skipped.stderr);
+    assert_eq!(skipped.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("skipping {}", bad.display())),
+        "{err}"
+    );
+    let summary: Value = serde_json::from_slice(&skipped.stdout).unwrap();
+    let clean_rows: usize = games_of(&c4, 0, 1).iter().map(|g| g.positions.len()).sum();
+    assert_eq!(summary["window_positions"], clean_rows, "{summary}");
+    assert!(summary["checkpoint"].is_string(), "{summary}");
+    assert!(out.join("checkpoints").exists());
+}
