@@ -1252,3 +1252,233 @@ fn a_lying_workers_shard_is_quarantined_and_the_run_trains_on_the_rest() {
         "{v}"
     );
 }
+
+/// Every file under `dir` (recursively), with its bytes.
+fn files_under(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            out.push((p, bytes));
+        }
+    }
+}
+
+/// Secrets stay secret: the trainer, a worker, the trainer quarantining a
+/// lying shard, and the readers, with the server's credentials, and the
+/// same commands given a wrong secret and a session token (so that they
+/// fail and say why): no stdout, stderr, `--json` output, file they wrote
+/// (work folders, caches, logs) nor object in the bucket (manifests,
+/// quarantine reasons, shards' metadata) holds the access key, a secret
+/// or the token.
+#[test]
+fn no_output_file_or_object_holds_a_credential() {
+    let Some((s3, dir, cfg)) = s3_setup() else {
+        return;
+    };
+    let dir = dir.path();
+    let place = Place::S3(&s3, "secrets".into());
+    let url = place.url();
+    let wrong_secret = "WrongSecret0f9e8d7c6b5a4";
+    let token = "SessionToken1a2b3c4d5e6f7a8b9c0d";
+    let secrets = [
+        store::testing::ACCESS_KEY,
+        store::testing::SECRET_KEY,
+        wrong_secret,
+        token,
+    ];
+    let mut outputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut run = |what: &str, args: &[&str], bad: bool| -> Option<i32> {
+        let mut c = place.command(args);
+        c.env("TRIAD_CACHE", dir.join("cache"));
+        if bad {
+            c.env("AWS_SECRET_ACCESS_KEY", wrong_secret)
+                .env("AWS_SESSION_TOKEN", token);
+        }
+        let out = c.output().unwrap();
+        outputs.push((format!("{what} stdout"), out.stdout));
+        outputs.push((format!("{what} stderr"), out.stderr));
+        out.status.code()
+    };
+    let work = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let c = cfg.to_str().unwrap();
+    let (w0, w1) = (work("work0"), work("work1"));
+    let ok = Some(0);
+    assert_eq!(
+        run(
+            "trainer 0",
+            &[
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w0,
+                "--generations",
+                "0",
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    assert_eq!(
+        run(
+            "worker",
+            &[
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "0",
+                "--games-per-shard",
+                "4",
+                "--max-shards",
+                "1",
+                "--work",
+                &work("wwork"),
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    // A lying shard for the trainer to quarantine (its reason object is
+    // metadata the trainer writes).
+    let store = place.store();
+    let honest = keys(&store, "games/");
+    let path = dir.join("h.parquet");
+    std::fs::write(&path, store.get(&honest[0]).unwrap().unwrap()).unwrap();
+    let mut rows = data::read_shard(&path).unwrap();
+    for r in &mut rows {
+        r.game_id += 1 << 41;
+    }
+    rows[1].position_hash ^= 1;
+    let lying = dir.join("lying.parquet");
+    let mut w = data::ShardWriter::create(&lying).unwrap();
+    rows.iter().for_each(|r| w.push(r).unwrap());
+    w.finish().unwrap();
+    store
+        .put_new(
+            "games/gen-0000/w0009-bad-s000000.parquet",
+            std::fs::read(&lying).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        run(
+            "trainer 1",
+            &[
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w1,
+                "--generations",
+                "1",
+                "--min-new-games",
+                "4",
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    assert!(!keys(&store, "quarantine/").is_empty());
+    assert_eq!(
+        run("data verify", &["data", "verify", &url, "--json"], false),
+        ok
+    );
+    assert_eq!(
+        run("data info", &["data", "info", &url, "--json"], false),
+        ok
+    );
+    // The same, with a wrong secret and a session token: refused, said.
+    let failed = [
+        (
+            "bad trainer",
+            vec![
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w1,
+                "--generations",
+                "2",
+                "--patience",
+                "1",
+                "--json",
+            ],
+        ),
+        (
+            "bad worker",
+            vec![
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "1",
+                "--max-shards",
+                "1",
+                "--patience",
+                "1",
+                "--json",
+            ],
+        ),
+        ("bad data verify", vec!["data", "verify", &url, "--json"]),
+        ("bad data info", vec!["data", "info", &url, "--json"]),
+    ];
+    for (what, args) in &failed {
+        let code = run(what, args, true);
+        assert!(
+            code.is_some_and(|c| c != 0),
+            "{what} succeeded with a wrong secret"
+        );
+    }
+    // Nothing holds a credential: outputs, files written, objects.
+    let mut files = Vec::new();
+    files_under(dir, &mut files);
+    for prefix in ["", "games/", "networks/", "quarantine/"] {
+        for k in keys(&store, prefix) {
+            files.push((
+                PathBuf::from(format!("s3 object {k}")),
+                store.get(&k).unwrap().unwrap(),
+            ));
+        }
+    }
+    assert!(files.len() > 10, "{} files", files.len());
+    let everything = outputs
+        .iter()
+        .map(|(w, b)| (w.clone(), b))
+        .chain(files.iter().map(|(p, b)| (p.display().to_string(), b)));
+    for (what, bytes) in everything {
+        for s in secrets {
+            assert!(
+                !bytes.windows(s.len()).any(|w| w == s.as_bytes()),
+                "{what} holds the credential {s:?}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+    // The failures said why.
+    let said = |what: &str| {
+        outputs
+            .iter()
+            .find(|(w, _)| w == &format!("{what} stderr"))
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    assert!(
+        said("bad data verify").contains("s3://triad/secrets"),
+        "{}",
+        said("bad data verify")
+    );
+}
