@@ -319,19 +319,34 @@ impl<'g, G: Game> Verifier<'g, G> {
             ..Checked::default()
         };
         self.group(rows, &mut out);
-        for (slot, &id) in out.ids.iter().enumerate() {
+        // Ids another shard holds: one fault per such shard, at the first
+        // game, counting the others.
+        let mut shared: Vec<(&Path, Vec<u64>)> = Vec::new();
+        for &id in &out.ids {
             if let Some(other) = taken.holder(id) {
-                let first = self.slot_of.iter().position(|&s| s as usize == slot);
-                out.faults.push(Fault {
-                    kind: FaultKind::GameId,
-                    game_id: Some(id),
-                    ply: first.map(|i| rows[i].ply),
-                    message: format!(
-                        "game id {id} is also a game of {}: two games share the id",
-                        other.display()
-                    ),
-                });
+                match shared.iter_mut().find(|(p, _)| *p == other) {
+                    Some((_, ids)) => ids.push(id),
+                    None => shared.push((other, vec![id])),
+                }
             }
+        }
+        for (other, ids) in shared {
+            let first = self.slots[&ids[0]];
+            let row = self.slot_of.iter().position(|&s| s == first);
+            let more = match ids.len() {
+                1 => String::new(),
+                n => format!(" (and {} more of this shard's {n} games)", n - 1),
+            };
+            out.faults.push(Fault {
+                kind: FaultKind::GameId,
+                game_id: Some(ids[0]),
+                ply: row.map(|i| rows[i].ply),
+                message: format!(
+                    "game id {}{more} is also a game of {}: two games share the id",
+                    ids[0],
+                    other.display()
+                ),
+            });
         }
         let order = std::mem::take(&mut self.order);
         let mut start = 0;
@@ -345,6 +360,9 @@ impl<'g, G: Game> Verifier<'g, G> {
             start = end;
         }
         self.order = order;
+        // By game and ply, faults of the whole file first.
+        out.faults
+            .sort_by_key(|f| (f.game_id.is_some(), f.game_id, f.ply));
         out
     }
 
@@ -412,9 +430,10 @@ impl<'g, G: Game> Verifier<'g, G> {
     /// Checks the rows of one game (`idx`: row indices in file order).
     fn game_rows(&mut self, rows: &[PositionRecord], idx: &[u32], faults: &mut Vec<Fault>) {
         let first = &rows[idx[0] as usize];
+        let mut said = GameSaid::default();
         for &i in idx {
             let r = &rows[i as usize];
-            self.row_alone(r, first, idx.len(), faults);
+            self.row_alone(r, first, idx.len(), &mut said, faults);
         }
         let start = match first.state(self.game) {
             Ok(s) => s,
@@ -455,15 +474,17 @@ impl<'g, G: Game> Verifier<'g, G> {
     }
 
     /// The checks of a row that need no replay: its game and variant, the
-    /// search columns, and the game's columns against the first row's.
+    /// search columns, and the game's columns against the first row's
+    /// (each of those said once a game, at the first row that breaks it).
     fn row_alone(
         &self,
         r: &PositionRecord,
         first: &PositionRecord,
         rows: usize,
+        said: &mut GameSaid,
         faults: &mut Vec<Fault>,
     ) {
-        if !r.is_game(&self.tag) {
+        if !r.is_game(&self.tag) && !std::mem::replace(&mut said.game, true) {
             faults.push(Fault::new(
                 FaultKind::Metadata,
                 r,
@@ -474,7 +495,9 @@ impl<'g, G: Game> Verifier<'g, G> {
             faults.push(Fault::new(FaultKind::Search, r, e.to_string()));
         }
         check_search(r, faults);
-        if r.result != first.result || r.termination != first.termination {
+        if (r.result != first.result || r.termination != first.termination)
+            && !std::mem::replace(&mut said.result, true)
+        {
             faults.push(Fault::new(
                 FaultKind::Result,
                 r,
@@ -488,7 +511,7 @@ impl<'g, G: Game> Verifier<'g, G> {
                 ),
             ));
         }
-        if r.game_length as usize != rows {
+        if r.game_length as usize != rows && !std::mem::replace(&mut said.length, true) {
             faults.push(Fault::new(
                 FaultKind::Result,
                 r,
@@ -496,6 +519,14 @@ impl<'g, G: Game> Verifier<'g, G> {
             ));
         }
     }
+}
+
+/// Which of a game's once-a-game faults have been said.
+#[derive(Default)]
+struct GameSaid {
+    game: bool,
+    result: bool,
+    length: bool,
 }
 
 /// The replay's checks of row `r`, the `at`-th of its game, on the
@@ -573,16 +604,16 @@ fn check_row<G: Game>(
     claimed.extend_from_slice(&r.legal_moves);
     claimed.sort_unstable();
     if expected != claimed {
-        let foreign = claimed
+        let missing = expected
             .iter()
-            .filter(|c| expected.binary_search(c).is_err())
+            .filter(|c| claimed.binary_search(c).is_err())
             .count();
+        let extra = claimed.len() + missing - expected.len();
         faults.push(Fault::new(
             FaultKind::LegalMoves,
             r,
             format!(
-                "{} legal move(s) listed ({foreign} not legal here, or repeated); the position has {}",
-                r.legal_moves.len(),
+                "legal moves are not the position's: {missing} of its {} missing, {extra} listed that are not legal here or listed twice",
                 expected.len()
             ),
         ));
@@ -746,5 +777,72 @@ impl Report {
             }
         );
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synthetic::random_game;
+    use piratechnics::Piratechnics;
+
+    fn rows(g: &Piratechnics) -> Vec<PositionRecord> {
+        let start = g.start();
+        (0..3)
+            .flat_map(|id| random_game(g, id, &start, 5, 30).positions)
+            .collect()
+    }
+
+    #[test]
+    fn clean_rows_pass_and_each_lie_is_found_where_it_is() {
+        let g = Piratechnics::standard();
+        let clean = rows(&g);
+        let checked = verify_records(&g, &clean);
+        assert_eq!((checked.games, checked.rows), (3, clean.len() as u64));
+        assert_eq!(checked.ids, vec![0, 1, 2]);
+        assert!(checked.faults.is_empty(), "{:?}", checked.faults);
+        assert_eq!(verify_records(&g, &[]), Checked::default());
+
+        // One lie at a time: game 1's ply 5.
+        let at = clean
+            .iter()
+            .position(|r| r.game_id == 1 && r.ply == 5)
+            .unwrap();
+        let lies: [(FaultKind, fn(&mut PositionRecord)); 4] = [
+            (FaultKind::Hash, |r| r.position_hash ^= 1),
+            (FaultKind::Repetitions, |r| r.repetitions = Some(2)),
+            (FaultKind::IllegalMove, |r| r.chosen_move = u32::MAX),
+            (FaultKind::Position, |r| r.position.push(' ')),
+        ];
+        for (kind, lie) in lies {
+            let mut rows = clean.clone();
+            lie(&mut rows[at]);
+            let found = verify_records(&g, &rows).faults;
+            assert_eq!(found.len(), 1, "{kind}: {found:?}");
+            assert_eq!(
+                (found[0].kind, found[0].game_id, found[0].ply),
+                (kind, Some(1), Some(5)),
+                "{found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_of_other_shards_are_faults_once_a_shard() {
+        let g = Piratechnics::standard();
+        let rows = rows(&g);
+        let mut taken = GameIds::default();
+        taken.add(Path::new("first.parquet"), &[1, 2]);
+        let found = Verifier::new(&g).records(&rows, &taken).faults;
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].kind, found[0].game_id),
+            (FaultKind::GameId, Some(1))
+        );
+        assert!(
+            found[0].message.contains("first.parquet"),
+            "{}",
+            found[0].message
+        );
     }
 }
