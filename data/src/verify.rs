@@ -808,7 +808,8 @@ mod tests {
             .iter()
             .position(|r| r.game_id == 1 && r.ply == 5)
             .unwrap();
-        let lies: [(FaultKind, fn(&mut PositionRecord)); 4] = [
+        type Lie = (FaultKind, fn(&mut PositionRecord));
+        let lies: [Lie; 4] = [
             (FaultKind::Hash, |r| r.position_hash ^= 1),
             (FaultKind::Repetitions, |r| r.repetitions = Some(2)),
             (FaultKind::IllegalMove, |r| r.chosen_move = u32::MAX),
