@@ -96,9 +96,13 @@ impl fmt::Display for FaultKind {
 /// saying what disagrees with what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fault {
+    /// What kind of lie.
     pub kind: FaultKind,
+    /// The row's `game_id` (`None`: a fault of the whole file).
     pub game_id: Option<u64>,
+    /// The row's `ply` (`None`: a fault of the whole file or game).
     pub ply: Option<u32>,
+    /// What disagrees with what, one line.
     pub message: String,
 }
 
@@ -150,19 +154,23 @@ impl fmt::Display for Fault {
 pub struct Checked {
     /// Games (distinct ids) in the rows.
     pub games: u64,
+    /// Rows checked.
     pub rows: u64,
     /// The ids of the games, in order of first appearance (for
     /// [`GameIds::add`]).
     pub ids: Vec<u64>,
+    /// The faults found, by game and ply (faults of the file first).
     pub faults: Vec<Fault>,
 }
 
 /// What checking one shard found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShardCheck {
+    /// The shard checked.
     pub path: PathBuf,
     /// The game and variant of the file's metadata, if readable.
     pub game: Option<ShardGame>,
+    /// What its rows gave.
     pub checked: Checked,
 }
 
@@ -270,6 +278,8 @@ pub struct Verifier<'g, G: Game> {
 }
 
 impl<'g, G: Game> Verifier<'g, G> {
+    /// A verifier of `game`'s shards (its game and variant), with empty
+    /// buffers.
     pub fn new(game: &'g G) -> Verifier<'g, G> {
         Verifier {
             game,
@@ -701,6 +711,7 @@ fn check_end<S: GameState>(
 /// [`ShardCheck`] per file, in the order checked, and the time it took.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// One check per file, in the order checked.
     pub shards: Vec<ShardCheck>,
     /// Seconds spent reading and checking.
     pub seconds: f64,
