@@ -1097,3 +1097,388 @@ fn kill_9_during_an_upload_leaves_nothing_visible() {
         (1, v["games"].as_u64().unwrap())
     );
 }
+
+/// A worker that uploads a lying shard into a two-worker run on SeaweedFS:
+/// the trainer verifies every shard it ingests, moves the lying one to
+/// `quarantine/` whole with a reason object beside it, counts it, trains
+/// on the rest, and publishes generation 1 byte for byte as a trainer of
+/// the same run without the bad worker's shard does. `data verify` of the
+/// run then passes.
+#[test]
+fn a_lying_workers_shard_is_quarantined_and_the_run_trains_on_the_rest() {
+    let Some((s3, dir, cfg)) = s3_setup() else {
+        return;
+    };
+    let dir = dir.path();
+    let (dirty, clean) = (
+        Place::S3(&s3, "dirty".into()),
+        Place::S3(&s3, "clean".into()),
+    );
+    let trainer = |place: &Place, name: &str, extra: &[&str]| {
+        let work = dir.join(format!("work-{name}"));
+        let mut args = vec!["--work", work.to_str().unwrap(), "--json", "--poll", "0.3"];
+        args.extend_from_slice(extra);
+        let log = dir.join(format!("trainer-{name}.log"));
+        let (code, v) = finish_within(place.trainer(&cfg, &args, &log), 300, name);
+        let log = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(code, Some(0), "{name}: {log}");
+        (v, log)
+    };
+    // Generation 0 of both runs (the same fresh network: the same seed).
+    for (p, name) in [(&dirty, "dirty-0"), (&clean, "clean-0")] {
+        trainer(p, name, &["--generations", "0"]);
+    }
+    let manifest = |p: &Place, g: &str| -> Value {
+        serde_json::from_slice(
+            &p.store()
+                .get(&format!("networks/{g}.json"))
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        manifest(&dirty, "gen-0000")["sha256"],
+        manifest(&clean, "gen-0000")["sha256"]
+    );
+    // Two honest workers, one shard of 4 games each, into the dirty run.
+    let workers: Vec<Child> = (0..2)
+        .map(|i| {
+            dirty.worker(
+                &i.to_string(),
+                &["--games-per-shard", "4", "--max-shards", "1", "--json"],
+                &dir.join(format!("worker{i}.log")),
+            )
+        })
+        .collect();
+    for (i, w) in workers.into_iter().enumerate() {
+        let (code, v) = finish_within(w, 300, "a worker");
+        assert_eq!(code, Some(0), "worker {i}: {v}");
+    }
+    let (store, clean_store) = (dirty.store(), clean.store());
+    let honest = keys(&store, "games/");
+    assert_eq!(honest.len(), 2, "{honest:?}");
+    // The clean run holds the same honest shards, byte for byte.
+    for k in &honest {
+        clean_store
+            .put_new(k, store.get(k).unwrap().unwrap())
+            .unwrap();
+    }
+    // The bad worker: a shard of games with ids of their own that parse
+    // but lie (one position that is not the game's).
+    let honest_path = dir.join("honest.parquet");
+    std::fs::write(&honest_path, store.get(&honest[0]).unwrap().unwrap()).unwrap();
+    let mut games = data::group_games(data::read_shard(&honest_path).unwrap()).unwrap();
+    for g in &mut games {
+        g.game_id += 1 << 40;
+        for r in &mut g.positions {
+            r.game_id = g.game_id;
+        }
+    }
+    let rows = &mut games[1].positions;
+    rows[2].position = rows[3].position.clone();
+    let (lie_id, lie_ply) = (games[1].game_id, 2);
+    let lying = dir.join("lying.parquet");
+    let mut w = data::ShardWriter::create(&lying).unwrap();
+    for g in &games {
+        w.push_game(g).unwrap();
+    }
+    w.finish().unwrap();
+    let bad_key = "games/gen-0000/w0002-0badc0ffee-s000000.parquet";
+    let lie_bytes = std::fs::read(&lying).unwrap();
+    store.put_new(bad_key, lie_bytes.clone()).unwrap();
+
+    // Generation 1 of both runs, each once every shard is listed.
+    let (d, log) = trainer(
+        &dirty,
+        "dirty-1",
+        &["--generations", "1", "--min-new-games", "8"],
+    );
+    let (c, _) = trainer(
+        &clean,
+        "clean-1",
+        &["--generations", "1", "--min-new-games", "8"],
+    );
+    assert_eq!(d["published"], serde_json::json!([1]), "{d}");
+    assert_eq!(d["shards_quarantined"], 1, "{d}");
+    assert_eq!(d["quarantined"], serde_json::json!([bad_key]), "{d}");
+    assert_eq!(d["shards_ingested"], 2, "{d}");
+    assert_eq!(d["rows_ingested"], c["rows_ingested"], "{d} {c}");
+    assert_eq!(c["shards_quarantined"], 0, "{c}");
+    assert!(
+        log.contains(&format!("quarantined {bad_key}"))
+            && log.contains(&format!("game {lie_id} ply {lie_ply}")),
+        "{log}"
+    );
+    // Moved aside whole, with its reason; gone from the run's games.
+    assert!(!keys(&store, "games/").contains(&bad_key.to_string()));
+    let aside = format!("quarantine/{bad_key}");
+    assert_eq!(store.get(&aside).unwrap().unwrap(), lie_bytes);
+    let reason: Value =
+        serde_json::from_slice(&store.get(&format!("{aside}.reason.json")).unwrap().unwrap())
+            .unwrap();
+    assert_eq!(reason["file"], bad_key, "{reason}");
+    let first = &reason["faults"][0];
+    assert_eq!(
+        (&first["kind"], &first["game"], &first["ply"]),
+        (
+            &Value::from("position"),
+            &Value::from(lie_id),
+            &Value::from(lie_ply)
+        ),
+        "{reason}"
+    );
+    // Generation 1 is what it is without the bad worker's shard.
+    assert_eq!(
+        manifest(&dirty, "gen-0001")["sha256"],
+        manifest(&clean, "gen-0001")["sha256"]
+    );
+    // What the run lists now is sound.
+    let out = dirty
+        .command(&["data", "verify", &dirty.url(), "--json"])
+        .env("TRIAD_CACHE", dir.join("cache"))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{v} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        (&v["files"], &v["games"]),
+        (&Value::from(2), &Value::from(8)),
+        "{v}"
+    );
+}
+
+/// Every file under `dir` (recursively), with its bytes.
+fn files_under(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if let Ok(bytes) = std::fs::read(&p) {
+            out.push((p, bytes));
+        }
+    }
+}
+
+/// Secrets stay secret: the trainer, a worker, the trainer quarantining a
+/// lying shard, and the readers, with the server's credentials, and the
+/// same commands given a wrong secret and a session token (so that they
+/// fail and say why): no stdout, stderr, `--json` output, file they wrote
+/// (work folders, caches, logs) nor object in the bucket (manifests,
+/// quarantine reasons, shards' metadata) holds the access key, a secret
+/// or the token.
+#[test]
+fn no_output_file_or_object_holds_a_credential() {
+    let Some((s3, dir, cfg)) = s3_setup() else {
+        return;
+    };
+    let dir = dir.path();
+    let place = Place::S3(&s3, "secrets".into());
+    let url = place.url();
+    let wrong_secret = "WrongSecret0f9e8d7c6b5a4";
+    let token = "SessionToken1a2b3c4d5e6f7a8b9c0d";
+    let secrets = [
+        store::testing::ACCESS_KEY,
+        store::testing::SECRET_KEY,
+        wrong_secret,
+        token,
+    ];
+    let mut outputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut run = |what: &str, args: &[&str], bad: bool| -> Option<i32> {
+        let mut c = place.command(args);
+        c.env("TRIAD_CACHE", dir.join("cache"));
+        if bad {
+            c.env("AWS_SECRET_ACCESS_KEY", wrong_secret)
+                .env("AWS_SESSION_TOKEN", token);
+        }
+        let out = c.output().unwrap();
+        outputs.push((format!("{what} stdout"), out.stdout));
+        outputs.push((format!("{what} stderr"), out.stderr));
+        out.status.code()
+    };
+    let work = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let c = cfg.to_str().unwrap();
+    let (w0, w1) = (work("work0"), work("work1"));
+    let ok = Some(0);
+    assert_eq!(
+        run(
+            "trainer 0",
+            &[
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w0,
+                "--generations",
+                "0",
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    assert_eq!(
+        run(
+            "worker",
+            &[
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "0",
+                "--games-per-shard",
+                "4",
+                "--max-shards",
+                "1",
+                "--work",
+                &work("wwork"),
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    // A lying shard for the trainer to quarantine (its reason object is
+    // metadata the trainer writes).
+    let store = place.store();
+    let honest = keys(&store, "games/");
+    let path = dir.join("h.parquet");
+    std::fs::write(&path, store.get(&honest[0]).unwrap().unwrap()).unwrap();
+    let mut rows = data::read_shard(&path).unwrap();
+    for r in &mut rows {
+        r.game_id += 1 << 41;
+    }
+    rows[1].position_hash ^= 1;
+    let lying = dir.join("lying.parquet");
+    let mut w = data::ShardWriter::create(&lying).unwrap();
+    rows.iter().for_each(|r| w.push(r).unwrap());
+    w.finish().unwrap();
+    store
+        .put_new(
+            "games/gen-0000/w0009-bad-s000000.parquet",
+            std::fs::read(&lying).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(
+        run(
+            "trainer 1",
+            &[
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w1,
+                "--generations",
+                "1",
+                "--min-new-games",
+                "4",
+                "--json"
+            ],
+            false
+        ),
+        ok
+    );
+    assert!(!keys(&store, "quarantine/").is_empty());
+    assert_eq!(
+        run("data verify", &["data", "verify", &url, "--json"], false),
+        ok
+    );
+    assert_eq!(
+        run("data info", &["data", "info", &url, "--json"], false),
+        ok
+    );
+    // The same, with a wrong secret and a session token: refused, said.
+    let failed = [
+        (
+            "bad trainer",
+            vec![
+                "trainer",
+                "--config",
+                c,
+                "--run",
+                &url,
+                "--work",
+                &w1,
+                "--generations",
+                "2",
+                "--patience",
+                "1",
+                "--json",
+            ],
+        ),
+        (
+            "bad worker",
+            vec![
+                "worker",
+                "--run",
+                &url,
+                "--worker",
+                "1",
+                "--max-shards",
+                "1",
+                "--patience",
+                "1",
+                "--json",
+            ],
+        ),
+        ("bad data verify", vec!["data", "verify", &url, "--json"]),
+        ("bad data info", vec!["data", "info", &url, "--json"]),
+    ];
+    for (what, args) in &failed {
+        let code = run(what, args, true);
+        assert!(
+            code.is_some_and(|c| c != 0),
+            "{what} succeeded with a wrong secret"
+        );
+    }
+    // Nothing holds a credential: outputs, files written, objects.
+    let mut files = Vec::new();
+    files_under(dir, &mut files);
+    for prefix in ["", "games/", "networks/", "quarantine/"] {
+        for k in keys(&store, prefix) {
+            files.push((
+                PathBuf::from(format!("s3 object {k}")),
+                store.get(&k).unwrap().unwrap(),
+            ));
+        }
+    }
+    assert!(files.len() > 10, "{} files", files.len());
+    let everything = outputs
+        .iter()
+        .map(|(w, b)| (w.clone(), b))
+        .chain(files.iter().map(|(p, b)| (p.display().to_string(), b)));
+    for (what, bytes) in everything {
+        for s in secrets {
+            assert!(
+                !bytes.windows(s.len()).any(|w| w == s.as_bytes()),
+                "{what} holds the credential {s:?}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+    // The failures said why.
+    let said = |what: &str| {
+        outputs
+            .iter()
+            .find(|(w, _)| w == &format!("{what} stderr"))
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    assert!(
+        said("bad data verify").contains("s3://triad/secrets"),
+        "{}",
+        said("bad data verify")
+    );
+}

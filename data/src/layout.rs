@@ -62,6 +62,10 @@ pub const LATEST: &str = "LATEST";
 pub const CONFIG_FILE: &str = "config.toml";
 /// The distributed run's ratings, refitted from its match results.
 pub const RATINGS_MD: &str = "ratings.md";
+/// Where the distributed trainer moves a shard that fails verification
+/// (`quarantine/games/gen-0003/….parquet`, whole, with
+/// `….parquet.reason.json` beside it): never listed as the run's games.
+pub const QUARANTINE_DIR: &str = "quarantine";
 
 /// `gen-0003`: generation `g`'s name (at least four digits).
 pub fn gen_name(g: u32) -> String {

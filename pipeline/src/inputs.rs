@@ -91,3 +91,57 @@ pub fn pull_mirror(url: &str) -> Result<Mirror, Error> {
     );
     Ok(mirror)
 }
+
+/// The shards under `data` checked against `game`'s rules before a
+/// training run reads them (`triad train --data`; [`data::verify`], game
+/// ids unique across them). A shard that fails is refused, as bad input
+/// naming the file and its first fault, or, with `skip_bad`, left out and
+/// said on stderr. Returns what to train on: `data` itself when every
+/// shard passed, else the sound shards' files, in the listing's order.
+pub fn verified_data<G: game::Game>(
+    game: &G,
+    data: Vec<PathBuf>,
+    skip_bad: bool,
+) -> Result<Vec<PathBuf>, Error> {
+    let shards = list_shards(&data).map_err(|e| Error::Input(e.to_string()))?;
+    let bar = if shards.len() >= 20 {
+        ProgressBar::new(shards.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("verifying {bar:30} {pos}/{len} shards  {eta} left")
+    {
+        bar.set_style(style);
+    }
+    let mut verifier = data::verify::Verifier::new(game);
+    let mut ids = data::verify::GameIds::default();
+    let (mut good, mut bad) = (Vec::with_capacity(shards.len()), 0usize);
+    for s in &shards {
+        let check = verifier.shard(&s.path, &ids);
+        bar.inc(1);
+        match check.first_fault() {
+            None => {
+                ids.add(&s.path, &check.checked.ids);
+                good.push(s.path.clone());
+            }
+            Some(fault) if skip_bad => {
+                bar.suspend(|| {
+                    eprintln!(
+                        "warning: skipping {fault} ({} fault(s) in the file; --skip-bad-shards)",
+                        check.checked.faults.len()
+                    )
+                });
+                bad += 1;
+            }
+            Some(fault) => {
+                bar.finish_and_clear();
+                return Err(Error::Input(format!(
+                    "{fault}: this shard is not what its game's rules say, and is not trained on; `triad data verify` lists every fault, --skip-bad-shards trains on the other shards"
+                )));
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(if bad == 0 { data } else { good })
+}

@@ -62,6 +62,8 @@ pub struct TrainerFlags {
     pub matches: bool,
     /// `--patience`, seconds.
     pub patience: f64,
+    /// `--no-verify`: ingest shards without verifying them.
+    pub no_verify: bool,
 }
 
 /// Runs the trainer of the run at `url` with the run file `config`
@@ -89,6 +91,7 @@ pub fn run_trainer(
         window_generations: flags.window_generations,
         poll,
         matches: flags.matches,
+        verify: !flags.no_verify,
         stop,
     };
     opts.check(cfg)?;
@@ -112,12 +115,14 @@ impl trainer::TrainerReport {
     /// The trainer's closing line on stderr.
     pub fn line(&self) -> String {
         format!(
-            "trainer: published {:?}; ingested {} shards ({} rows) at {:.1} shards/s, {:.0} rows/s; {} steps in {:.1} s",
+            "trainer: published {:?}; ingested {} shards ({} rows) at {:.1} shards/s, {:.0} rows/s ({:.1} s of it verifying), {} quarantined; {} steps in {:.1} s",
             self.published,
             self.shards_ingested,
             self.rows_ingested,
             self.shards_per_s(),
             self.rows_per_s(),
+            self.verify_seconds,
+            self.shards_quarantined,
             self.steps,
             self.train_seconds
         )
@@ -374,6 +379,9 @@ pub struct TrainFlags {
     pub init: Option<PathBuf>,
     /// `--game`, when no `--config` gives one (default: the shards' game).
     pub game: Option<String>,
+    /// `--skip-bad-shards`: leave out the shards that fail verification
+    /// instead of refusing them.
+    pub skip_bad_shards: bool,
 }
 
 /// Trains a network as `triad train` does (with a progress bar), calling
@@ -443,6 +451,9 @@ where
     ) {
         bar.set_style(style.progress_chars("=> "));
     }
+    // What it trains on is what the game's rules say: a shard that fails
+    // verification is refused, or left out with --skip-bad-shards.
+    let data = crate::inputs::verified_data(game, data, flags.skip_bad_shards)?;
     bar.set_message("loading the replay window");
     // One writer per run directory: a second `triad train` into it is
     // refused naming the first; a killed one's lock is taken over.

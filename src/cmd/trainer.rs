@@ -14,7 +14,10 @@ one is refused) and a fresh network as generation 0, then for each generation: l
 RUN/games/, downloads the new shards, waits until --min-new-games new games have come in, \
 trains (at most --max-sample-ratio samples per new sample), uploads the weights under a name \
 of its own (RUN/networks/gen-NNNN-<trainer>.safetensors) and publishes the generation's \
-manifest RUN/networks/gen-NNNN.json by put-if-absent, then RUN/LATEST. A second trainer on \
+manifest RUN/networks/gen-NNNN.json by put-if-absent, then RUN/LATEST. Every new shard is \
+verified first (as `triad data verify`, game ids unique across the run): one that fails \
+is moved to RUN/quarantine/games/… with a .reason.json beside it, said and counted, and \
+never trained on. A second trainer on \
 the same run loses that put and stops, saying so (exit 2). Killed, it resumes from --work (or, with a new one, from the newest \
 published network). A run in the old layout (shards/gNNNNNN/, checkpoints/gNNNNNN…) is \
 refused: `triad data upgrade RUN` renames it.
@@ -64,7 +67,13 @@ pub struct Args {
     /// so on stderr) before giving up with exit 1.
     #[arg(long, default_value_t = 300.0, value_name = "S")]
     patience: f64,
-    /// Print one JSON object (generations published, ingestion rates) at the end.
+    /// Ingest shards without verifying them against the game's rules (by
+    /// default a shard that fails is moved to RUN/quarantine/ and never
+    /// trained on); for measuring what verification costs.
+    #[arg(long)]
+    no_verify: bool,
+    /// Print one JSON object (generations published, ingestion rates,
+    /// shards quarantined) at the end.
     #[arg(long)]
     json: bool,
 }
@@ -80,6 +89,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         poll: args.poll,
         matches: args.matches,
         patience: args.patience,
+        no_verify: args.no_verify,
     };
     let stop = stop_on_signal();
     let report = run_trainer(&args.config, &args.run, &flags, &stop)?;

@@ -4,6 +4,11 @@
 //! of samples per new sample) and publishes the next network. Two trainers
 //! on one run: the one that loses the put-if-absent of a generation's
 //! manifest stops, saying so (a fence, no lock server).
+//!
+//! Every shard ingested is verified first ([`data::verify`]: replayed
+//! through the game's rules, game ids unique across the run): one that
+//! fails is moved to `quarantine/` whole, with a reason object beside it,
+//! counted, said on stderr and never trained on, and the run goes on.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -44,6 +49,9 @@ pub struct TrainerOptions<'a> {
     /// Play generation g against g-1 and the `[eval] ladder` after
     /// publishing it ([`super::matches`]).
     pub matches: bool,
+    /// Verify every shard before ingesting it (and quarantine one that
+    /// fails); off only to measure what verification costs.
+    pub verify: bool,
     pub stop: &'a AtomicBool,
 }
 
@@ -54,8 +62,14 @@ pub struct TrainerReport {
     pub shards_ingested: u64,
     pub rows_ingested: u64,
     pub bytes_ingested: u64,
-    /// Seconds listing, downloading and reading new shards.
+    /// Seconds listing, downloading, reading and verifying new shards.
     pub ingest_seconds: f64,
+    /// Seconds of that verifying shards.
+    pub verify_seconds: f64,
+    /// Shards that failed verification, moved to `quarantine/`.
+    pub shards_quarantined: u64,
+    /// Their keys (under `games/`), in the order found.
+    pub quarantined: Vec<String>,
     pub train_seconds: f64,
     /// Seconds of matches (`--matches`).
     pub match_seconds: f64,
@@ -98,12 +112,14 @@ impl TrainerReport {
     }
 }
 
-/// The shards ingested so far (keys), with their rows and games.
+/// The shards ingested so far (keys), with their rows and games, and the
+/// game ids they hold (a later shard may not reuse one).
 #[derive(Default)]
 struct Ingested {
     keys: BTreeSet<String>,
     games: u64,
     rows: u64,
+    ids: data::verify::GameIds,
 }
 
 /// The ingested shards: the run's `games/` folder, mirrored.
@@ -183,8 +199,11 @@ fn publish(
     Ok(())
 }
 
-/// Lists the run's shards and downloads the new ones into the cache.
-fn ingest(
+/// Lists the run's shards and downloads the new ones into the cache,
+/// verifying each first (with `opts.verify`): one that fails is
+/// quarantined ([`quarantine`]) and not ingested.
+fn ingest<G: Game>(
+    game: &G,
     opts: &TrainerOptions,
     ingested: &mut Ingested,
     report: &mut TrainerReport,
@@ -192,6 +211,7 @@ fn ingest(
     let t = Instant::now();
     let listed = patiently(opts.store, "listing shards", |s| s.list(GAMES_DIR))?;
     let mut new_games = 0;
+    let mut verifier = data::verify::Verifier::new(game);
     for l in listed {
         if !l.key.ends_with(".parquet") || ingested.keys.contains(&l.key) {
             continue;
@@ -204,15 +224,31 @@ fn ingest(
                 .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
         }
         write_whole(&local, &bytes)?;
-        let (games, rows) = match count_games(&local) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("trainer: skipping {}: {e}", l.key);
+        let (games, rows, ids) = if opts.verify {
+            let v = Instant::now();
+            let check = verifier.shard(&local, &ingested.ids);
+            report.verify_seconds += v.elapsed().as_secs_f64();
+            if !check.ok() {
                 let _ = std::fs::remove_file(&local);
-                ingested.keys.insert(l.key);
+                quarantine(opts, &l.key, bytes, &check)?;
+                ingested.keys.insert(l.key.clone());
+                report.shards_quarantined += 1;
+                report.quarantined.push(l.key);
                 continue;
             }
+            (check.checked.games, check.checked.rows, check.checked.ids)
+        } else {
+            match count_games(&local) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("trainer: skipping {}: {e}", l.key);
+                    let _ = std::fs::remove_file(&local);
+                    ingested.keys.insert(l.key);
+                    continue;
+                }
+            }
         };
+        ingested.ids.add(&local, &ids);
         ingested.keys.insert(l.key);
         ingested.games += games;
         ingested.rows += rows;
@@ -225,8 +261,46 @@ fn ingest(
     Ok(new_games)
 }
 
-/// Games (distinct ids) and rows of a shard.
-fn count_games(path: &Path) -> Result<(u64, u64), String> {
+/// Moves the shard `key` that failed `check` aside: its bytes to
+/// `quarantine/KEY` and a reason object to `quarantine/KEY.reason.json`
+/// (both put-if-absent), then deletes `KEY` from the run's games; says so
+/// on stderr with the first fault.
+fn quarantine(
+    opts: &TrainerOptions,
+    key: &str,
+    bytes: Vec<u8>,
+    check: &data::verify::ShardCheck,
+) -> Result<(), Error> {
+    let aside = format!("{}/{key}", layout::QUARANTINE_DIR);
+    let mut reason = check.json();
+    reason["file"] = key.into();
+    reason["trainer"] = opts.incarnation.clone().into();
+    reason["sha256"] = sha256_hex(&bytes).into();
+    let reason = serde_json::to_vec_pretty(&reason).map_err(|e| Error::failed(e.to_string()))?;
+    patiently(opts.store, "quarantining a shard", |s| {
+        s.put_new(&aside, bytes.clone())
+    })?;
+    patiently(opts.store, "writing a quarantine reason", |s| {
+        s.put_new(&format!("{aside}.reason.json"), reason.clone())
+    })?;
+    patiently(opts.store, "removing a quarantined shard", |s| {
+        s.delete(key)
+    })?;
+    let first = check
+        .checked
+        .faults
+        .first()
+        .map(|f| f.to_string())
+        .unwrap_or_default();
+    eprintln!(
+        "trainer: quarantined {key} ({} fault(s); first: {first}): moved to {aside}, not trained on",
+        check.checked.faults.len()
+    );
+    Ok(())
+}
+
+/// Games (distinct ids), rows and the ids of a shard.
+fn count_games(path: &Path) -> Result<(u64, u64, Vec<u64>), String> {
     let reader = data::ShardReader::open(path).map_err(|e| e.to_string())?;
     let rows = reader.num_rows();
     let mut ids = BTreeSet::new();
@@ -238,7 +312,7 @@ fn count_games(path: &Path) -> Result<(u64, u64), String> {
         let id = c.u64(data::schema::col::GAME_ID)?;
         ids.extend(id.values().iter().copied());
     }
-    Ok((ids.len() as u64, rows))
+    Ok((ids.len() as u64, rows, ids.into_iter().collect()))
 }
 
 /// Shards already in the local cache (a restarted trainer with the same
@@ -258,7 +332,8 @@ fn scan_cache(opts: &TrainerOptions, ingested: &mut Ingested) {
         for f in files.flatten() {
             let name = f.file_name().to_string_lossy().into_owned();
             if name.ends_with(".parquet") {
-                if let Ok((games, rows)) = count_games(&f.path()) {
+                if let Ok((games, rows, ids)) = count_games(&f.path()) {
+                    ingested.ids.add(&f.path(), &ids);
                     ingested.keys.insert(format!("{}/{name}", games_dir(k)));
                     ingested.games += games;
                     ingested.rows += rows;
@@ -317,7 +392,7 @@ where
         let g = have + 1;
         let mut said = false;
         loop {
-            ingest(opts, &mut ingested, &mut report)?;
+            ingest(game, opts, &mut ingested, &mut report)?;
             let new = ingested.games - games_at_last;
             if new >= opts.min_new_games || opts.stop.load(Ordering::SeqCst) {
                 break;
