@@ -74,12 +74,23 @@ impl Default for ImportOptions {
     }
 }
 
-/// One input: a name for messages and for the rows' `model_id`
-/// (`imported:NAME`), and its text.
+/// One input: a name for messages (its path), whose last part names the
+/// rows' player (`model_id = imported:FILE`), and its text.
 #[derive(Debug, Clone, Copy)]
 pub struct ImportInput<'a> {
     pub name: &'a str,
     pub text: &'a str,
+}
+
+impl ImportInput<'_> {
+    /// The name's last part (`sample-game-1.txt` of
+    /// `games/piratechnics/vectors/sample-game-1.txt`).
+    pub fn file_name(&self) -> &str {
+        Path::new(self.name)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(self.name)
+    }
 }
 
 /// A record that was left out: the input, the line it begins on (1-based)
@@ -112,6 +123,37 @@ pub struct ImportReport {
     pub warnings: Vec<String>,
     /// Games by result: white wins, draws, black wins, unfinished.
     pub results: [u64; 4],
+}
+
+impl ImportReport {
+    /// `imported G games (R rows) to SHARD: W-D-L-U (white wins, draws,
+    /// black wins, unfinished); N records refused`, one line.
+    pub fn text(&self, shard: &ShardSummary) -> String {
+        let [w, d, b, u] = self.results;
+        format!(
+            "imported {} games ({} rows) to {}: {w} white wins, {d} draws, {b} black wins, {u} unfinished; {} record(s) refused",
+            self.games,
+            self.rows,
+            shard.path.display(),
+            self.rejected.len()
+        )
+    }
+
+    /// The report as `triad data import --json` prints it.
+    pub fn json(&self, shard: &ShardSummary) -> serde_json::Value {
+        let [w, d, b, u] = self.results;
+        serde_json::json!({
+            "shard": shard.path.display().to_string(),
+            "games": self.games,
+            "rows": self.rows,
+            "bytes": shard.bytes,
+            "results": {"white_wins": w, "draws": d, "black_wins": b, "unfinished": u},
+            "rejected": self.rejected.iter().map(|r| serde_json::json!({
+                "input": r.input, "line": r.line, "message": r.message,
+            })).collect::<Vec<_>>(),
+            "warnings": self.warnings,
+        })
+    }
 }
 
 /// Why nothing could be imported.
@@ -166,7 +208,7 @@ pub fn import<G: Game>(
                     continue;
                 }
             };
-            let model = format!("imported:{}", input.name);
+            let model = format!("imported:{}", input.file_name());
             let record = GameRecord::unsearched(
                 game,
                 next_id,
