@@ -20,4 +20,5 @@ mod run_dir;
 mod scale;
 mod slurm;
 mod upgrade;
+mod verify;
 mod workspace;

@@ -155,6 +155,16 @@ fn a_tiny_connect4_loop_runs_with_every_kind_of_rung() {
     let out = common::run_loop(&config, &run);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
+    // The run's self-play and evaluation games are what the rules say.
+    for games in [run.clone(), run.join("eval")] {
+        let v = common::json(&common::triad(&[
+            "data",
+            "verify",
+            games.to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(v["ok"], true, "{v}");
+    }
     for rung in ["random", "mcts:sims=50", "ab:depth=2", "solver:depth=2"] {
         assert!(
             String::from_utf8_lossy(&out.stdout).contains(rung) || err.contains(rung),

@@ -468,6 +468,16 @@ fn loop_run(game: &str, full: &str, c: &str, dir: &Path) {
     // The run's self-play games, by the run directory.
     let info = ok_json(&["data", "info", s(&run), "--json"]);
     assert_eq!(info["games"], 4, "{info}");
+    // Its self-play and evaluation games are what the rules say.
+    for games in [run.clone(), run.join("eval")] {
+        let v = ok_json(&["data", "verify", s(&games), "--json"]);
+        assert_eq!(
+            (&v["ok"], &v["faults"]),
+            (&Value::Bool(true), &Value::from(0)),
+            "{game}: {v}"
+        );
+        assert!(v["rows"].as_u64().unwrap() > 0, "{v}");
+    }
     assert_eq!(info["game"], serde_json::json!([full]), "{info}");
     let tree = ok_json(&["openings", s(&run), "--format", "json"]);
     assert_eq!(tree["games"], 4, "{tree}");

@@ -66,6 +66,11 @@ fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
     }
     let ratings = std::fs::read_to_string(run.join("ratings.csv")).unwrap();
     assert_eq!(ratings.lines().count(), 3, "{ratings}");
+    // The run's self-play and evaluation games are what the rules say.
+    for games in [r.to_string(), format!("{r}/eval")] {
+        let v = json(&triad(&["data", "verify", &games, "--json"]));
+        assert_eq!(v["ok"], true, "{v}");
+    }
     // The stages' diagnostics: self-play's rates and shares, training's
     // samples/s, each within its range.
     let diag = std::fs::read_to_string(run.join("diagnostics.csv")).unwrap();

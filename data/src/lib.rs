@@ -1,5 +1,6 @@
 //! Game data in Parquet: the shard schema, a writer and a reader, the replay
-//! window that feeds the trainer, and dataset statistics (summary, opening
+//! window that feeds the trainer, the check of shards against their game's
+//! rules (`verify`), and dataset statistics (summary, opening
 //! tree). The schema (version 2; version 1 is still read) is documented in
 //! `docs/data.md`.
 //!
@@ -20,6 +21,7 @@ mod record;
 pub mod schema;
 pub mod summary;
 pub mod synthetic;
+pub mod verify;
 mod window;
 mod writer;
 

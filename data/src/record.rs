@@ -455,38 +455,35 @@ impl GameRecord {
     /// playing the last row's move gives its final position.
     pub fn replay<G: Game>(&self, game: &G) -> Result<History<G::State>, crate::RecordError> {
         let start = self.positions[0].state(game)?;
-        let mut history = History::new(start);
-        for r in &self.positions {
-            let pos = history.position();
-            let text = pos.to_text();
-            if text != r.position {
-                return Err(crate::RecordError::Rows(format!(
-                    "game {} ply {}: row position {} differs from the replayed position {text}",
-                    self.game_id, r.ply, r.position
-                )));
-            }
-            let count = history.repetition_count();
-            if r.repetitions.is_some_and(|n| n != count) {
-                return Err(crate::RecordError::Rows(format!(
-                    "game {} ply {}: row says repetition {} of its position, the game's history {count}",
-                    self.game_id,
-                    r.ply,
-                    r.repetitions.unwrap_or(0)
-                )));
-            }
-            let m = G::Move::from_code(r.chosen_move)
-                .filter(|&m| pos.is_legal(m))
-                .ok_or_else(|| {
-                    crate::RecordError::Rows({
-                        format!(
-                            "game {} ply {}: chosen move code {} is not legal",
-                            self.game_id, r.ply, r.chosen_move
-                        )
-                    })
-                })?;
-            history.play(m);
-        }
-        Ok(history)
+        replay_rows(
+            start,
+            &self.positions,
+            |history, r| {
+                let text = history.position().to_text();
+                if text != r.position {
+                    return Err(crate::RecordError::Rows(format!(
+                        "game {} ply {}: row position {} differs from the replayed position {text}",
+                        self.game_id, r.ply, r.position
+                    )));
+                }
+                let count = history.repetition_count();
+                if r.repetitions.is_some_and(|n| n != count) {
+                    return Err(crate::RecordError::Rows(format!(
+                        "game {} ply {}: row says repetition {} of its position, the game's history {count}",
+                        self.game_id,
+                        r.ply,
+                        r.repetitions.unwrap_or(0)
+                    )));
+                }
+                Ok(())
+            },
+            |r| {
+                crate::RecordError::Rows(format!(
+                    "game {} ply {}: chosen move code {} is not legal",
+                    self.game_id, r.ply, r.chosen_move
+                ))
+            },
+        )
     }
 
     /// Sets every row's `repetitions` from the game's history (for rows
@@ -534,6 +531,29 @@ impl GameRecord {
             first.position
         )
     }
+}
+
+/// The one replay of a game's rows, for [`GameRecord::replay`] and the
+/// verifier ([`crate::verify`]): from `start`, for each row calls
+/// `at_row(history, row)` on the position before the row's move (its error
+/// stops the replay), then plays the row's chosen move, which must be a
+/// legal move of that position (else the error `illegal(row)`). Returns the
+/// history, whose position is the one after the last row's move.
+pub(crate) fn replay_rows<'a, S: GameState, E>(
+    start: S,
+    rows: impl IntoIterator<Item = &'a PositionRecord>,
+    mut at_row: impl FnMut(&History<S>, &'a PositionRecord) -> Result<(), E>,
+    illegal: impl Fn(&'a PositionRecord) -> E,
+) -> Result<History<S>, E> {
+    let mut history = History::new(start);
+    for r in rows {
+        at_row(&history, r)?;
+        let m = S::Move::from_code(r.chosen_move)
+            .filter(|&m| history.position().is_legal(m))
+            .ok_or_else(|| illegal(r))?;
+        history.play(m);
+    }
+    Ok(history)
 }
 
 /// Groups rows into games (rows of a game need not be contiguous), ordered

@@ -245,6 +245,87 @@ pub fn of_readable_shards(shards: &[data::ShardFile]) -> Result<AnyGame, Error> 
     of_shard_files(&shards[..1])
 }
 
+/// Checks the rows of one shard against the rules of their game (the
+/// rows' own `game` and `variant`, built here and dispatched to
+/// [`data::verify::verify_records`]); no rows pass. An error only when the
+/// rows' game cannot be built.
+pub fn verify_records(rows: &[data::PositionRecord]) -> Result<data::verify::Checked, Error> {
+    let Some(first) = rows.first() else {
+        return Ok(data::verify::Checked::default());
+    };
+    let game =
+        build(&GameSpec::recorded(&first.game, &first.variant)).map_err(|e| Error::ShardGame {
+            game: first.shard_game().to_string(),
+            error: e.to_string(),
+        })?;
+    Ok(with_game!(&game, |g| data::verify::verify_records(g, rows)))
+}
+
+/// Checks every shard of `shards` against the rules of the game its
+/// metadata records ([`data::verify::Verifier::shard`]), game ids unique
+/// across all of them, and all of one game and variant (the first
+/// shard's); `progress` is told the rows of each shard checked. Never an
+/// error: an unreadable shard, or one of a game that cannot be built, is a
+/// fault of its file.
+pub fn verify_shards(
+    shards: &[data::ShardFile],
+    progress: &mut dyn FnMut(u64),
+) -> data::verify::Report {
+    use data::verify::{FaultKind, GameIds, ShardCheck};
+    let started = std::time::Instant::now();
+    let mut ids = GameIds::default();
+    let mut built: Vec<(data::ShardGame, AnyGame)> = Vec::new();
+    let mut first: Option<(data::ShardGame, &Path)> = None;
+    let mut checks = Vec::with_capacity(shards.len());
+    for s in shards {
+        let path = s.path.as_path();
+        let check = match data::shard_game(path) {
+            Err(e) => ShardCheck::failed(path, FaultKind::Unreadable, e.message),
+            Ok(None) => {
+                data::verify::verify_shard(&piratechnics::Piratechnics::standard(), path, &ids)
+            }
+            Ok(Some(tag)) => {
+                let game = match built.iter().find(|(t, _)| *t == tag) {
+                    Some((_, g)) => Ok(g.clone()),
+                    None => build(&GameSpec::recorded(&tag.name, &tag.variant)).inspect(|g| {
+                        built.push((tag.clone(), g.clone()));
+                    }),
+                };
+                let mut check = match game {
+                    Ok(g) => with_game!(&g, |g| data::verify::verify_shard(g, path, &ids)),
+                    Err(e) => ShardCheck::failed(
+                        path,
+                        FaultKind::Metadata,
+                        format!("the shard's game {tag} cannot be built: {e}"),
+                    ),
+                };
+                match &first {
+                    Some((g, p)) if *g != tag => check.checked.faults.insert(
+                        0,
+                        data::verify::Fault::file(
+                            FaultKind::Metadata,
+                            format!(
+                                "shard is {tag}, but {} is {g}: one run's shards are of one game and variant",
+                                p.display()
+                            ),
+                        ),
+                    ),
+                    Some(_) => {}
+                    None => first = Some((tag, path)),
+                }
+                check
+            }
+        };
+        ids.add(path, &check.checked.ids);
+        progress(check.checked.rows);
+        checks.push(check);
+    }
+    data::verify::Report {
+        shards: checks,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
 impl AnyGame {
     /// The game's registry name (`Game::NAME`).
     pub fn name(&self) -> &'static str {

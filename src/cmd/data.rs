@@ -1,6 +1,7 @@
 //! `triad data info` and `triad data export`: look into self-play shards;
 //! `triad data import`: records from elsewhere as a shard; `triad data
-//! upgrade`: bring a run to the one layout.
+//! upgrade`: bring a run to the one layout; `triad data verify`: check
+//! shards against their game's rules.
 
 use std::path::PathBuf;
 
@@ -37,6 +38,24 @@ enum Verb {
         after_help = "A distributed run written before the one layout (docs/scale-out.md) has\nshards/gNNNNNN/, checkpoints/gNNNNNN.json and -<trainer>.safetensors,\nmatches/gNNNNNN.json; the trainer, the workers and the readers refuse it.\nThis renames each object to games/gen-NNNN/, networks/gen-NNNN.json and\n-<trainer>.safetensors, matches/gen-NNNN.json (a new object by put-if-absent,\nthen the old one deleted; manifests after the weights they name), rewrites\nLATEST and refits ratings.md. Stop the run's trainer and workers first.\nRunning it again does nothing, and finishes an upgrade that was killed.\n\nExamples:\n  triad data upgrade runs/r1\n  triad data upgrade s3://triad-runs/c4-01 --json"
     )]
     Upgrade(UpgradeArgs),
+    /// Replay every game of the shards through its rules and check every row.
+    #[command(
+        after_help = "Each game is replayed from its first row; every row's position text, side\nto move, hash, repetition count and legal moves must be the replay's and\nits chosen move legal; plies in order and complete; game ids unique across\nall the shards given; visits, policy target, root value and W/D/L\nconsistent; result, termination and length the same on every row and what\nthe rules say at the last ply; the file's game, variant and schema those of\nits rows. Prints each fault (file, game, ply) and a summary; exit 1 on any\nfault, 2 when the paths hold no shard (docs/data.md, \"Verifying shards\").\n\nExamples:\n  triad data verify runs/quickstart\n  triad data verify s3://triad-runs/c4-01 --generations 3..\n  triad data verify a.parquet b.parquet --json"
+    )]
+    Verify(VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// Shard files, directories of shards, run directories (their self-play
+    /// shards, not eval/) or run URLs (s3://, gs://, az://, file://).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    generations: GenerationsArg,
+    /// Print one JSON object (summary and every fault) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -111,7 +130,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Verb::Export(a) => export(a),
         Verb::Import(a) => import(a),
         Verb::Upgrade(a) => upgrade(a),
+        Verb::Verify(a) => verify(a),
     }
+}
+
+fn verify(args: VerifyArgs) -> Result<(), CliError> {
+    let range = args.generations.parse()?;
+    let shards = shards_of(&args.paths, range.as_ref())?;
+    let bar = row_progress(&shards, "verifying");
+    let report = registry::verify_shards(&shards, &mut |n| bar.inc(n));
+    bar.finish_and_clear();
+    print_either(args.json, || report.json(), || report.text());
+    if report.ok() {
+        return Ok(());
+    }
+    Err(CliError::failed(format!(
+        "{} fault(s) in {} of {} file(s): these shards are not what their game's rules say",
+        report.faults(),
+        report.bad_files(),
+        report.shards.len()
+    )))
 }
 
 fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
