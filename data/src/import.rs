@@ -5,8 +5,8 @@
 //!
 //! Every game is replayed through the game's rules as it is read: its moves
 //! must be legal, a result the record states must agree with the rules, and
-//! the rows built from it are replayed once more ([`GameRecord::replay`]),
-//! the check a shard's reader makes. A record that fails is reported with
+//! the rows built from it are checked as `triad data verify` checks a
+//! shard ([`crate::verify::Verifier`]). A record that fails is reported with
 //! its file and line and left out; the others are kept. Rows are
 //! `source = "imported"` with null search columns; the result is the
 //! record's (a resignation, an export header's `max-length`) or the rules'.
@@ -19,6 +19,7 @@ use game::{Game, GameError, History, Outcome, RecordReplay, Termination};
 use crate::error::DataError;
 use crate::export::{header_game, header_result, header_start};
 use crate::record::{GameRecord, ShardGame, Source};
+use crate::verify::{GameIds, Verifier};
 use crate::writer::{ShardOptions, ShardSummary, ShardWriter};
 
 /// How an input writes its games.
@@ -198,6 +199,7 @@ pub fn import<G: Game>(
     let mut report = ImportReport::default();
     let mut writer: Option<ShardWriter> = None;
     let mut next_id = options.first_id;
+    let mut verifier = Verifier::new(game);
     for input in inputs {
         for read in read_games(game, input, options.format) {
             on_game();
@@ -218,12 +220,17 @@ pub fn import<G: Game>(
                 0,
                 |_| model.clone(),
             );
-            // The check a reader of the shard makes: the rows replay.
-            if let Err(e) = record.replay(game) {
+            // The check of `triad data verify`, on the rows as written.
+            if let Some(fault) = verifier
+                .records(&record.positions, &GameIds::default())
+                .faults
+                .into_iter()
+                .next()
+            {
                 report.rejected.push(Rejected {
                     input: input.name.to_string(),
                     line: read.line,
-                    message: format!("the rows do not replay: {e}"),
+                    message: format!("the rows fail verification: {fault}"),
                 });
                 continue;
             }
