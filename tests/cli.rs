@@ -12,6 +12,7 @@ mod explore;
 mod fuzz;
 mod games_cli;
 mod hostile;
+mod import;
 mod loop_and_eval;
 #[path = "pirate.rs"]
 mod pirate_cli;

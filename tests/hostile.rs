@@ -708,3 +708,53 @@ fn a_bad_run_file_leaves_nothing_that_blocks_the_fixed_one() {
     );
     assert!(run.join("networks").join("gen-0001.safetensors").exists());
 }
+
+/// The four cases a probe of hostile input still found (issue 45): each is
+/// now refused (or reported) in one short line.
+#[test]
+fn deep_perft_vectors_huge_comments_and_headers_and_a_zero_batch_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A perft vector of depth 100000 aborted on a stack overflow (exit 134).
+    let vectors = game::read_repo_file(
+        env!("CARGO_MANIFEST_DIR"),
+        "games/piratechnics/vectors/perft.txt",
+    );
+    let start = vectors
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.split(';').next())
+        .expect("a vector line");
+    let deep = dir.path().join("deep.txt");
+    std::fs::write(&deep, format!("{start}; D1 1 ; D100000 1\n")).unwrap();
+    refused(
+        &["perft", "--suite", deep.to_str().unwrap()],
+        "depth 100000 is deeper than perft counts (30 at most)",
+    );
+    // A 10 MB token after a move was taken for a comment: exit 0 and
+    // 20 MB of warning. It is no comment now: the move cannot be read.
+    let record = dir.path().join("garbage.txt");
+    let garbage = "x".repeat(10_000_000);
+    std::fs::write(&record, format!("1)\td2<PPP>-d4 {garbage},\td7<PPP>-d5;\n")).unwrap();
+    let out = triad(&["replay", record.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 1_000, "{} bytes of message", err.len());
+    assert!(err.contains("are not a comment (at most 1000)"), "{err}");
+    // A short comment is still a comment, kept with a warning (exit 0).
+    std::fs::write(&record, "1)\td2<PPP>-d4 forced,\td7<PPP>-d5;\n").unwrap();
+    let out = triad(&["replay", record.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("\"forced\" is not a move"), "{err}");
+    // A metrics file with a 10 MB header line was quoted whole.
+    let csv = dir.path().join("metrics.csv");
+    std::fs::write(&csv, format!("{garbage}\n1,2\n")).unwrap();
+    refused(&["plot", csv.to_str().unwrap()], "not a triad metrics file");
+    let err = String::from_utf8_lossy(&triad(&["plot", csv.to_str().unwrap()]).stderr).to_string();
+    assert!(err.len() < 1_000, "{} bytes of message", err.len());
+    // `bench model --max-batch 0` measured batch size 1 and exited 0.
+    refused(
+        &["bench", "model", "--max-batch", "0", "--seconds", "0.01"],
+        "--max-batch must be at least 1",
+    );
+}

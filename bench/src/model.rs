@@ -19,7 +19,7 @@ pub struct ModelOptions {
     /// Measurement per batch size and mode.
     pub budget: Duration,
     /// Largest batch size to try (default: 1024 on CPU, 16384 on CUDA,
-    /// lowered to what fits in memory).
+    /// lowered to what fits in memory); 0 is refused.
     pub max_batch: Option<usize>,
     /// The number formats to measure (at least one; fp32 is always the
     /// reference of the accuracy figures).
@@ -113,12 +113,14 @@ pub fn run<G: Game>(
     options: &ModelOptions,
     bar: &ProgressBar,
 ) -> Result<ModelFigures, Error> {
+    if options.max_batch == Some(0) {
+        return Err(Error::input("--max-batch must be at least 1"));
+    }
     let net = Network::new(config, game.encoding(), 0).map_err(|e| Error::input(e.to_string()))?;
     let on_cpu = net.device() == tch::Device::Cpu;
     let cap = options
         .max_batch
-        .unwrap_or(if on_cpu { 1024 } else { 16384 })
-        .max(1);
+        .unwrap_or(if on_cpu { 1024 } else { 16384 });
     let pool = game::random_positions(&game.start(), POOL, 1, 160);
     let precisions = if options.precisions.is_empty() {
         vec![Precision::Fp32]

@@ -86,6 +86,19 @@ pub fn header_game(text: &str) -> Option<String> {
     (!tag.is_empty()).then(|| tag.to_string())
 }
 
+/// What an exported record's first line says of the game (as
+/// [`GameRecord::header`] writes it): its plies, its result (`None`:
+/// unfinished) and how it ended. `None` when the line is not such a header.
+pub fn header_result(text: &str) -> Option<(usize, Option<game::GameResult>, Termination)> {
+    let first = text.lines().next()?.strip_prefix("Game ")?;
+    let (inside, after) = first.split_once('(')?.1.split_once(')')?;
+    let plies = inside.split_once(" plies")?.0.trim().parse().ok()?;
+    let mut words = after.strip_prefix(':')?.split_whitespace();
+    let result = crate::record::parse_result(words.next()?)?;
+    let termination = Termination::parse(words.next()?)?;
+    Some((plies, result, termination))
+}
+
 /// The start position of an exported record's header (`Start TEXT`, in the
 /// first few lines, before the moves).
 pub fn header_start(text: &str) -> Option<&str> {
@@ -175,6 +188,11 @@ mod tests {
     fn the_header_names_the_game_and_the_start() {
         let text = "Game 7 (12 plies, connect4/7x6): 1-0 line\nModel m, no search, seed 1, selfplay\nStart 44\n\n1)\t4,\t4;\n";
         assert_eq!(header_game(text).as_deref(), Some("connect4/7x6"));
+        assert_eq!(
+            header_result(text),
+            Some((12, Some(game::GameResult::WhiteWin), Termination::Line))
+        );
+        assert_eq!(header_result("1) d2-d4, d7-d5;\n"), None);
         assert_eq!(header_start(text), Some("44"));
         assert_eq!(header_game("1) d2-d4, d7-d5;\n"), None);
         assert_eq!(header_start("1) d2-d4, d7-d5;\n"), None);

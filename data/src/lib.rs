@@ -13,6 +13,7 @@ pub mod chart;
 mod error;
 pub mod explore;
 mod export;
+pub mod import;
 pub mod layout;
 pub mod openings;
 mod reader;
@@ -26,8 +27,8 @@ mod writer;
 
 pub use error::{ChartError, DataError, RecordError};
 pub use export::{
-    export_text, find_game, header_game, header_start, replay_json, replay_record, replay_text,
-    FindGameError, ReplayError,
+    export_text, find_game, header_game, header_result, header_start, replay_json, replay_record,
+    replay_text, FindGameError, ReplayError,
 };
 pub use reader::{
     check_shards, common_game, decode_records, list_shards, list_shards_in, read_shard, shard_game,

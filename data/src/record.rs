@@ -352,6 +352,63 @@ impl GameRecord {
         })
     }
 
+    /// The rows of a game played without a search (a match player's, an
+    /// imported record's): one per move of `history`, with the legal moves,
+    /// repetition counts and hashes of its positions, `outcome` on every
+    /// row (`None`: unfinished), the search columns null, temperature 0,
+    /// and `model_id(side)` naming the player of each side.
+    pub fn unsearched<G: Game>(
+        game: &G,
+        game_id: u64,
+        history: &History<G::State>,
+        outcome: Option<game::Outcome>,
+        source: Source,
+        seed: u64,
+        model_id: impl Fn(Color) -> String,
+    ) -> GameRecord {
+        let name: Arc<str> = Arc::from(G::NAME);
+        let variant: Arc<str> = Arc::from(game.variant());
+        let length = history.moves().len() as u32;
+        let mut walk = History::new(history.start().clone());
+        let mut rows = Vec::with_capacity(history.moves().len());
+        let mut legal = Vec::new();
+        for (ply, &m) in history.moves().iter().enumerate() {
+            let pos = walk.position();
+            pos.legal_moves(&mut legal);
+            let side = pos.side();
+            rows.push(PositionRecord {
+                game: name.clone(),
+                variant: variant.clone(),
+                game_id,
+                ply: ply as u32,
+                side_to_move: side,
+                position: pos.to_text(),
+                repetitions: Some(walk.repetition_count()),
+                position_hash: pos.hash(),
+                legal_moves: legal.iter().map(|x| x.code()).collect(),
+                visits: None,
+                policy_target: None,
+                root_value: None,
+                root_wdl: None,
+                chosen_move: m.code(),
+                result: outcome.map(|o| o.result),
+                termination: outcome.map_or(Termination::Unfinished, |o| o.termination),
+                game_length: length,
+                source,
+                model_id: model_id(side),
+                simulations: None,
+                temperature: 0.0,
+                full_search: false,
+                seed,
+            });
+            walk.play(m);
+        }
+        GameRecord {
+            game_id,
+            positions: rows,
+        }
+    }
+
     /// The game and variant of the rows.
     pub fn shard_game(&self) -> ShardGame {
         self.positions[0].shard_game()

@@ -35,9 +35,9 @@ pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, Opti
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{
     divide, perft, perft_parallel, perft_suite, timed_perft, PerftMismatch, PerftReport,
-    PerftSuiteError,
+    PerftSuiteError, MAX_PERFT_DEPTH,
 };
-pub use record::{replay_numbered, write_numbered, RecordReplay};
+pub use record::{replay_moves, replay_numbered, write_numbered, RecordReplay};
 pub use repo_files::{read_repo_file, repo_path};
 pub use rng::SplitMix;
 pub use sample::random_positions;

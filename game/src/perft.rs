@@ -3,10 +3,22 @@
 
 use crate::GameState;
 
-/// Leaf count of the legal-move tree of `depth` plies. The last ply is
-/// counted without being played ("bulk counting"). Buffers are reused per
-/// ply, so the walk allocates only at the start.
+/// The deepest perft count: the walk recurses once per ply, so its depth is
+/// bounded to keep the stack (and the per-ply buffers) small whatever the
+/// input says; deeper counts would take years anyway. [`perft_suite`] and
+/// `triad perft --depth` refuse more; the walks below panic on more (a
+/// caller's bug, never a stack overflow).
+pub const MAX_PERFT_DEPTH: u32 = 30;
+
+/// Leaf count of the legal-move tree of `depth` plies (at most
+/// [`MAX_PERFT_DEPTH`]). The last ply is counted without being played
+/// ("bulk counting"). Buffers are reused per ply, so the walk allocates only
+/// at the start.
 pub fn perft<S: GameState>(pos: &S, depth: u32) -> u64 {
+    assert!(
+        depth <= MAX_PERFT_DEPTH,
+        "perft depth {depth} is over MAX_PERFT_DEPTH ({MAX_PERFT_DEPTH})"
+    );
     let mut bufs: Vec<Vec<S::Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(256)).collect();
     perft_with(pos, depth, &mut bufs)
 }
@@ -175,8 +187,9 @@ impl std::error::Error for PerftSuiteError {}
 /// D1 n ; D2 n ...`; blank lines and `#` comments skipped) up to
 /// `max_depth`, each position in its own variant of `game` when the text
 /// says so. Each mismatch goes to `on_mismatch` as it is found; the result
-/// is `(passed, failed)`. A line that cannot be read stops the check (the
-/// counts of the lines before it have been checked).
+/// is `(passed, failed)`. A line that cannot be read (a depth over
+/// [`MAX_PERFT_DEPTH`] included) stops the check (the counts of the lines
+/// before it have been checked).
 pub fn perft_suite<G: crate::Game>(
     game: &G,
     text: &str,
@@ -206,13 +219,23 @@ pub fn perft_suite<G: crate::Game>(
         for p in parts {
             let mut w = p.split_whitespace();
             let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
-                return Err(at(format!("\"{}\" is not like \"D3 1234\"", p.trim())));
+                return Err(at(format!(
+                    "\"{}\" is not like \"D3 1234\"",
+                    crate::clip(p.trim(), 40)
+                )));
             };
             let depth: u32 = d
                 .strip_prefix('D')
                 .and_then(|x| x.parse().ok())
-                .ok_or_else(|| at(format!("bad depth \"{d}\"")))?;
-            let expected: u64 = n.parse().map_err(|_| at(format!("bad count \"{n}\"")))?;
+                .ok_or_else(|| at(format!("bad depth \"{}\"", crate::clip(d, 40))))?;
+            if depth > MAX_PERFT_DEPTH {
+                return Err(at(format!(
+                    "depth {depth} is deeper than perft counts ({MAX_PERFT_DEPTH} at most)"
+                )));
+            }
+            let expected: u64 = n
+                .parse()
+                .map_err(|_| at(format!("bad count \"{}\"", crate::clip(n, 40))))?;
             if depth > max_depth {
                 continue;
             }

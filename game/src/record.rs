@@ -44,8 +44,10 @@ impl<S: GameState> RecordReplay<S> {
 
 /// Replays the default record format of [`crate::Game::record_text`]:
 /// lines `N) WHITE, BLACK;` of [`GameState::parse_move`] text (a lone `,`
-/// for a missing White move), `N) resigns.` for a resignation. Blank lines
-/// and lines starting with `#` are skipped. The error names the line.
+/// for a missing White move), `N) resigns.` for a resignation. Lines
+/// without a move number (blank lines, the column line, the header `triad
+/// data export` writes, `#` comments) are skipped. The error names the
+/// line.
 pub fn replay_numbered<S: GameState>(
     start: S,
     text: &str,
@@ -55,12 +57,13 @@ pub fn replay_numbered<S: GameState>(
     let mut outcome = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line == "White\t\tBlack" {
-            continue;
-        }
         let body = match line.split_once(')') {
-            Some((n, rest)) if n.trim().chars().all(|c| c.is_ascii_digit()) => rest,
-            _ => line,
+            Some((n, rest))
+                if !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit()) =>
+            {
+                rest
+            }
+            _ => continue,
         };
         for token in body.split([',', ';']).map(str::trim) {
             if token.is_empty() {
@@ -101,6 +104,49 @@ pub fn replay_numbered<S: GameState>(
     Ok(RecordReplay {
         history,
         moves,
+        outcome,
+        warnings: Vec::new(),
+    })
+}
+
+/// Replays a game given as its moves' texts ([`GameState::parse_move`]),
+/// played in turn from `start`; the rules give the outcome (a game that
+/// has not ended is unfinished). The error names the move by its number
+/// (1-based) and says what is wrong. [`crate::Game::replay_line`] reads a
+/// one-line game with it.
+pub fn replay_moves<'a, S: GameState>(
+    start: S,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<RecordReplay<S>, crate::GameError> {
+    let mut history = History::new(start);
+    let mut texts = Vec::new();
+    for (i, token) in moves.into_iter().enumerate() {
+        if let Some(o) = history.outcome() {
+            return Err(crate::GameError::Record(format!(
+                "move {} \"{}\": the game is already over ({})",
+                i + 1,
+                crate::clip(token, 80),
+                o.termination
+            )));
+        }
+        let pos = history.position().clone();
+        let m = pos.parse_move(token).map_err(|e| {
+            crate::GameError::Record(format!(
+                "move {} \"{}\": {}",
+                i + 1,
+                crate::clip(token, 80),
+                crate::clip(e.message(), 200)
+            ))
+        })?;
+        history
+            .try_play(m)
+            .map_err(|e| crate::GameError::Record(format!("move {}: {e}", i + 1)))?;
+        texts.push(pos.move_text(m));
+    }
+    let outcome = history.outcome();
+    Ok(RecordReplay {
+        history,
+        moves: texts,
         outcome,
         warnings: Vec::new(),
     })

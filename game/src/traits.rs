@@ -107,6 +107,19 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         crate::replay_numbered(start, text)
     }
 
+    /// Reads a whole game written on one line (`triad data import --format
+    /// lines`, one game a line) from `start`, checking every move; the
+    /// rules give the outcome. Default: the moves' texts
+    /// ([`GameState::parse_move`]) separated by spaces; Connect Four reads
+    /// its move string (`4453…`, the first word of a line of Pons's files).
+    fn replay_line(
+        &self,
+        start: Self::State,
+        line: &str,
+    ) -> Result<crate::RecordReplay<Self::State>, crate::GameError> {
+        crate::replay_moves(start, line.split_whitespace())
+    }
+
     /// Fixed positions for speed benchmarks (`triad bench search`), the
     /// same in every build so figures compare. Default: six positions of
     /// seeded random playouts from the start.

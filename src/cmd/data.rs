@@ -1,6 +1,7 @@
 //! `triad data info` and `triad data export`: look into self-play shards;
-//! `triad data upgrade`: bring a run to the one layout; `triad data verify`:
-//! check shards against their game's rules.
+//! `triad data import`: records from elsewhere as a shard; `triad data
+//! upgrade`: bring a run to the one layout; `triad data verify`: check
+//! shards against their game's rules.
 
 use std::path::PathBuf;
 
@@ -27,6 +28,11 @@ enum Verb {
         after_help = "The game is rebuilt from its rows: ply 0's TFEN is the start and each\nrow's chosen move is played in turn. Lines are `N)\\tWHITE,\\tBLACK;`.\nThe header names the game and its start position; `triad replay FILE`\nreads both from it.\n\nExample:\n  triad data export runs/demo/shards --game 42 --out game42.txt"
     )]
     Export(ExportArgs),
+    /// Turn game records from elsewhere into a shard (`source = "imported"`, no search columns).
+    #[command(
+        after_help = "Every game is replayed through the rules as it is read; a record that does\nnot replay is reported with its file and line and left out, the rest kept.\nThe result is the record's (a resignation, an export header's result) or the\nrules'. Formats:\n  record  the game's own notation, as `triad replay` reads it: the inventor's\n          notation with its commentary, the numbered pairs of the other games,\n          the records `triad data export` writes (several in one file, each\n          after its `Game N (...)` header)\n  lines   one game a line: Connect Four's move strings (`4453...`; the first\n          word, so Pons's `.moves` files read as they are)\nTrain on the shard alone or beside self-play: `triad train --data RUN imported.parquet`\n(docs/data.md).\n\nExamples:\n  triad data import games/piratechnics/vectors/sample-game-1.txt --out inventor.parquet\n  triad data import --game connect4 --format lines games.txt --out c4.parquet --json"
+    )]
+    Import(ImportArgs),
     /// Rename a run written in the old layout of distributed runs to the one layout.
     #[command(
         after_help = "A distributed run written before the one layout (docs/scale-out.md) has\nshards/gNNNNNN/, checkpoints/gNNNNNN.json and -<trainer>.safetensors,\nmatches/gNNNNNN.json; the trainer, the workers and the readers refuse it.\nThis renames each object to games/gen-NNNN/, networks/gen-NNNN.json and\n-<trainer>.safetensors, matches/gen-NNNN.json (a new object by put-if-absent,\nthen the old one deleted; manifests after the weights they name), rewrites\nLATEST and refits ratings.md. Stop the run's trainer and workers first.\nRunning it again does nothing, and finishes an upgrade that was killed.\n\nExamples:\n  triad data upgrade runs/r1\n  triad data upgrade s3://triad-runs/c4-01 --json"
@@ -81,6 +87,35 @@ struct ExportArgs {
 }
 
 #[derive(clap::Args)]
+struct ImportArgs {
+    /// Record files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The game, `NAME[/VARIANT]` (default: the one the first file's
+    /// `triad data export` header names, else piratechnics).
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+    /// How the files write their games: `record` or `lines`.
+    #[arg(long, default_value = "record", value_parser = import_format)]
+    format: data::import::ImportFormat,
+    /// The first game's id; the next games count up from it (give each
+    /// import its own range when their shards are used together).
+    #[arg(long, value_name = "N", default_value_t = data::import::DEFAULT_FIRST_ID)]
+    first_id: u64,
+    /// The shard to write (`NAME.parquet`; written under a temporary name,
+    /// then renamed; an existing file is refused).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn import_format(s: &str) -> Result<data::import::ImportFormat, String> {
+    data::import::ImportFormat::parse(s).ok_or_else(|| format!("\"{s}\" is not record or lines"))
+}
+
+#[derive(clap::Args)]
 struct UpgradeArgs {
     /// The run: a URL (s3://, gs://, az://, file://) or a path.
     run: String,
@@ -93,6 +128,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.verb {
         Verb::Info(a) => info(a),
         Verb::Export(a) => export(a),
+        Verb::Import(a) => import(a),
         Verb::Upgrade(a) => upgrade(a),
         Verb::Verify(a) => verify(a),
     }
@@ -154,4 +190,56 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+fn import(args: ImportArgs) -> Result<(), CliError> {
+    if args.out.exists() {
+        return Err(CliError::input(format!(
+            "{} exists: give --out a new file",
+            args.out.display()
+        )));
+    }
+    let mut texts = Vec::with_capacity(args.files.len());
+    for f in &args.files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", f.display())))?;
+        texts.push((f.display().to_string(), text));
+    }
+    let name = match &args.game {
+        Some(g) => g.clone(),
+        None => texts
+            .first()
+            .and_then(|(_, t)| data::header_game(t))
+            .unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
+    };
+    let game = registry::from_flag(&name)?;
+    let inputs: Vec<data::import::ImportInput> = texts
+        .iter()
+        .map(|(name, text)| data::import::ImportInput { name, text })
+        .collect();
+    let options = data::import::ImportOptions {
+        format: args.format,
+        first_id: args.first_id,
+    };
+    let bar = pipeline::bar_with(0, "{spinner} {pos} records read");
+    let (report, shard) = with_game!(game, |g| data::import::import(
+        &g,
+        &inputs,
+        &options,
+        &args.out,
+        || bar.inc(1)
+    ))?;
+    bar.finish_and_clear();
+    for r in &report.rejected {
+        eprintln!("refused: {r}");
+    }
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
+    print_either(
+        args.json,
+        || report.json(&shard),
+        || format!("{}\n", report.text(&shard)),
+    );
+    Ok(())
 }

@@ -40,9 +40,6 @@ pub struct Args {
     json: bool,
 }
 
-/// The deepest perft accepted.
-const MAX_DEPTH: u32 = 30;
-
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = registry::from_flag(&args.game)?;
     with_game!(game, |g| run_game(&g, args))
@@ -67,9 +64,10 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let pos = game::position_or_start(game, args.position.as_deref()).map_err(CliError::input)?;
     // Deeper than this is years of work (and the walk's buffers are per
     // ply); more threads than this are a typo, not a machine.
-    if depth > MAX_DEPTH {
+    if depth > game::MAX_PERFT_DEPTH {
         return Err(CliError::input(format!(
-            "--depth must be at most {MAX_DEPTH}"
+            "--depth must be at most {}",
+            game::MAX_PERFT_DEPTH
         )));
     }
     let threads = args.threads;

@@ -118,8 +118,9 @@ pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>, String> {
     let header = lines.next().unwrap_or_default();
     if header.trim() != COLUMNS.join(",") {
         return Err(format!(
-            "{}: not a triad metrics file (header {header:?})",
-            path.display()
+            "{}: not a triad metrics file (header \"{}\")",
+            path.display(),
+            game::clip(header.trim(), 120)
         ));
     }
     let mut rows = Vec::new();

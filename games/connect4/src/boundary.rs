@@ -125,6 +125,21 @@ impl game::Game for Connect4 {
         2
     }
 
+    /// A move string, one column character per move (`4453…`): the first
+    /// word of the line, as in Pons's `.moves` files, whose other words
+    /// (the position's score and per-column values) are not the game's.
+    fn replay_line(
+        &self,
+        start: Position,
+        line: &str,
+    ) -> Result<game::RecordReplay<Position>, GameError> {
+        let word = line.split_whitespace().next().unwrap_or("");
+        game::replay_moves(
+            start,
+            word.char_indices().map(|(i, c)| &word[i..i + c.len_utf8()]),
+        )
+    }
+
     /// Pons's six files in `dir` (`crate::pons`).
     fn read_suite(
         &self,

@@ -148,6 +148,12 @@ impl fmt::Display for ReplayError {
 }
 impl std::error::Error for ReplayError {}
 
+/// The longest comment after a move (in characters): the inventor's are a
+/// few words (`forced`, `illegal move because ...`); more is not a record
+/// (a 10 MB token after a move was once taken for a comment and echoed
+/// whole), and [`replay`] refuses it as a move that cannot be read.
+pub const MAX_COMMENT_CHARS: usize = 1000;
+
 /// Replays a record from `start`, checking every move and comparing the
 /// record's check and mate marks with the rules (disagreements are warnings).
 pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
@@ -193,9 +199,21 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
             "Black"
         };
         if let Some(comment) = &marks.comment {
+            let chars = comment.chars().count();
+            if chars > MAX_COMMENT_CHARS {
+                return Err(ReplayError {
+                    ply,
+                    line,
+                    text,
+                    reason: format!(
+                        "{chars} characters after the move are not a comment (at most {MAX_COMMENT_CHARS})"
+                    ),
+                });
+            }
             warnings.push(format!(
-                "ply {ply} (line {line}) {mover} \"{}\": \"{comment}\" is not a move or a suffix: kept as a comment",
-                text.trim()
+                "ply {ply} (line {line}) {mover} \"{}\": \"{}\" is not a move or a suffix: kept as a comment",
+                game::clip(text.trim(), 80),
+                game::clip(comment, 80)
             ));
         }
         game.play(mv);
@@ -225,7 +243,7 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
         if said != is {
             warnings.push(format!(
                 "ply {ply} (line {line}) {mover} \"{}\": the record marks {said}, the position has {is}",
-                text.trim()
+                game::clip(text.trim(), 80)
             ));
         }
         plies.push(ReplayedPly {
