@@ -66,18 +66,6 @@ impl From<data::DataError> for CliError {
     }
 }
 
-/// An import that wrote nothing: every record refused (a failed check,
-/// exit 1), no record at all or a shard that cannot be written (exit 2).
-impl From<data::import::ImportError> for CliError {
-    fn from(e: data::import::ImportError) -> CliError {
-        match e {
-            data::import::ImportError::Write(e) => e.into(),
-            e @ data::import::ImportError::Nothing { .. } => CliError::failed(e.to_string()),
-            e @ data::import::ImportError::Empty => CliError::input(e.to_string()),
-        }
-    }
-}
-
 /// A game that cannot be built (of a section, a flag, shards): exit 2.
 impl From<registry::Error> for CliError {
     fn from(e: registry::Error) -> CliError {

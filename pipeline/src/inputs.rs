@@ -105,15 +105,13 @@ pub fn verified_data<G: game::Game>(
 ) -> Result<Vec<PathBuf>, Error> {
     let shards = list_shards(&data).map_err(|e| Error::Input(e.to_string()))?;
     let bar = if shards.len() >= 20 {
-        ProgressBar::new(shards.len() as u64)
+        crate::bar_with(
+            shards.len() as u64,
+            "verifying {bar:30} {pos}/{len} shards  {eta} left",
+        )
     } else {
         ProgressBar::hidden()
     };
-    if let Ok(style) =
-        ProgressStyle::with_template("verifying {bar:30} {pos}/{len} shards  {eta} left")
-    {
-        bar.set_style(style);
-    }
     let mut verifier = data::verify::Verifier::new(game);
     let mut ids = data::verify::GameIds::default();
     let (mut good, mut bad) = (Vec::with_capacity(shards.len()), 0usize);
@@ -144,4 +142,51 @@ pub fn verified_data<G: game::Game>(
     }
     bar.finish_and_clear();
     Ok(if bad == 0 { data } else { good })
+}
+
+/// `triad data import`: reads the record `files` and writes the games of
+/// `game` (a `NAME[/VARIANT]` flag; default: the game the first file's
+/// `triad data export` header names, else [`registry::DEFAULT_GAME`]) into
+/// the new shard `out` ([`data::import::import`]), calling `on_game` after
+/// each record read. An existing `out`, a file that cannot be read, a bad
+/// game, no record at all or a shard that cannot be written are bad input;
+/// every record refused is a failed check ([`Error::Failed`]).
+pub fn import_files(
+    files: &[PathBuf],
+    game: Option<&str>,
+    options: &data::import::ImportOptions,
+    out: &std::path::Path,
+    on_game: impl FnMut(),
+) -> Result<(data::import::ImportReport, data::ShardSummary), Error> {
+    use data::import::{import, ImportError, ImportInput};
+    if out.exists() {
+        return Err(Error::Input(format!(
+            "{} exists: give --out a new file",
+            out.display()
+        )));
+    }
+    let mut texts = Vec::with_capacity(files.len());
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Error::Input(format!("cannot read {}: {e}", f.display())))?;
+        texts.push((f.display().to_string(), text));
+    }
+    let name = match game {
+        Some(g) => g.to_string(),
+        None => texts
+            .first()
+            .and_then(|(_, t)| data::header_game(t))
+            .unwrap_or_else(|| registry::DEFAULT_GAME.to_string()),
+    };
+    let game = registry::from_flag(&name)?;
+    let inputs: Vec<ImportInput> = texts
+        .iter()
+        .map(|(name, text)| ImportInput { name, text })
+        .collect();
+    registry::with_game!(game, |g| import(&g, &inputs, options, out, on_game)).map_err(
+        |e| match e {
+            e @ ImportError::Nothing { .. } => Error::Failed(e.to_string()),
+            e => Error::Input(e.to_string()),
+        },
+    )
 }

@@ -193,42 +193,18 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
 }
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
-    if args.out.exists() {
-        return Err(CliError::input(format!(
-            "{} exists: give --out a new file",
-            args.out.display()
-        )));
-    }
-    let mut texts = Vec::with_capacity(args.files.len());
-    for f in &args.files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", f.display())))?;
-        texts.push((f.display().to_string(), text));
-    }
-    let name = match &args.game {
-        Some(g) => g.clone(),
-        None => texts
-            .first()
-            .and_then(|(_, t)| data::header_game(t))
-            .unwrap_or_else(|| crate::games::DEFAULT_GAME.to_string()),
-    };
-    let game = registry::from_flag(&name)?;
-    let inputs: Vec<data::import::ImportInput> = texts
-        .iter()
-        .map(|(name, text)| data::import::ImportInput { name, text })
-        .collect();
     let options = data::import::ImportOptions {
         format: args.format,
         first_id: args.first_id,
     };
     let bar = pipeline::bar_with(0, "{spinner} {pos} records read");
-    let (report, shard) = with_game!(game, |g| data::import::import(
-        &g,
-        &inputs,
+    let (report, shard) = pipeline::inputs::import_files(
+        &args.files,
+        args.game.as_deref(),
         &options,
         &args.out,
-        || bar.inc(1)
-    ))?;
+        || bar.inc(1),
+    )?;
     bar.finish_and_clear();
     for r in &report.rejected {
         eprintln!("refused: {r}");
