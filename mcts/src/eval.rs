@@ -97,6 +97,9 @@ impl<S: GameState> Evaluator<S> for UniformEvaluator {
 pub struct NetworkEvaluator<S: GameState> {
     pub net: Network,
     encoder: Encoder<S>,
+    /// [`evaluate`](Evaluator::evaluate) scores the batch's moves packed
+    /// ([`Network::evaluate_packed`]) instead of padded.
+    packed: bool,
 }
 
 impl<S: GameState> NetworkEvaluator<S> {
@@ -104,6 +107,19 @@ impl<S: GameState> NetworkEvaluator<S> {
         NetworkEvaluator {
             net,
             encoder: Encoder::new(),
+            packed: false,
+        }
+    }
+
+    /// An evaluator whose [`evaluate`](Evaluator::evaluate) scores each
+    /// batch's moves packed: for batches whose positions' move counts
+    /// differ much (matches in lockstep), where padding to the widest
+    /// would cost more than batching gains. Prepared batches (self-play's)
+    /// stay padded.
+    pub fn packed(net: Network) -> NetworkEvaluator<S> {
+        NetworkEvaluator {
+            packed: true,
+            ..NetworkEvaluator::new(net)
         }
     }
 }
@@ -120,8 +136,13 @@ impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
             self.encoder
                 .push_with_moves(r.position, r.repetitions, r.moves);
         }
-        self.encoder.finish();
-        self.net.evaluate_encoded(&self.encoder, policy, wdl);
+        if self.packed {
+            self.encoder.finish_packed();
+            self.net.evaluate_packed(&self.encoder, policy, wdl);
+        } else {
+            self.encoder.finish();
+            self.net.evaluate_encoded(&self.encoder, policy, wdl);
+        }
     }
 
     fn wants_encoding(&self) -> bool {

@@ -23,7 +23,35 @@ use std::sync::{Arc, Mutex};
 pub struct NetPlayers<S: GameState> {
     device: tch::Device,
     shared: bool,
+    batching: Batching,
     servers: Mutex<HashMap<String, Arc<EvalServer<S>>>>,
+}
+
+/// How a match with network players on the CPU is played (`triad eval
+/// --batching`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Batching {
+    /// In lockstep ([`crate::lockstep`]): each thread's games batch their
+    /// leaves through its own copy of each network.
+    #[default]
+    Lockstep,
+    /// Game by game: each thread plays one game at a time, each network
+    /// player evaluating its own leaves one at a time (the runner before
+    /// lockstep; kept to measure against it).
+    Game,
+}
+
+impl std::str::FromStr for Batching {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Batching, String> {
+        match s {
+            "lockstep" => Ok(Batching::Lockstep),
+            "game" => Ok(Batching::Game),
+            other => Err(format!(
+                "unknown batching `{other}`: use `lockstep` or `game`"
+            )),
+        }
+    }
 }
 
 /// Leaves in one shared forward pass at most.
@@ -42,13 +70,23 @@ pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>>
 where
     G::State: AlphaBetaState,
 {
+    factory_with(device, Batching::Lockstep)
+}
+
+/// [`factory`] with matches on the CPU played as `batching` says.
+pub fn factory_with<G: Game>(
+    device: tch::Device,
+    batching: Batching,
+) -> Option<Box<dyn NetFactory<G>>>
+where
+    G::State: AlphaBetaState,
+{
     if !device.is_cuda() {
         tch::set_num_threads(1);
     }
-    Some(Box::new(NetPlayers::<G::State>::new(
-        device,
-        device.is_cuda(),
-    )))
+    let mut nets = NetPlayers::<G::State>::new(device, device.is_cuda());
+    nets.batching = batching;
+    Some(Box::new(nets))
 }
 
 impl<S: GameState> NetPlayers<S> {
@@ -58,6 +96,7 @@ impl<S: GameState> NetPlayers<S> {
         NetPlayers {
             device,
             shared,
+            batching: Batching::Lockstep,
             servers: Mutex::new(HashMap::new()),
         }
     }
@@ -157,7 +196,8 @@ where
 
     /// Without a shared server (the CPU), matches are played in lockstep
     /// (crate::lockstep): each checkpoint loaded once per driver thread, its
-    /// leaves batched across that thread's games in flight.
+    /// leaves batched across that thread's games in flight; with
+    /// [`Batching::Game`], game by game (`None`).
     fn run_match(
         &self,
         game: &G,
@@ -167,7 +207,7 @@ where
         opts: &RunOptions,
         on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
     ) -> Option<Result<Vec<PlayedGame<G>>, String>> {
-        if self.shared {
+        if self.shared || self.batching == Batching::Game {
             return None;
         }
         let tag = GameTag::of(game);
