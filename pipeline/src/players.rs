@@ -357,9 +357,10 @@ mod tests {
     }
 
     /// Games on four threads whose net players share one evaluation server
-    /// (what CUDA gets) and games whose players each own their network (the
-    /// CPU default) both end properly; each game's moves are legal (the
-    /// arena replays them through the rules).
+    /// (what CUDA gets), games in lockstep (the CPU default) and games
+    /// whose players each own their network (`--batching game`) all end
+    /// properly; each game's moves are legal (the arena replays them
+    /// through the rules).
     #[test]
     fn shared_and_private_net_players_play_whole_matches() {
         let dir = std::env::temp_dir().join(format!("triad-netplayers-{}", std::process::id()));
@@ -385,8 +386,21 @@ mod tests {
             max_plies: 60,
             seed: 5,
         };
-        for shared in [true, false] {
-            let nets = NetPlayers::<Position>::new(tch::Device::Cpu, shared);
+        for (shared, batching) in [
+            (true, Batching::Lockstep),
+            (false, Batching::Lockstep),
+            (false, Batching::Game),
+        ] {
+            let mut nets = NetPlayers::<Position>::new(tch::Device::Cpu, shared);
+            nets.batching = batching;
+            // Lockstep plays the CPU's matches; a shared server, or the
+            // game-by-game runner, leaves them to the arena's workers.
+            let lockstep =
+                nets.run_match(&game, &players, &schedule, &openings, &opts, &mut |_| true);
+            assert_eq!(
+                lockstep.is_some(),
+                !shared && batching == Batching::Lockstep
+            );
             let games = arena::run(
                 &game,
                 &players,

@@ -95,7 +95,10 @@ where
         seed: args.seed,
         device: args.device.clone(),
         out: args.out.clone(),
-        batching: args.batching.parse().map_err(CliError::input)?,
+        batching: args
+            .batching
+            .parse()
+            .map_err(|e| CliError::input(format!("--batching: {e}")))?,
     };
     let mut bar = ProgressBar::hidden();
     let played = matchup::play(game, &players, &opts, &mut |event| match event {
