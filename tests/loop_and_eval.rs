@@ -37,6 +37,9 @@ fn eval_reports_a_two_player_match_from_the_first_side() {
     let bad = triad(&["eval", "--players", "random,random", "--device", "gpu"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--device"));
+    let bad = triad(&["eval", "--players", "random,random", "--batching", "all"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--batching"));
 }
 
 #[test]

@@ -53,9 +53,18 @@ pub struct Encoder<S: GameState> {
     pad_to: Vec<i64>,
     pad_features: Vec<f32>,
     pad_mask: Vec<bool>,
+    /// Packed by `finish_packed`, one entry per move: the row of the
+    /// trunk's `[B * cells, H]` view each move's origin and destination
+    /// read (`position * cells + cell`), and its slot in the `[B, M]`
+    /// logits (`position * M + k` for its k-th move).
+    pack_from: Vec<i64>,
+    pack_to: Vec<i64>,
+    pack_slot: Vec<i64>,
     scratch: Vec<S::Move>,
     /// Whether the padded arrays match the pushed positions.
     finished: bool,
+    /// Whether the packed arrays match the pushed positions.
+    packed: bool,
 }
 
 impl<S: GameState> Default for Encoder<S> {
@@ -84,8 +93,12 @@ impl<S: GameState> Encoder<S> {
             pad_to: Vec::new(),
             pad_features: Vec::new(),
             pad_mask: Vec::new(),
+            pack_from: Vec::new(),
+            pack_to: Vec::new(),
+            pack_slot: Vec::new(),
             scratch: Vec::new(),
             finished: false,
+            packed: false,
         }
     }
 
@@ -106,6 +119,7 @@ impl<S: GameState> Encoder<S> {
         self.features.clear();
         self.max_moves = 0;
         self.finished = false;
+        self.packed = false;
     }
 
     /// Positions in the batch.
@@ -178,6 +192,7 @@ impl<S: GameState> Encoder<S> {
         self.offsets.push(self.moves.len());
         self.max_moves = self.max_moves.max(moves.len());
         self.finished = false;
+        self.packed = false;
     }
 
     /// Replaces the batch with `leaves` (each leaf with the moves it was
@@ -267,6 +282,7 @@ impl<S: GameState> Encoder<S> {
         self.offsets.push(self.moves.len());
         self.max_moves = self.max_moves.max(moves.len());
         self.finished = false;
+        self.packed = false;
     }
 
     /// Pads the move arrays to the batch's largest legal-move count (at
@@ -293,6 +309,61 @@ impl<S: GameState> Encoder<S> {
                 .copy_from_slice(&self.features[lo * self.features_per..hi * self.features_per]);
         }
         self.finished = true;
+    }
+
+    /// Finishes the batch for [`to_packed_tensors`](Encoder::to_packed_tensors)
+    /// instead of padding it: the moves stay back to back, and only their
+    /// indices are computed (see `pack_from`). A batch whose move counts
+    /// differ widely (Pirate Chess: 9 to 1,500 legal turns) then costs the
+    /// policy head its moves, not positions × the largest count.
+    pub fn finish_packed(&mut self) {
+        debug_assert_eq!(
+            self.cell_from.len(),
+            self.moves.len(),
+            "a batch filled by fill_from_leaves has no compact move arrays"
+        );
+        let m = self.max_moves.max(1);
+        self.max_moves = m;
+        let cells = (self.height * self.width) as i64;
+        self.pack_from.clear();
+        self.pack_to.clear();
+        self.pack_slot.clear();
+        for i in 0..self.count {
+            let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
+            let row = i as i64 * cells;
+            self.pack_from
+                .extend(self.cell_from[lo..hi].iter().map(|&c| row + c));
+            self.pack_to
+                .extend(self.cell_to[lo..hi].iter().map(|&c| row + c));
+            let slot = (i * m) as i64;
+            self.pack_slot
+                .extend((0..(hi - lo) as i64).map(|k| slot + k));
+        }
+        self.packed = true;
+    }
+
+    /// The batch as packed tensors on `device` (after
+    /// [`finish_packed`](Encoder::finish_packed)): the network's input for
+    /// [`Network::evaluate_packed`](crate::Network::evaluate_packed).
+    pub fn to_packed_tensors(&self, device: Device) -> PackedTensors {
+        assert!(
+            self.packed,
+            "Encoder::finish_packed must run before to_packed_tensors"
+        );
+        let n = self.moves.len() as i64;
+        let dims = [
+            self.count as i64,
+            self.planes_per as i64,
+            self.height as i64,
+            self.width as i64,
+        ];
+        PackedTensors {
+            planes: upload(&self.planes, &dims, device),
+            move_from: upload(&self.pack_from, &[n], device),
+            move_to: upload(&self.pack_to, &[n], device),
+            move_features: upload(&self.features, &[n, self.features_per as i64], device),
+            move_slot: upload(&self.pack_slot, &[n], device),
+        }
     }
 
     /// The padded move count M (after `finish`).
@@ -448,6 +519,22 @@ impl EncodedLeaf {
     pub fn moves(&self) -> usize {
         self.cell_from.len()
     }
+}
+
+/// A batch finished by [`Encoder::finish_packed`] as tensors: the moves of
+/// all positions back to back, `N` in all.
+pub struct PackedTensors {
+    /// `[B, planes, H, W]` f32.
+    pub planes: Tensor,
+    /// `[N]` i64: `position * cells + cell` of each move's origin.
+    pub move_from: Tensor,
+    /// `[N]` i64: the same for its destination.
+    pub move_to: Tensor,
+    /// `[N, move_features]` f32.
+    pub move_features: Tensor,
+    /// `[N]` i64: the move's slot in a `[B, M]` row-major layout
+    /// (`position * M + k`, M the batch's largest move count).
+    pub move_slot: Tensor,
 }
 
 /// A finished batch as tensors: the network's input.

@@ -22,7 +22,7 @@ pub mod runtime;
 
 pub use checkpoint::{CheckpointError, CheckpointInfo};
 pub use config::{ConfigError, ModelConfig};
-pub use encode::{encode_batch, BatchTensors, EncodedLeaf, Encoder, Input};
+pub use encode::{encode_batch, BatchTensors, EncodedLeaf, Encoder, Input, PackedTensors};
 pub use net::{
     policy_loss, value_loss, with_torch_rng, AuxOutputs, Evaluation, Network, Padding, Precision,
     ReplyMoves, Shape,

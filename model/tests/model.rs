@@ -164,6 +164,63 @@ fn policy_is_a_distribution_over_exactly_the_legal_moves() {
     }
 }
 
+/// A batch scored packed (the moves back to back, `finish_packed`) gets
+/// the answers of the same batch padded to its widest position, within
+/// float rounding, in the same layout; the encoders' buffers serve a
+/// second batch, and the same holds in bf16.
+#[test]
+fn packed_and_padded_evaluations_agree() {
+    let mut net = Network::new(&small_config(), enc(), 2).unwrap();
+    let positions = random_positions(&Position::start(), 48, 5, 120);
+    let (mut padded, mut packed) = (Encoder::new(), Encoder::new());
+    let (mut p1, mut w1, mut p2, mut w2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for precision in [Precision::Fp32, Precision::Bf16] {
+        net.set_precision(precision);
+        let tolerance = if precision == Precision::Fp32 {
+            1e-5
+        } else {
+            2e-2
+        };
+        // Two batches through the same encoders: buffers are reused.
+        for batch in [&positions[..48], &positions[7..20]] {
+            padded.clear();
+            packed.clear();
+            for p in batch {
+                padded.push(p, 1);
+                packed.push(p, 1);
+            }
+            padded.finish();
+            packed.finish_packed();
+            assert_eq!(padded.max_moves(), packed.max_moves());
+            net.evaluate_encoded(&padded, &mut p1, &mut w1);
+            net.evaluate_packed(&packed, &mut p2, &mut w2);
+            assert_eq!(p1.len(), padded.offsets()[batch.len()]);
+            assert_eq!((p1.len(), w1.len()), (p2.len(), w2.len()));
+            let worst = p1
+                .iter()
+                .zip(&p2)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            assert!(worst < tolerance, "{precision}: policy differs by {worst}");
+            for (a, b) in w1.iter().zip(&w2) {
+                for k in 0..3 {
+                    assert!(
+                        (a[k] - b[k]).abs() < tolerance,
+                        "{precision}: {a:?} vs {b:?}"
+                    );
+                }
+            }
+        }
+    }
+    let widths: HashSet<usize> = positions.iter().map(|p| p.legal_move_vec().len()).collect();
+    assert!(widths.len() > 5, "the batch mixes move counts");
+    // An empty batch answers nothing.
+    packed.clear();
+    packed.finish_packed();
+    net.evaluate_packed(&packed, &mut p2, &mut w2);
+    assert!(p2.is_empty() && w2.is_empty());
+}
+
 /// A network in 16 bits evaluates the same positions to distributions over
 /// the same moves, close to fp32's (the differences are what `bench model
 /// --precision` reports), and back in fp32 it computes in 32 bits again.

@@ -150,7 +150,7 @@ where
             game,
             players,
             paths,
-            evaluators: nets.into_iter().map(NetworkEvaluator::new).collect(),
+            evaluators: nets.into_iter().map(NetworkEvaluator::packed).collect(),
             opts,
             slots: (0..IN_FLIGHT.div_ceil(drivers)).map(|_| None).collect(),
             policy: Vec::new(),

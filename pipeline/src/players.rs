@@ -23,7 +23,35 @@ use std::sync::{Arc, Mutex};
 pub struct NetPlayers<S: GameState> {
     device: tch::Device,
     shared: bool,
+    batching: Batching,
     servers: Mutex<HashMap<String, Arc<EvalServer<S>>>>,
+}
+
+/// How a match with network players on the CPU is played (`triad eval
+/// --batching`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Batching {
+    /// In lockstep ([`crate::lockstep`]): each thread's games batch their
+    /// leaves through its own copy of each network.
+    #[default]
+    Lockstep,
+    /// Game by game: each thread plays one game at a time, each network
+    /// player evaluating its own leaves one at a time (the runner before
+    /// lockstep; kept to measure against it).
+    Game,
+}
+
+impl std::str::FromStr for Batching {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Batching, String> {
+        match s {
+            "lockstep" => Ok(Batching::Lockstep),
+            "game" => Ok(Batching::Game),
+            other => Err(format!(
+                "unknown batching `{other}`: use `lockstep` or `game`"
+            )),
+        }
+    }
 }
 
 /// Leaves in one shared forward pass at most.
@@ -42,13 +70,23 @@ pub fn factory<G: Game>(device: tch::Device) -> Option<Box<dyn NetFactory<G>>>
 where
     G::State: AlphaBetaState,
 {
+    factory_with(device, Batching::Lockstep)
+}
+
+/// [`factory`] with matches on the CPU played as `batching` says.
+pub fn factory_with<G: Game>(
+    device: tch::Device,
+    batching: Batching,
+) -> Option<Box<dyn NetFactory<G>>>
+where
+    G::State: AlphaBetaState,
+{
     if !device.is_cuda() {
         tch::set_num_threads(1);
     }
-    Some(Box::new(NetPlayers::<G::State>::new(
-        device,
-        device.is_cuda(),
-    )))
+    let mut nets = NetPlayers::<G::State>::new(device, device.is_cuda());
+    nets.batching = batching;
+    Some(Box::new(nets))
 }
 
 impl<S: GameState> NetPlayers<S> {
@@ -58,6 +96,7 @@ impl<S: GameState> NetPlayers<S> {
         NetPlayers {
             device,
             shared,
+            batching: Batching::Lockstep,
             servers: Mutex::new(HashMap::new()),
         }
     }
@@ -157,7 +196,8 @@ where
 
     /// Without a shared server (the CPU), matches are played in lockstep
     /// (crate::lockstep): each checkpoint loaded once per driver thread, its
-    /// leaves batched across that thread's games in flight.
+    /// leaves batched across that thread's games in flight; with
+    /// [`Batching::Game`], game by game (`None`).
     fn run_match(
         &self,
         game: &G,
@@ -167,7 +207,7 @@ where
         opts: &RunOptions,
         on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
     ) -> Option<Result<Vec<PlayedGame<G>>, String>> {
-        if self.shared {
+        if self.shared || self.batching == Batching::Game {
             return None;
         }
         let tag = GameTag::of(game);
@@ -317,9 +357,10 @@ mod tests {
     }
 
     /// Games on four threads whose net players share one evaluation server
-    /// (what CUDA gets) and games whose players each own their network (the
-    /// CPU default) both end properly; each game's moves are legal (the
-    /// arena replays them through the rules).
+    /// (what CUDA gets), games in lockstep (the CPU default) and games
+    /// whose players each own their network (`--batching game`) all end
+    /// properly; each game's moves are legal (the arena replays them
+    /// through the rules).
     #[test]
     fn shared_and_private_net_players_play_whole_matches() {
         let dir = std::env::temp_dir().join(format!("triad-netplayers-{}", std::process::id()));
@@ -345,8 +386,21 @@ mod tests {
             max_plies: 60,
             seed: 5,
         };
-        for shared in [true, false] {
-            let nets = NetPlayers::<Position>::new(tch::Device::Cpu, shared);
+        for (shared, batching) in [
+            (true, Batching::Lockstep),
+            (false, Batching::Lockstep),
+            (false, Batching::Game),
+        ] {
+            let mut nets = NetPlayers::<Position>::new(tch::Device::Cpu, shared);
+            nets.batching = batching;
+            // Lockstep plays the CPU's matches; a shared server, or the
+            // game-by-game runner, leaves them to the arena's workers.
+            let lockstep =
+                nets.run_match(&game, &players, &schedule, &openings, &opts, &mut |_| true);
+            assert_eq!(
+                lockstep.is_some(),
+                !shared && batching == Batching::Lockstep
+            );
             let games = arena::run(
                 &game,
                 &players,

@@ -53,6 +53,13 @@ pub struct Args {
     /// Directory to save every game in (Parquet shard).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// How a match with network players runs on the CPU: `lockstep` (many
+    /// games per thread, their leaves batched through each network) or
+    /// `game` (one game per thread, one leaf at a time: the older runner,
+    /// kept to compare). On CUDA the players share an evaluation server
+    /// either way.
+    #[arg(long, default_value = "lockstep", value_name = "lockstep|game")]
+    batching: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -88,6 +95,10 @@ where
         seed: args.seed,
         device: args.device.clone(),
         out: args.out.clone(),
+        batching: args
+            .batching
+            .parse()
+            .map_err(|e| CliError::input(format!("--batching: {e}")))?,
     };
     let mut bar = ProgressBar::hidden();
     let played = matchup::play(game, &players, &opts, &mut |event| match event {
