@@ -77,27 +77,9 @@ pub fn replay_numbered<S: GameState>(
                 });
                 continue;
             }
-            if let Some(o) = outcome.or_else(|| history.outcome()) {
-                return Err(crate::GameError::Record(format!(
-                    "line {}: \"{}\": the game is already over ({})",
-                    i + 1,
-                    crate::clip(token, 80),
-                    o.termination
-                )));
-            }
-            let pos = history.position().clone();
-            let m = pos.parse_move(token).map_err(|e| {
-                crate::GameError::Record(format!(
-                    "line {}: \"{}\": {}",
-                    i + 1,
-                    crate::clip(token, 80),
-                    crate::clip(e.message(), 200)
-                ))
-            })?;
-            history
-                .try_play(m)
-                .map_err(|e| crate::GameError::Record(format!("line {}: {e}", i + 1)))?;
-            moves.push(pos.move_text(m));
+            let over = outcome.or_else(|| history.outcome());
+            let place = format!("line {}", i + 1);
+            moves.push(play_text(&mut history, over, &place, ": ", token)?);
         }
     }
     let outcome = outcome.or_else(|| history.outcome());
@@ -121,27 +103,9 @@ pub fn replay_moves<'a, S: GameState>(
     let mut history = History::new(start);
     let mut texts = Vec::new();
     for (i, token) in moves.into_iter().enumerate() {
-        if let Some(o) = history.outcome() {
-            return Err(crate::GameError::Record(format!(
-                "move {} \"{}\": the game is already over ({})",
-                i + 1,
-                crate::clip(token, 80),
-                o.termination
-            )));
-        }
-        let pos = history.position().clone();
-        let m = pos.parse_move(token).map_err(|e| {
-            crate::GameError::Record(format!(
-                "move {} \"{}\": {}",
-                i + 1,
-                crate::clip(token, 80),
-                crate::clip(e.message(), 200)
-            ))
-        })?;
-        history
-            .try_play(m)
-            .map_err(|e| crate::GameError::Record(format!("move {}: {e}", i + 1)))?;
-        texts.push(pos.move_text(m));
+        let over = history.outcome();
+        let place = format!("move {}", i + 1);
+        texts.push(play_text(&mut history, over, &place, " ", token)?);
     }
     let outcome = history.outcome();
     Ok(RecordReplay {
@@ -150,6 +114,39 @@ pub fn replay_moves<'a, S: GameState>(
         outcome,
         warnings: Vec::new(),
     })
+}
+
+/// Plays one move given as text on `history` and returns its canonical
+/// text: refused when the game is `over`, the text does not parse, or the
+/// move is illegal. Errors read `{place}{sep}"TOKEN": why` (`line 3: "…"`,
+/// `move 2 "…"`), or `{place}: why` for an illegal move; the replays of
+/// both record formats share it.
+fn play_text<S: GameState>(
+    history: &mut History<S>,
+    over: Option<Outcome>,
+    place: &str,
+    sep: &str,
+    token: &str,
+) -> Result<String, crate::GameError> {
+    if let Some(o) = over {
+        return Err(crate::GameError::Record(format!(
+            "{place}{sep}\"{}\": the game is already over ({})",
+            crate::clip(token, 80),
+            o.termination
+        )));
+    }
+    let pos = history.position().clone();
+    let m = pos.parse_move(token).map_err(|e| {
+        crate::GameError::Record(format!(
+            "{place}{sep}\"{}\": {}",
+            crate::clip(token, 80),
+            crate::clip(e.message(), 200)
+        ))
+    })?;
+    history
+        .try_play(m)
+        .map_err(|e| crate::GameError::Record(format!("{place}: {e}")))?;
+    Ok(pos.move_text(m))
 }
 
 /// Writes a game as numbered move pairs, the layout of the inventor's

@@ -633,26 +633,12 @@ impl Network {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        policy.clear();
-        wdl.clear();
-        let b = enc.len();
-        if b == 0 {
-            return;
-        }
-        let (probs, values) = tch::no_grad(|| {
+        self.answer(enc, policy, wdl, || {
             let mut x = enc.to_tensors(self.device());
-            if self.precision != Precision::Fp32 {
-                let kind = self.precision.kind();
-                x.planes = x.planes.to_kind(kind);
-                x.move_features = x.move_features.to_kind(kind);
-            }
-            let (logits, value) = self.forward_t(&x, false);
-            (
-                logits.softmax(1, Kind::Float).to_device(Device::Cpu),
-                value.softmax(1, Kind::Float).to_device(Device::Cpu),
-            )
+            x.planes = self.cast(x.planes);
+            x.move_features = self.cast(x.move_features);
+            self.forward_t(&x, false)
         });
-        read_answers(enc, &probs, &values, policy, wdl);
     }
 
     /// [`Network::evaluate_encoded`] of a batch finished by
@@ -669,20 +655,11 @@ impl Network {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        policy.clear();
-        wdl.clear();
-        let b = enc.len();
-        if b == 0 {
-            return;
-        }
-        let m = enc.max_moves() as i64;
-        let (probs, values) = tch::no_grad(|| {
+        let (b, m) = (enc.len() as i64, enc.max_moves() as i64);
+        self.answer(enc, policy, wdl, || {
             let mut x = enc.to_packed_tensors(self.device());
-            if self.precision != Precision::Fp32 {
-                let kind = self.precision.kind();
-                x.planes = x.planes.to_kind(kind);
-                x.move_features = x.move_features.to_kind(kind);
-            }
+            x.planes = self.cast(x.planes);
+            x.move_features = self.cast(x.move_features);
             let t = self.trunk(&x.planes, false);
             let logits = self.policy_logits_packed(&t, &x); // [N]
             let fill = if logits.kind() == Kind::Half {
@@ -690,12 +667,42 @@ impl Network {
             } else {
                 MASKED_LOGIT
             };
-            let padded = Tensor::full([b as i64 * m], fill, (logits.kind(), logits.device()))
+            let padded = Tensor::full([b * m], fill, (logits.kind(), logits.device()))
                 .index_put(&[Some(&x.move_slot)], &logits, false)
-                .view([b as i64, m]);
+                .view([b, m]);
             let value = self.value_hidden(&t, false).apply(&self.value_out);
+            (padded, value)
+        });
+    }
+
+    /// An input tensor in the network's precision (unchanged in fp32).
+    fn cast(&self, t: Tensor) -> Tensor {
+        match self.precision {
+            Precision::Fp32 => t,
+            p => t.to_kind(p.kind()),
+        }
+    }
+
+    /// The shell both evaluations share: clears `policy` and `wdl`, runs
+    /// `pass` (policy logits `[B, M]`, value logits `[B, 3]`) without
+    /// gradients unless the batch is empty, and reads both softmaxes back
+    /// into them in the encoder's order.
+    fn answer<S: GameState>(
+        &self,
+        enc: &Encoder<S>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+        pass: impl FnOnce() -> (Tensor, Tensor),
+    ) {
+        policy.clear();
+        wdl.clear();
+        if enc.len() == 0 {
+            return;
+        }
+        let (probs, values) = tch::no_grad(|| {
+            let (logits, value) = pass();
             (
-                padded.softmax(1, Kind::Float).to_device(Device::Cpu),
+                logits.softmax(1, Kind::Float).to_device(Device::Cpu),
                 value.softmax(1, Kind::Float).to_device(Device::Cpu),
             )
         });
