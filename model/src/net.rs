@@ -696,7 +696,7 @@ impl Network {
     ) {
         policy.clear();
         wdl.clear();
-        if enc.len() == 0 {
+        if enc.is_empty() {
             return;
         }
         let (probs, values) = tch::no_grad(|| {
