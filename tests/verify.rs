@@ -222,6 +222,18 @@ fn lies() -> Vec<Lie> {
                 (g[0].game_id, PLY as u64)
             },
         },
+        Lie {
+            name: "visits the search could not have made",
+            kind: "search",
+            tell: |g| {
+                // A worker inflating one move's visits (to steer the
+                // policy the trainer learns from counts) past its budget.
+                let r = &mut g[GAME].positions[PLY];
+                let sims = r.simulations.expect("a searched row");
+                r.visits.as_mut().expect("visits")[0] += 2 * sims;
+                (g[GAME].game_id, PLY as u64)
+            },
+        },
     ]
 }
 

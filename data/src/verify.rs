@@ -13,7 +13,9 @@
 //!   the replay's, its legal moves are the position's legal moves (as a
 //!   set), and its chosen move is legal;
 //! - the search columns agree with each other (visits and policy target
-//!   one per legal move, a policy target that sums to 1, a root value in
+//!   one per legal move, a policy target that sums to 1, visits that sum
+//!   to no more than the search could make (its simulations, or the
+//!   previous ply's visits in a reused tree), a root value in
 //!   [-1, 1] and a W/D/L that sums to 1, all null together or not at all);
 //! - the result, termination and game length are the same on every row,
 //!   the length is the number of rows, and at the last ply the result and
@@ -441,9 +443,11 @@ impl<'g, G: Game> Verifier<'g, G> {
     fn game_rows(&mut self, rows: &[PositionRecord], idx: &[u32], faults: &mut Vec<Fault>) {
         let first = &rows[idx[0] as usize];
         let mut said = GameSaid::default();
+        let mut carried = 0u64;
         for &i in idx {
             let r = &rows[i as usize];
             self.row_alone(r, first, idx.len(), &mut said, faults);
+            carried = check_visit_budget(r, carried, faults);
         }
         let start = match first.state(self.game) {
             Ok(s) => s,
@@ -666,6 +670,40 @@ fn check_search(r: &PositionRecord, faults: &mut Vec<Fault>) {
             ));
         }
     }
+}
+
+/// The visits of a row against what its search could have made: a fresh
+/// root gets at most `simulations` visits, and a root whose subtree the
+/// search reused from the previous ply (PUCT's tree reuse) starts with at
+/// most the visits of the previous row's root, so a row's visits sum to at
+/// most the larger of its simulations and the previous row's sum (`carried`),
+/// plus one for the root's own evaluation. A searched row with no visits
+/// and no policy target leaves the trainer nothing to learn the policy from.
+/// Returns the row's sum, the next row's `carried`.
+fn check_visit_budget(r: &PositionRecord, carried: u64, faults: &mut Vec<Fault>) -> u64 {
+    let Some(visits) = &r.visits else {
+        return 0;
+    };
+    let sum: u64 = visits.iter().map(|&v| u64::from(v)).sum();
+    let simulations = u64::from(r.simulations.unwrap_or(0));
+    let cap = simulations.max(carried) + 1;
+    if sum > cap {
+        faults.push(Fault::new(
+            FaultKind::Search,
+            r,
+            format!(
+                "visits sum to {sum}, more than the search could make: {simulations} simulations, or the previous ply's {carried} visits carried over in a reused tree"
+            ),
+        ));
+    }
+    if sum == 0 && !visits.is_empty() && r.policy_target.is_none() {
+        faults.push(Fault::new(
+            FaultKind::Search,
+            r,
+            "visits all 0 and no policy target: a searched row leaves no policy to learn".into(),
+        ));
+    }
+    sum
 }
 
 /// The end of a game: the result and termination the rows give against
