@@ -20,6 +20,7 @@ mod resume;
 mod run_dir;
 mod scale;
 mod slurm;
+mod transfer;
 mod upgrade;
 mod verify;
 mod workspace;

@@ -91,6 +91,26 @@ impl CheckpointInfo {
         }
         Ok(())
     }
+
+    /// Checks that the checkpoint can start a network of `expected`: the
+    /// same game and encoding version, any variant of it. The network's
+    /// weights do not depend on the board's size (the trunk is
+    /// convolutional, the policy head reads each move's cells, the value
+    /// head pools over the board), so a network of one variant computes a
+    /// policy and value on every other.
+    pub fn check_transfer(&self, path: &Path, expected: &GameTag) -> Result<(), CheckpointError> {
+        let same_variant = GameTag {
+            variant: self.variant.clone(),
+            ..expected.clone()
+        };
+        self.check_game(path, &same_variant)
+    }
+
+    /// `name/variant` of the game the checkpoint was trained on, as the
+    /// sidecars of networks started from it record it (`init_from`).
+    pub fn game_text(&self) -> String {
+        format!("{}/{}", self.game, self.variant)
+    }
 }
 
 /// Why a checkpoint could not be written or read.
@@ -313,6 +333,22 @@ impl Network {
             });
         }
         Network::load(weights, game, device)
+    }
+
+    /// Loads a checkpoint of any variant of `game` (same game and encoding
+    /// version, [`CheckpointInfo::check_transfer`]) that must have the shape
+    /// `expected`, to start a network of `game` from it (`triad train
+    /// --init`, `[loop] init`). Returns the checkpoint's own sidecar, whose
+    /// variant says where the weights came from.
+    pub fn load_transfer(
+        weights: &Path,
+        game: &GameTag,
+        expected: Shape,
+        device: Device,
+    ) -> Result<(Network, CheckpointInfo), CheckpointError> {
+        let info = read_info(weights)?;
+        info.check_transfer(weights, game)?;
+        Network::load_expecting(weights, &info.tag(), expected, device)
     }
 
     /// Replaces this network's weights with those in `weights`; every

@@ -441,8 +441,10 @@ where
     G::State: AlphaBetaState,
 {
     let (model_cfg, train_cfg, text) = train::run_configs(flags.config.as_deref())?;
-    if flags.steps == Some(0) {
-        return Err(Error::input("--steps must be at least 1"));
+    if flags.steps == Some(0) && (flags.init.is_none() || flags.resume) {
+        return Err(Error::input(
+            "--steps must be at least 1 (0 only with --init, to label the start network for this game's variant)",
+        ));
     }
     let total = flags.steps.unwrap_or(train_cfg.steps);
     let bar = indicatif::ProgressBar::new(total);

@@ -36,7 +36,9 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     steps: Option<u64>,
     /// Start from these weights (a checkpoint's .safetensors) instead of a
-    /// fresh network; it must have the [model] shape.
+    /// fresh network; it must have the [model] shape, and may be of any
+    /// variant of the game (the sidecars then say `init_from`). With
+    /// --steps 0 the start network itself is written as step 0.
     #[arg(long, value_name = "CKPT")]
     init: Option<PathBuf>,
     /// The game, `NAME[/VARIANT]`, when no --config gives one (default:

@@ -565,6 +565,7 @@ where
     let start = starting_point(opts, &tag, shape, device, &cfg, &hash)?;
     let (start_step, resume_from, parent) =
         (start.step, start.resume_from.clone(), start.parent.clone());
+    let init_from = start.init_from.clone();
     let mut trainer = start.into_trainer(&cfg)?;
     if let Some(text) = &opts.config_text {
         let copy = run_dir.join(CONFIG_COPY);
@@ -577,13 +578,17 @@ where
     let window = open_window(&opts.data, cfg.window, &tag)?;
     let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
     let meta = |step: u64| {
-        serde_json::json!({
+        let mut m = serde_json::json!({
             "train_hash": hash,
             "seed": cfg.seed,
             "batches_consumed": step,
             "window_positions": window.len(),
             "window_shards": window.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        })
+        });
+        if let (Some(from), Some(obj)) = (&init_from, m.as_object_mut()) {
+            obj.insert("init_from".into(), from.clone().into());
+        }
+        m
     };
     let mut summary = Summary {
         steps_run: 0,
@@ -596,6 +601,19 @@ where
         data_wait_seconds: 0.0,
     };
     if start_step >= end {
+        // `--init X --steps 0`: the start network itself becomes the run's
+        // step-0 checkpoint (a network of another variant, labelled for
+        // this one: how a network is scored zero-shot on another size).
+        if resume_from.is_none() && opts.init.is_some() {
+            summary.checkpoint = Some(save_checkpoint(
+                &tag,
+                &trainer,
+                run_dir,
+                start_step,
+                meta(start_step),
+                parent,
+            )?);
+        }
         return Ok(summary);
     }
 
@@ -688,6 +706,19 @@ struct Start {
     parent: Option<String>,
     /// The live weights kept beside a checkpoint that publishes an average.
     live: Option<PathBuf>,
+    /// `name/variant` of the network the lineage started from when that
+    /// was another variant of the game (`--init` across board sizes),
+    /// recorded in each checkpoint's sidecar as `init_from`.
+    init_from: Option<String>,
+}
+
+/// The other variant a checkpoint's lineage started from (its sidecar's
+/// `init_from`), if any.
+fn init_from_of(info: &CheckpointInfo) -> Option<String> {
+    info.metadata
+        .get("init_from")
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
 }
 
 /// Decides where the run in `opts.run_dir` starts. A folder that already
@@ -718,22 +749,33 @@ fn starting_point(
                     weights.display()
                 );
             }
+            let init_from = init_from_of(&info);
             Ok(Start {
                 net,
                 step: info.step,
                 live: live_weights_of(&weights, &info),
                 resume_from: Some(weights),
                 parent: info.parent,
+                init_from,
             })
         }
         (None, _) => {
-            let (net, parent) = match &opts.init {
+            let (net, parent, init_from) = match &opts.init {
                 Some(init) => {
-                    let (net, _) = Network::load_expecting(init, tag, shape, device)
+                    // Any variant of the game: the weights do not depend
+                    // on the board's size (CheckpointInfo::check_transfer).
+                    let (net, from) = Network::load_transfer(init, tag, shape, device)
                         .map_err(checkpoint_error)?;
-                    (net, Some(init.display().to_string()))
+                    // Another variant's network, or one that came from
+                    // another variant itself (the loop's generation 0).
+                    let init_from = if from.variant != tag.variant {
+                        Some(from.game_text())
+                    } else {
+                        init_from_of(&from)
+                    };
+                    (net, Some(init.display().to_string()), init_from)
                 }
-                None => (Network::with_shape(shape, device, cfg.seed), None),
+                None => (Network::with_shape(shape, device, cfg.seed), None, None),
             };
             Ok(Start {
                 net,
@@ -741,6 +783,7 @@ fn starting_point(
                 resume_from: None,
                 parent,
                 live: None,
+                init_from,
             })
         }
     }

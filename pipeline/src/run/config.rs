@@ -2,6 +2,7 @@
 
 use runfile::ConfigError;
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// `[loop]`: the shape of a run of generations.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +33,15 @@ pub struct LoopConfig {
     /// scores at least `gate_score` against it.
     pub gating: bool,
     pub gate_score: f64,
+    /// A checkpoint (`.safetensors` with its sidecar) to start from
+    /// (default: none, a random network): generation 0 is this network
+    /// instead. It may be of any variant of the run's game (a network of
+    /// the 6×5 board starting a 7×6 run): the weights do not depend on the
+    /// board's size; it must have the `[model]` shape. Generation 0's
+    /// sidecar names it (`parent`) and, for another variant, that variant
+    /// (`init_from`). A relative path is from the directory `triad loop`
+    /// runs in.
+    pub init: Option<PathBuf>,
 }
 
 impl Default for LoopConfig {
@@ -44,6 +54,7 @@ impl Default for LoopConfig {
             minutes: 0.0,
             gating: false,
             gate_score: 0.55,
+            init: None,
         }
     }
 }

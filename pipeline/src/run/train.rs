@@ -11,17 +11,42 @@ impl<G: Game> Loop<'_, G>
 where
     G::State: AlphaBetaState,
 {
-    /// Generation 0: a random network.
+    /// Generation 0: a random network, or `[loop] init`'s.
     pub(super) fn init(&self) -> Result<Stage, Error> {
-        let net = model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
-            .map_err(|e| Error::input(e.to_string()))?;
-        let info = model::CheckpointInfo::new(&GameTag::of(self.game), net.shape(), 0);
+        let tag = GameTag::of(self.game);
+        let (net, info) = match &self.cfg.r#loop.init {
+            None => {
+                let net =
+                    model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
+                        .map_err(|e| Error::input(e.to_string()))?;
+                let info = model::CheckpointInfo::new(&tag, net.shape(), 0);
+                (net, info)
+            }
+            Some(init) => {
+                let shape = model::Shape::of(&self.cfg.model, self.game.encoding());
+                let (net, from) =
+                    model::Network::load_transfer(init, &tag, shape, tch::Device::Cpu)
+                        .map_err(|e| Error::input(format!("[loop] init: {e}")))?;
+                let mut info = model::CheckpointInfo::new(&tag, net.shape(), 0);
+                info.parent = Some(init.display().to_string());
+                if from.variant != tag.variant {
+                    info.metadata = serde_json::json!({ "init_from": from.game_text() });
+                }
+                (net, info)
+            }
+        };
         net.save(&self.net_path(0), &info)
             .map_err(|e| Error::failed(e.to_string()))?;
-        eprintln!(
-            "generation 0: a random network ({} parameters)",
-            net.parameter_count()
-        );
+        match &info.parent {
+            None => eprintln!(
+                "generation 0: a random network ({} parameters)",
+                net.parameter_count()
+            ),
+            Some(p) => eprintln!(
+                "generation 0: the network of {p} ({} parameters)",
+                net.parameter_count()
+            ),
+        }
         Ok(Stage::Eval)
     }
 

@@ -1,0 +1,175 @@
+//! Networks across board sizes: a network of one Connect Four variant
+//! starts a run of another (`triad train --init`, `[loop] init`), its
+//! sidecars say where it came from, and a network of another game or
+//! shape is refused by name.
+
+use crate::common::{run_loop, succeeds, triad};
+use serde_json::Value;
+use std::path::Path;
+
+/// A Connect Four loop on `variant` small enough for a test (a 1-block
+/// network, 6 games a generation, 4 training steps), `extra` appended to
+/// its `[loop]` section.
+fn tiny_loop(variant: &str, extra: &str) -> String {
+    format!(
+        r#"seed = 5
+[game]
+name = "connect4"
+variant = "{variant}"
+[model]
+blocks = 1
+channels = 8
+[selfplay]
+simulations = 8
+cheap_simulations = 4
+games_in_flight = 6
+[train]
+batch_size = 16
+schedule = "constant"
+warmup_steps = 0
+checkpoint_every = 4
+metrics_every = 1
+[eval]
+games = 2
+threads = 1
+[loop]
+generations = 1
+games_per_generation = 6
+train_steps_per_generation = 4
+{extra}"#
+    )
+}
+
+fn sidecar(weights: &Path) -> Value {
+    let text = std::fs::read_to_string(weights.with_extension("json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn loop_run(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let config = dir.join(format!("{name}.toml"));
+    std::fs::write(&config, text).unwrap();
+    let run = dir.join(name);
+    let out = run_loop(&config, &run);
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    run
+}
+
+#[test]
+fn a_network_of_a_smaller_board_starts_a_run_on_the_standard_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = loop_run(dir.path(), "small", &tiny_loop("6x5", ""));
+    let small_net = small.join("networks/gen-0001.safetensors");
+    assert_eq!(sidecar(&small_net)["variant"], "6x5");
+
+    // The loop from the 6x5 network: generation 0 is it, labelled 7x6.
+    let init = format!("init = {:?}\n", small_net.to_str().unwrap());
+    let big = loop_run(dir.path(), "big", &tiny_loop("standard", &init));
+    let gen0 = sidecar(&big.join("networks/gen-0000.safetensors"));
+    assert_eq!(gen0["variant"], "7x6", "{gen0}");
+    assert_eq!(gen0["parent"], small_net.to_str().unwrap(), "{gen0}");
+    assert_eq!(gen0["metadata"]["init_from"], "connect4/6x5", "{gen0}");
+    let gen1 = sidecar(&big.join("networks/gen-0001.safetensors"));
+    assert_eq!(gen1["variant"], "7x6", "{gen1}");
+    assert_eq!(gen1["metadata"]["init_from"], "connect4/6x5", "{gen1}");
+    // Generation 0 plays the 7x6 board with the 6x5 weights: the same
+    // tensors, byte for byte.
+    let a = safetensors_bytes(&small_net);
+    let b = safetensors_bytes(&big.join("networks/gen-0000.safetensors"));
+    assert_eq!(a, b, "generation 0's weights are the 6x5 network's");
+
+    // `train --init` of the 6x5 network on 7x6 shards, and `--steps 0`,
+    // which labels it for 7x6 as it is (a zero-shot network).
+    let config = dir.path().join("big.toml");
+    for (steps, out) in [("4", "t4"), ("0", "t0")] {
+        let out_dir = dir.path().join(out);
+        let o = succeeds(&[
+            "train",
+            "--config",
+            config.to_str().unwrap(),
+            "--data",
+            big.to_str().unwrap(),
+            "--init",
+            small_net.to_str().unwrap(),
+            "--steps",
+            steps,
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--json",
+        ]);
+        let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let ckpt = summary["checkpoint"].as_str().expect("a checkpoint");
+        let info = sidecar(Path::new(ckpt));
+        assert_eq!(info["variant"], "7x6", "{info}");
+        assert_eq!(info["step"], steps.parse::<u64>().unwrap(), "{info}");
+        assert_eq!(info["metadata"]["init_from"], "connect4/6x5", "{info}");
+        // The 7x6 network plays a 7x6 position.
+        let spec = format!("net:{ckpt},sims=8");
+        let o = succeeds(&[
+            "move",
+            "--game",
+            "connect4",
+            "--player",
+            &spec,
+            "--position",
+            "4453",
+        ]);
+        assert!(!o.stdout.is_empty());
+    }
+}
+
+/// The weights' bytes of a checkpoint (the tensors, not the file's
+/// header, which names them in any order).
+fn safetensors_bytes(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    bytes[8 + n..].to_vec()
+}
+
+#[test]
+fn a_network_of_another_game_or_shape_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = loop_run(dir.path(), "small", &tiny_loop("6x5", ""));
+    let c4_net = small.join("networks/gen-0001.safetensors");
+
+    // Another shape: two blocks where the network has one.
+    let wide = tiny_loop("standard", &format!("init = {:?}\n", c4_net.to_str().unwrap()))
+        .replace("blocks = 1", "blocks = 2");
+    let config = dir.path().join("wide.toml");
+    std::fs::write(&config, wide).unwrap();
+    let out = run_loop(&config, &dir.path().join("wide"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("[loop] init") && err.contains("expected"), "{err}");
+
+    // Another game: a Connect Four network in a Pirate Chess training run.
+    let shards = dir.path().join("pirate-shards");
+    succeeds(&[
+        "selfplay",
+        "--config",
+        "configs/pirate-quickstart.toml",
+        "--games",
+        "2",
+        "--out",
+        shards.to_str().unwrap(),
+    ]);
+    let out = triad(&[
+        "train",
+        "--config",
+        "configs/pirate-quickstart.toml",
+        "--data",
+        shards.to_str().unwrap(),
+        "--init",
+        c4_net.to_str().unwrap(),
+        "--steps",
+        "1",
+        "--out",
+        dir.path().join("t").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("connect4/6x5") && err.contains("pirate"), "{err}");
+}
