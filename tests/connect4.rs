@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use crate::common::{json, triad};
+use crate::common::{json, succeeds, triad};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -488,4 +488,123 @@ games_per_generation = 8
 train_steps_per_generation = 5
 "#
     )
+}
+
+/// A held-out set of one's own, as scripts/connect4-heldout.sh makes it:
+/// match games, `data positions` (none of Pons's), `solve --columns`, then
+/// `bench pons --file`: the solver errs nowhere on it, and a Pons file
+/// given by `--file` scores as it does in `--dir`.
+#[test]
+fn a_held_out_set_is_sampled_labelled_and_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let pons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/connect4");
+    let (games, positions_txt) = (p("games"), p("positions.txt"));
+    succeeds(&[
+        "eval",
+        "--game",
+        "connect4",
+        "--round-robin",
+        "--players",
+        "random,mcts:sims=20,ab:depth=2",
+        "--games",
+        "4",
+        "--random-plies",
+        "2",
+        "--out",
+        &games,
+    ]);
+    let moves: Vec<String> = std::fs::read_dir(&pons)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|x| x == "moves"))
+        .map(|f| f.to_str().unwrap().to_string())
+        .collect();
+    let mut args = vec![
+        "data",
+        "positions",
+        &games,
+        "--per-ply",
+        "2",
+        "--plies",
+        "6..20",
+        "--seed",
+        "3",
+        "--out",
+        &positions_txt,
+        "--exclude",
+    ];
+    args.extend(moves.iter().map(String::as_str));
+    succeeds(&args);
+    let positions = std::fs::read_to_string(p("positions.txt")).unwrap();
+    let n = positions.lines().count();
+    assert!(n >= 20, "{positions}");
+    let listed: std::collections::HashSet<String> = moves
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(|l| l.split(' ').next().unwrap().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        positions.lines().all(|l| !listed.contains(l)),
+        "a Pons position sampled"
+    );
+    let solved = succeeds(&["solve", "--file", &p("positions.txt"), "--columns"]);
+    std::fs::write(p("Mine.moves"), &solved.stdout).unwrap();
+    let score = |player: &str, file: &str| {
+        let out = succeeds(&[
+            "bench", "pons", "--player", player, "--file", file, "--json",
+        ]);
+        let v = json(&out);
+        let f = &v["files"][0];
+        (
+            f["positions"].as_u64().unwrap(),
+            f["errors"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(score("solver", &p("Mine.moves")), (n as u64, 0));
+    // A Pons file by --file scores as in --dir.
+    let l3 = pons.join("Test_L3_R1.moves");
+    let out = succeeds(&[
+        "bench",
+        "pons",
+        "--player",
+        "ab:depth=2",
+        "--sample",
+        "40",
+        "--json",
+        "--dir",
+        pons.to_str().unwrap(),
+    ]);
+    let whole = json(&out)["files"][0].clone();
+    assert_eq!(whole["file"], "Test_L3_R1", "{whole}");
+    let out = succeeds(&[
+        "bench",
+        "pons",
+        "--player",
+        "ab:depth=2",
+        "--sample",
+        "40",
+        "--json",
+        "--file",
+        l3.to_str().unwrap(),
+    ]);
+    let alone = json(&out)["files"][0].clone();
+    assert_eq!(alone["errors"], whole["errors"], "{alone} {whole}");
+    assert_eq!(alone["positions"], whole["positions"], "{alone} {whole}");
+    // Positions without column values are refused by name.
+    let out = triad(&[
+        "bench",
+        "pons",
+        "--player",
+        "random",
+        "--file",
+        &p("positions.txt"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("positions.txt line 1"));
 }

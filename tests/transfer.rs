@@ -136,14 +136,20 @@ fn a_network_of_another_game_or_shape_is_refused_by_name() {
     let c4_net = small.join("networks/gen-0001.safetensors");
 
     // Another shape: two blocks where the network has one.
-    let wide = tiny_loop("standard", &format!("init = {:?}\n", c4_net.to_str().unwrap()))
-        .replace("blocks = 1", "blocks = 2");
+    let wide = tiny_loop(
+        "standard",
+        &format!("init = {:?}\n", c4_net.to_str().unwrap()),
+    )
+    .replace("blocks = 1", "blocks = 2");
     let config = dir.path().join("wide.toml");
     std::fs::write(&config, wide).unwrap();
     let out = run_loop(&config, &dir.path().join("wide"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("[loop] init") && err.contains("expected"), "{err}");
+    assert!(
+        err.contains("[loop] init") && err.contains("expected"),
+        "{err}"
+    );
 
     // Another game: a Connect Four network in a Pirate Chess training run.
     let shards = dir.path().join("pirate-shards");
@@ -171,5 +177,8 @@ fn a_network_of_another_game_or_shape_is_refused_by_name() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("connect4/6x5") && err.contains("pirate"), "{err}");
+    assert!(
+        err.contains("connect4/6x5") && err.contains("pirate"),
+        "{err}"
+    );
 }

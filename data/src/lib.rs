@@ -18,6 +18,7 @@ pub mod layout;
 pub mod openings;
 mod reader;
 mod record;
+pub mod sample;
 pub mod schema;
 pub mod summary;
 pub mod synthetic;

@@ -1,7 +1,8 @@
 //! `triad data info` and `triad data export`: look into self-play shards;
 //! `triad data import`: records from elsewhere as a shard; `triad data
 //! upgrade`: bring a run to the one layout; `triad data verify`: check
-//! shards against their game's rules.
+//! shards against their game's rules; `triad data positions`: sample
+//! positions from games.
 
 use std::path::PathBuf;
 
@@ -43,6 +44,37 @@ enum Verb {
         after_help = "Each game is replayed from its first row; every row's position text, side\nto move, hash, repetition count and legal moves must be the replay's and\nits chosen move legal; plies in order and complete; game ids unique across\nall the shards given; visits, policy target, root value and W/D/L\nconsistent; result, termination and length the same on every row and what\nthe rules say at the last ply; the file's game, variant and schema those of\nits rows. Prints each fault (file, game, ply) and a summary; exit 1 on any\nfault, 2 when the paths hold no shard (docs/data.md, \"Verifying shards\").\n\nExamples:\n  triad data verify runs/quickstart\n  triad data verify s3://triad-runs/c4-01 --generations 3..\n  triad data verify a.parquet b.parquet --json"
     )]
     Verify(VerifyArgs),
+    /// Sample positions from games: up to N distinct positions of each ply, seeded.
+    #[command(
+        after_help = "Reads the position of every row (any game), keeps the distinct ones of each\nply in --plies, leaves out those listed in --exclude files (each line's first\nword: Pons's files as they are), and draws up to --per-ply of each ply with\nthe seed. Prints one position a line (`-` for an empty text), ply by ply, or\nwrites them to --out. This is how a test set is drawn from games nothing was\ntuned on; label it with `triad solve --file F --columns` (docs/data.md,\n\"Sampling positions\"; scripts/connect4-heldout.sh).\n\nExamples:\n  triad data positions games/ --per-ply 80 --plies 4..41 --exclude benchmarks/connect4/*.moves --out pos.txt\n  triad data positions runs/c4 --per-ply 10 --json"
+    )]
+    Positions(PositionsArgs),
+}
+
+#[derive(clap::Args)]
+struct PositionsArgs {
+    /// Shard files, directories of shards, or run directories (their
+    /// self-play shards, not eval/; name `RUN/eval` for its match games).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Positions at most of each ply.
+    #[arg(long, value_name = "N")]
+    per_ply: usize,
+    /// The plies sampled: `A..B` (both included), `A..`, `..B` or `N`.
+    #[arg(long, default_value = "0..", value_parser = data::sample::parse_plies)]
+    plies: std::ops::RangeInclusive<u32>,
+    /// Files of positions never to sample (e.g. another test set's).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    exclude: Vec<PathBuf>,
+    /// Seed of the draw: the same games and seed give the same positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the positions here (a temporary name, then renamed) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print one JSON object (counts per ply and the positions) instead.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -131,7 +163,35 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Verb::Import(a) => import(a),
         Verb::Upgrade(a) => upgrade(a),
         Verb::Verify(a) => verify(a),
+        Verb::Positions(a) => positions(a),
     }
+}
+
+fn positions(args: PositionsArgs) -> Result<(), CliError> {
+    if args.per_ply == 0 {
+        return Err(CliError::input("--per-ply must be at least 1"));
+    }
+    let exclude = data::sample::read_exclusions(&args.exclude)?;
+    let shards = shards_of(&args.paths, None)?;
+    let options = data::sample::SampleOptions {
+        per_ply: args.per_ply,
+        plies: args.plies,
+        exclude,
+        seed: args.seed,
+    };
+    let sample = data::sample::sample_positions(&shards, &options)?;
+    if let Some(out) = &args.out {
+        write_atomically(out, sample.lines().as_bytes())?;
+    }
+    if args.json {
+        print_json(&sample.json());
+    } else {
+        if args.out.is_none() {
+            emit(&sample.lines());
+        }
+        eprintln!("{}", sample.summary());
+    }
+    Ok(())
 }
 
 fn verify(args: VerifyArgs) -> Result<(), CliError> {

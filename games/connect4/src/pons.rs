@@ -86,35 +86,72 @@ pub fn read_suite(
     game: &Connect4,
     dir: &Path,
 ) -> Result<Vec<SuiteFile<crate::Position>>, GameError> {
+    FILES
+        .iter()
+        .map(|&(name, stage)| {
+            read_suite_file(game, &dir.join(format!("{name}.moves")), name, stage)
+        })
+        .collect()
+}
+
+/// Any files in Pons's `.moves` format (a held-out set of one's own, say)
+/// as a benchmark suite of `game`, each named by its file stem.
+pub fn read_suite_files(
+    game: &Connect4,
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<SuiteFile<crate::Position>>, GameError> {
+    paths
+        .iter()
+        .map(|path| {
+            let name = path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            read_suite_file(game, path, &name, &name)
+        })
+        .collect()
+}
+
+/// One `.moves` file as a suite file: each case's right moves are the
+/// columns that do not err.
+fn read_suite_file(
+    game: &Connect4,
+    path: &Path,
+    name: &str,
+    stage: &str,
+) -> Result<SuiteFile<crate::Position>, GameError> {
     if game.size() != Size::STANDARD {
         return Err(GameError::Record(format!(
             "Pons's benchmark positions are for the 7x6 board, not {}",
             game.variant()
         )));
     }
-    FILES
-        .iter()
-        .map(|&(name, stage)| {
-            let path = dir.join(format!("{name}.moves"));
-            let cases = read_moves_file(&path)?
-                .into_iter()
-                .enumerate()
-                .map(|(i, line)| {
-                    let position = game.parse_state(&line.sequence).map_err(|e| {
-                        GameError::Record(format!("{} line {}: {e}", path.display(), i + 1))
-                    })?;
-                    let good = (0..line.values.len() as u8)
-                        .map(Column)
-                        .filter(|&c| line.values[c.0 as usize].is_some() && !line.is_error(c))
-                        .collect();
-                    Ok(SuiteCase { position, good })
-                })
-                .collect::<Result<_, GameError>>()?;
-            Ok(SuiteFile {
-                name: name.to_string(),
-                stage: stage.to_string(),
-                cases,
-            })
+    let cases = read_moves_file(path)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let position = game.parse_state(&line.sequence).map_err(|e| {
+                GameError::Record(format!("{} line {}: {e}", path.display(), i + 1))
+            })?;
+            if line.values.len() != game.size().width as usize {
+                return Err(GameError::Record(format!(
+                    "{} line {}: {} column values for a board of {} columns (`triad solve --columns` writes them)",
+                    path.display(),
+                    i + 1,
+                    line.values.len(),
+                    game.size().width
+                )));
+            }
+            let good = (0..line.values.len() as u8)
+                .map(Column)
+                .filter(|&c| line.values[c.0 as usize].is_some() && !line.is_error(c))
+                .collect();
+            Ok(SuiteCase { position, good })
         })
-        .collect()
+        .collect::<Result<_, GameError>>()?;
+    Ok(SuiteFile {
+        name: name.to_string(),
+        stage: stage.to_string(),
+        cases,
+    })
 }

@@ -16,9 +16,8 @@ where
         let tag = GameTag::of(self.game);
         let (net, info) = match &self.cfg.r#loop.init {
             None => {
-                let net =
-                    model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
-                        .map_err(|e| Error::input(e.to_string()))?;
+                let net = model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
+                    .map_err(|e| Error::input(e.to_string()))?;
                 let info = model::CheckpointInfo::new(&tag, net.shape(), 0);
                 (net, info)
             }

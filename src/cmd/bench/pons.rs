@@ -23,6 +23,7 @@ simulations, temperature 0, no noise: `--player net:CKPT,sims=600` (net: players
 without noise and play the most visited move).\n\nExamples:\n  \
 triad bench pons --player ab:depth=5\n  \
 triad bench pons --player mcts:sims=1000 --sample 100\n  \
+triad bench pons --player ab:depth=5 --file benchmarks/connect4-heldout/Heldout.moves\n  \
 triad bench pons --player net:runs/c4/checkpoints/gen-0010.safetensors,sims=600 --json"
 )]
 pub struct Args {
@@ -32,6 +33,11 @@ pub struct Args {
     /// The folder of Pons's files (`Test_L*_R*.moves`).
     #[arg(long, default_value = "benchmarks/connect4", value_name = "DIR")]
     dir: PathBuf,
+    /// Score these files instead of Pons's six: any files in his `.moves`
+    /// format (`moves score v1 .. v7`, as `triad solve --columns` writes),
+    /// e.g. the held-out set benchmarks/connect4-heldout/Heldout.moves.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "dir")]
+    file: Vec<PathBuf>,
     /// Positions per file: every k-th line so that about this many are
     /// used (default: all 1,000).
     #[arg(long, value_name = "N")]
@@ -65,9 +71,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     // build gives the clean error before any work.
     build_player(&game, &spec, 0, nets.as_deref())
         .map_err(|e| CliError::input(format!("--player: {e}")))?;
-    let files = game
-        .read_suite(&args.dir)
-        .map_err(|e| CliError::input(format!("{e} (--dir names the folder of Pons's files)")))?;
+    let files = if args.file.is_empty() {
+        game.read_suite(&args.dir)
+            .map_err(|e| CliError::input(format!("{e} (--dir names the folder of Pons's files)")))?
+    } else {
+        connect4::pons::read_suite_files(&game, &args.file)
+            .map_err(|e| CliError::input(format!("--file: {e}")))?
+    };
     let bar = pipeline::bar_with(
         0,
         "{bar:30} {pos}/{len} positions {msg} [{elapsed}, eta {eta}]",
