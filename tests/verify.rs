@@ -9,16 +9,20 @@ use game::{Game, GameMove, GameState};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Four random games of `g` (ids `first..first + 4`).
+/// The ply cap of the test games.
+const CAP: u32 = 40;
+
+/// Four random games of `g` (ids `first..first + 4`), stopped at [`CAP`].
 fn games_of<G: Game>(g: &G, first: u64, seed: u64) -> Vec<GameRecord> {
     let start = g.start();
     (first..first + 4)
-        .map(|id| data::synthetic::random_game(g, id, &start, seed, 40))
+        .map(|id| data::synthetic::random_game(g, id, &start, seed, CAP))
         .collect()
 }
 
+/// A shard of `games`, recording their cap as self-play does.
 fn write(path: &Path, games: &[GameRecord]) {
-    let mut w = data::ShardWriter::create(path).unwrap();
+    let mut w = data::ShardWriter::create_capped(path, CAP).unwrap();
     for game in games {
         w.push_game(game).unwrap();
     }
@@ -232,6 +236,23 @@ fn lies() -> Vec<Lie> {
                 let sims = r.simulations.expect("a searched row");
                 r.visits.as_mut().expect("visits")[0] += 2 * sims;
                 (g[GAME].game_id, PLY as u64)
+            },
+        },
+        Lie {
+            name: "a game cut short and called a draw by the ply cap",
+            kind: "result",
+            tell: |g| {
+                // A worker that stops its games early as draws, teaching
+                // the value head that they were drawn.
+                let rows = &mut g[GAME].positions;
+                rows.truncate(PLY + 2);
+                let n = rows.len() as u32;
+                for r in rows.iter_mut() {
+                    r.result = Some(game::GameResult::Draw);
+                    r.termination = game::Termination::MaxLength;
+                    r.game_length = n;
+                }
+                (g[GAME].game_id, PLY as u64 + 1)
             },
         },
     ]

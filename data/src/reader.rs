@@ -293,6 +293,7 @@ pub struct ShardReader {
     builder: ParquetRecordBatchReaderBuilder<File>,
     version: u32,
     game: Option<ShardGame>,
+    max_plies: Option<u32>,
 }
 
 /// Runs `f`, turning a panic inside the Parquet decoder (possible on
@@ -347,6 +348,7 @@ impl ShardReader {
             }
         };
         check_column_types(&path, builder.schema(), version)?;
+        let max_plies = kv(crate::schema::MAX_PLIES_KEY).and_then(|v| v.parse::<u32>().ok());
         let game = if version == 1 {
             Some(ShardGame::new(V1_GAME, V1_VARIANT))
         } else {
@@ -359,11 +361,18 @@ impl ShardReader {
             builder,
             version,
             game,
+            max_plies,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The ply cap its writer stopped games at
+    /// ([`crate::schema::MAX_PLIES_KEY`]), if it recorded one.
+    pub fn max_plies(&self) -> Option<u32> {
+        self.max_plies
     }
 
     /// The schema version stored in the file (1 or 2).

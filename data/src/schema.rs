@@ -26,6 +26,12 @@ pub const GAME_KEY: &str = "triad.game";
 /// Key of the game's variant, the same as every row's `variant` column
 /// (version 2).
 pub const VARIANT_KEY: &str = "triad.variant";
+/// Key of the ply cap its writer stopped games at (self-play's `[selfplay]
+/// max_plies`, a match's `max_plies`): a game the rules did not end whose
+/// termination is `max-length` or `adjudication` is exactly this long
+/// (`triad data verify` checks it). Absent from shards written before it
+/// existed and from imported ones.
+pub const MAX_PLIES_KEY: &str = "triad.max_plies";
 
 /// The game of every version 1 shard (they had no `game` column).
 pub const V1_GAME: &str = "piratechnics";

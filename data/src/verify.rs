@@ -277,6 +277,12 @@ pub struct Verifier<'g, G: Game> {
     segments: Vec<(u32, u32, u32)>,
     /// Row indices grouped by game, file order within a game.
     order: Vec<u32>,
+    /// The ply cap the run stops games at, when the caller knows it
+    /// ([`Verifier::with_max_plies`]).
+    run_cap: Option<u32>,
+    /// The cap of the rows being checked: the run's, else the shard's own
+    /// ([`crate::schema::MAX_PLIES_KEY`]).
+    cap: Option<u32>,
 }
 
 impl<'g, G: Game> Verifier<'g, G> {
@@ -293,7 +299,18 @@ impl<'g, G: Game> Verifier<'g, G> {
             slots: HashMap::new(),
             segments: Vec::new(),
             order: Vec::new(),
+            run_cap: None,
+            cap: None,
         }
+    }
+
+    /// Checks games stopped by the cap against `max_plies` (the run's
+    /// `[selfplay] max_plies`), whatever a shard says: a shard whose own
+    /// recorded cap differs is a metadata fault, and a game ended by
+    /// `max-length` or `adjudication` at another length a result fault.
+    pub fn with_max_plies(mut self, max_plies: u32) -> Self {
+        self.run_cap = Some(max_plies);
+        self
     }
 
     /// Reads the shard at `path` and checks its metadata and rows; a game
@@ -309,11 +326,21 @@ impl<'g, G: Game> Verifier<'g, G> {
         if let Err(e) = reader.check_game(&self.tag) {
             faults.push(Fault::file(FaultKind::Metadata, e.message));
         }
+        if let (Some(run), Some(own)) = (self.run_cap, reader.max_plies()) {
+            if run != own {
+                faults.push(Fault::file(
+                    FaultKind::Metadata,
+                    format!("the shard says its games stop at {own} plies; this run stops them at {run}"),
+                ));
+            }
+        }
+        self.cap = self.run_cap.or(reader.max_plies());
         let rows = match reader.read_records() {
             Ok(rows) => rows,
             Err(e) => return ShardCheck::failed(path, FaultKind::Unreadable, e.message),
         };
         let mut checked = self.records(&rows, taken);
+        self.cap = None;
         faults.append(&mut checked.faults);
         checked.faults = faults;
         ShardCheck {
@@ -482,7 +509,13 @@ impl<'g, G: Game> Verifier<'g, G> {
             },
         );
         match replay {
-            Ok(h) => check_end(&h, first, &rows[idx[idx.len() - 1] as usize], faults),
+            Ok(h) => check_end(
+                &h,
+                first,
+                &rows[idx[idx.len() - 1] as usize],
+                self.cap,
+                faults,
+            ),
             Err(f) => faults.push(f),
         }
     }
@@ -712,6 +745,7 @@ fn check_end<S: GameState>(
     h: &History<S>,
     first: &PositionRecord,
     last: &PositionRecord,
+    cap: Option<u32>,
     faults: &mut Vec<Fault>,
 ) {
     let said = format!("{} {}", result_str(first.result), first.termination);
@@ -739,6 +773,17 @@ fn check_end<S: GameState>(
             if !ok {
                 fault(format!(
                     "the rules do not end the game after this ply ({side} to move); the rows say {said}"
+                ));
+                return;
+            }
+            let capped = matches!(
+                first.termination,
+                Termination::MaxLength | Termination::Adjudication
+            );
+            let plies = h.ply() as u32;
+            if let Some(cap) = cap.filter(|&c| capped && plies != c) {
+                fault(format!(
+                    "{said} after {plies} plies; the games of this shard stop at {cap}"
                 ));
             }
         }

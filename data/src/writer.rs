@@ -229,6 +229,20 @@ impl ShardWriter {
         ShardWriter::with_options(path, &ShardOptions::default())
     }
 
+    /// A writer of games stopped at `max_plies` (recorded under
+    /// [`crate::schema::MAX_PLIES_KEY`], so that `data verify` can check
+    /// that every game stopped by the cap is that long).
+    pub fn create_capped(path: impl AsRef<Path>, max_plies: u32) -> Result<ShardWriter, DataError> {
+        let options = ShardOptions {
+            metadata: vec![(
+                crate::schema::MAX_PLIES_KEY.to_string(),
+                max_plies.to_string(),
+            )],
+            ..ShardOptions::default()
+        };
+        ShardWriter::with_options(path, &options)
+    }
+
     pub fn with_options(
         path: impl AsRef<Path>,
         options: &ShardOptions,

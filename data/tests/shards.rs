@@ -824,3 +824,63 @@ fn refresh_adds_new_shards_and_drops_the_oldest_rows() {
     assert_eq!(window.records().last(), second.last());
     assert_eq!(window.shards().len(), 2);
 }
+
+/// The ply cap a writer records, and the verifier's check of games
+/// stopped by it: against the shard's own cap, and against the run's.
+#[test]
+fn games_stopped_by_the_cap_are_checked_against_it() {
+    use data::verify::{GameIds, Verifier};
+    let dir = tempfile::tempdir().unwrap();
+    let g = Piratechnics::standard();
+    // Random PiRaTeKnIcS games of 12 plies never end by the rules.
+    let games: Vec<_> = (0..3)
+        .map(|id| data::synthetic::random_game(&g, id, &g.start(), 4, 12))
+        .collect();
+    assert!(games
+        .iter()
+        .all(|r| r.positions[0].termination == game::Termination::MaxLength));
+    let path = dir.path().join("capped.parquet");
+    let mut w = data::ShardWriter::create_capped(&path, 12).unwrap();
+    for r in &games {
+        w.push_game(r).unwrap();
+    }
+    w.finish().unwrap();
+    assert_eq!(
+        kv(&path, data::schema::MAX_PLIES_KEY).as_deref(),
+        Some("12")
+    );
+    assert_eq!(
+        data::ShardReader::open(&path).unwrap().max_plies(),
+        Some(12)
+    );
+    let ids = GameIds::default();
+    // Its own cap, and a run with the same: no fault.
+    assert!(Verifier::new(&g).shard(&path, &ids).ok());
+    assert!(Verifier::new(&g).with_max_plies(12).shard(&path, &ids).ok());
+    // A run that stops games at 20: the shard's cap is a metadata fault,
+    // and each game stopped at 12 a result fault.
+    let check = Verifier::new(&g).with_max_plies(20).shard(&path, &ids);
+    let kinds: Vec<&str> = check
+        .checked
+        .faults
+        .iter()
+        .map(|f| f.kind.as_str())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "metadata").count(),
+        1,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "result").count(),
+        3,
+        "{kinds:?}"
+    );
+    assert!(
+        check.checked.faults[0]
+            .message
+            .contains("stop at 12 plies; this run stops them at 20"),
+        "{:?}",
+        check.checked.faults[0]
+    );
+}

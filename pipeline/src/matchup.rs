@@ -124,7 +124,7 @@ where
     )
     .map_err(Error::failed)?;
     let saved = match &opts.out {
-        Some(dir) => Some(save_games(game, opts.seed, dir, players, &games)?),
+        Some(dir) => Some(save_games(game, opts, dir, players, &games)?),
         None => None,
     };
     Ok(Played {
@@ -190,16 +190,16 @@ fn check_networks<G: Game>(game: &G, players: &[PlayerSpec]) -> Result<(), Error
 /// `out`: every game in one Parquet shard, `eval-seedS-N.parquet`.
 fn save_games<G: Game>(
     game: &G,
-    seed: u64,
+    opts: &MatchOptions,
     dir: &Path,
     players: &[PlayerSpec],
     games: &[arena::PlayedGame<G>],
 ) -> Result<(usize, PathBuf), Error> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
-    let path = dir.join(format!("eval-seed{seed}-{}.parquet", games.len()));
+    let path = dir.join(format!("eval-seed{}-{}.parquet", opts.seed, games.len()));
     let failed = |e: data::DataError| Error::failed(e.to_string());
-    let mut w = data::ShardWriter::create(&path).map_err(failed)?;
+    let mut w = data::ShardWriter::create_capped(&path, opts.max_plies as u32).map_err(failed)?;
     for (i, g) in games.iter().enumerate() {
         w.push_game(&game_record(game, g, players, i as u64))
             .map_err(failed)?;

@@ -606,9 +606,10 @@ where
         for g in &finished {
             let w = match writer.as_mut() {
                 Some(w) => w,
-                None => {
-                    writer.insert(ShardWriter::create(shard_path(shard_index)).map_err(failed)?)
-                }
+                None => writer.insert(
+                    ShardWriter::create_capped(shard_path(shard_index), config.max_plies)
+                        .map_err(failed)?,
+                ),
             };
             for r in &g.records {
                 w.push(r).map_err(failed)?;

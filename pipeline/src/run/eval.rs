@@ -77,7 +77,8 @@ where
         bar.finish_and_clear();
         let shard = self.run.join(crate::layout::eval_games(g));
         let failed = |e: data::DataError| Error::failed(e.to_string());
-        let mut w = data::ShardWriter::create(&shard).map_err(failed)?;
+        let mut w =
+            data::ShardWriter::create_capped(&shard, cfg.eval.max_plies as u32).map_err(failed)?;
         for (i, gm) in played.games.iter().enumerate() {
             w.push_game(&game_record(
                 self.game,

@@ -205,13 +205,14 @@ fn publish(
 fn ingest<G: Game>(
     game: &G,
     opts: &TrainerOptions,
+    max_plies: u32,
     ingested: &mut Ingested,
     report: &mut TrainerReport,
 ) -> Result<u64, Error> {
     let t = Instant::now();
     let listed = patiently(opts.store, "listing shards", |s| s.list(GAMES_DIR))?;
     let mut new_games = 0;
-    let mut verifier = data::verify::Verifier::new(game);
+    let mut verifier = data::verify::Verifier::new(game).with_max_plies(max_plies);
     for l in listed {
         if !l.key.ends_with(".parquet") || ingested.keys.contains(&l.key) {
             continue;
@@ -392,7 +393,13 @@ where
         let g = have + 1;
         let mut said = false;
         loop {
-            ingest(game, opts, &mut ingested, &mut report)?;
+            ingest(
+                game,
+                opts,
+                cfg.selfplay.max_plies,
+                &mut ingested,
+                &mut report,
+            )?;
             let new = ingested.games - games_at_last;
             if new >= opts.min_new_games || opts.stop.load(Ordering::SeqCst) {
                 break;
