@@ -569,31 +569,22 @@ fn a_held_out_set_is_sampled_labelled_and_scored() {
     assert_eq!(score("solver", &p("Mine.moves")), (n as u64, 0));
     // A Pons file by --file scores as in --dir.
     let l3 = pons.join("Test_L3_R1.moves");
-    let out = succeeds(&[
-        "bench",
-        "pons",
-        "--player",
-        "ab:depth=2",
-        "--sample",
-        "40",
-        "--json",
-        "--dir",
-        pons.to_str().unwrap(),
-    ]);
-    let whole = json(&out)["files"][0].clone();
+    let first_file = |flag: &str, path: &std::path::Path| {
+        let out = succeeds(&[
+            "bench",
+            "pons",
+            "--player",
+            "ab:depth=2",
+            "--sample",
+            "40",
+            "--json",
+            flag,
+            path.to_str().unwrap(),
+        ]);
+        json(&out)["files"][0].clone()
+    };
+    let (whole, alone) = (first_file("--dir", &pons), first_file("--file", &l3));
     assert_eq!(whole["file"], "Test_L3_R1", "{whole}");
-    let out = succeeds(&[
-        "bench",
-        "pons",
-        "--player",
-        "ab:depth=2",
-        "--sample",
-        "40",
-        "--json",
-        "--file",
-        l3.to_str().unwrap(),
-    ]);
-    let alone = json(&out)["files"][0].clone();
     assert_eq!(alone["errors"], whole["errors"], "{alone} {whole}");
     assert_eq!(alone["positions"], whole["positions"], "{alone} {whole}");
     // Positions without column values are refused by name.

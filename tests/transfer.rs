@@ -3,41 +3,15 @@
 //! sidecars say where it came from, and a network of another game or
 //! shape is refused by name.
 
-use crate::common::{run_loop, succeeds, triad};
+use crate::common::{run_loop, succeeds, triad, TINY};
 use serde_json::Value;
 use std::path::Path;
 
-/// A Connect Four loop on `variant` small enough for a test (a 1-block
-/// network, 6 games a generation, 4 training steps), `extra` appended to
-/// its `[loop]` section.
+/// [`TINY`]'s loop on Connect Four's `variant`, `extra` appended to its
+/// `[loop]` section.
 fn tiny_loop(variant: &str, extra: &str) -> String {
-    format!(
-        r#"seed = 5
-[game]
-name = "connect4"
-variant = "{variant}"
-[model]
-blocks = 1
-channels = 8
-[selfplay]
-simulations = 8
-cheap_simulations = 4
-games_in_flight = 6
-[train]
-batch_size = 16
-schedule = "constant"
-warmup_steps = 0
-checkpoint_every = 4
-metrics_every = 1
-[eval]
-games = 2
-threads = 1
-[loop]
-generations = 1
-games_per_generation = 6
-train_steps_per_generation = 4
-{extra}"#
-    )
+    let game = format!("[game]\nname = \"connect4\"\nvariant = \"{variant}\"\n[model]");
+    format!("{}{extra}", TINY.replacen("[model]", &game, 1))
 }
 
 fn sidecar(weights: &Path) -> Value {
@@ -64,6 +38,7 @@ fn a_network_of_a_smaller_board_starts_a_run_on_the_standard_one() {
     let small = loop_run(dir.path(), "small", &tiny_loop("6x5", ""));
     let small_net = small.join("networks/gen-0001.safetensors");
     assert_eq!(sidecar(&small_net)["variant"], "6x5");
+    assert!(TINY.trim_end().ends_with("train_steps_per_generation = 10"));
 
     // The loop from the 6x5 network: generation 0 is it, labelled 7x6.
     let init = format!("init = {:?}\n", small_net.to_str().unwrap());
@@ -84,7 +59,7 @@ fn a_network_of_a_smaller_board_starts_a_run_on_the_standard_one() {
     // `train --init` of the 6x5 network on 7x6 shards, and `--steps 0`,
     // which labels it for 7x6 as it is (a zero-shot network).
     let config = dir.path().join("big.toml");
-    for (steps, out) in [("4", "t4"), ("0", "t0")] {
+    for (steps, out) in [("12", "t12"), ("0", "t0")] {
         let out_dir = dir.path().join(out);
         let o = succeeds(&[
             "train",
@@ -152,22 +127,20 @@ fn a_network_of_another_game_or_shape_is_refused_by_name() {
     );
 
     // Another game: a Connect Four network in a Pirate Chess training run.
+    let pirate = dir.path().join("pirate.toml");
+    let text = TINY.replacen("[model]", "[game]\nname = \"pirate\"\n[model]", 1);
+    std::fs::write(&pirate, text).unwrap();
     let shards = dir.path().join("pirate-shards");
+    let (pirate, shards) = (pirate.to_str().unwrap(), shards.to_str().unwrap());
     succeeds(&[
-        "selfplay",
-        "--config",
-        "configs/pirate-quickstart.toml",
-        "--games",
-        "2",
-        "--out",
-        shards.to_str().unwrap(),
+        "selfplay", "--config", pirate, "--games", "2", "--out", shards,
     ]);
     let out = triad(&[
         "train",
         "--config",
-        "configs/pirate-quickstart.toml",
+        pirate,
         "--data",
-        shards.to_str().unwrap(),
+        shards,
         "--init",
         c4_net.to_str().unwrap(),
         "--steps",
