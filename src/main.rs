@@ -24,6 +24,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The analysis engine for programs: JSON queries in, JSON answers out (KataGo's protocol).
+    Analysis(cmd::analysis::Args),
     /// Search a position with the alpha-beta engine (per-depth lines, best move).
     Analyze(cmd::analyze::Args),
     /// Throughput benchmarks (model, search, ...).
@@ -77,6 +79,7 @@ fn main() {
     keep_large_allocations();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analysis(a) => cmd::analysis::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Config(a) => cmd::config::run(a),

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod analysis;
 #[path = "connect4.rs"]
 mod connect4_cli;
 mod explore;

@@ -1,9 +1,11 @@
-//! A game between a person and the alpha-beta engine (`triad play`): the
+//! A game between a person and any player (`triad play`): the alpha-beta
+//! engine, or any other [`Player`] (a network, MCTS, a solver, random). The
 //! session's state and its answers to typed input, without the terminal.
 //! The caller shows the board, reads lines and prints what comes back.
 
+use crate::arena::players::Player;
 use crate::search::{EngineSpec, Searcher};
-use game::{AlphaBetaState, Color, History};
+use game::{AlphaBetaState, Color, Game, History};
 
 /// The commands a player may type, for help texts.
 pub const PLAY_HELP: &str = "commands: a move (d2-d4, c8BR-f5, f7BRxd5P, d2<PPP>-d4, ...), \
@@ -14,7 +16,9 @@ moves (list legal moves), undo (take back a move pair), help, quit";
 pub enum Step {
     /// The game is over: `Game over: RESULT (TERMINATION)`.
     Over(String),
-    /// The engine moved: `engine plays MOVE (score S, N nodes)`.
+    /// The engine moved: `engine plays MOVE (score S, N nodes)` (the
+    /// alpha-beta engine) or `engine plays MOVE (SECONDS s)` (any other
+    /// player).
     EngineMoved(String),
     /// The person is to move.
     PersonToMove,
@@ -31,11 +35,21 @@ pub enum Reply {
     Stay(Option<String>),
 }
 
+/// A player's move in a game, as the session calls it.
+type Chooser<S> = Box<dyn FnMut(&History<S>) -> <S as game::GameState>::Move + Send>;
+
+/// The person's opponent.
+enum Opponent<S: AlphaBetaState> {
+    /// The alpha-beta engine, which reports its score and nodes.
+    AlphaBeta(Box<Searcher<S>>, EngineSpec),
+    /// Any other player, by its name (its spec as written).
+    Other(Chooser<S>, String),
+}
+
 /// A game of a person against the engine.
 pub struct PlaySession<S: AlphaBetaState> {
     game: History<S>,
-    engine: Searcher<S>,
-    spec: EngineSpec,
+    engine: Opponent<S>,
     person: Color,
 }
 
@@ -44,18 +58,34 @@ impl<S: AlphaBetaState> PlaySession<S> {
     pub fn new(start: S, spec: EngineSpec, person: Color) -> PlaySession<S> {
         PlaySession {
             game: History::new(start),
-            engine: Searcher::<S>::from_spec(&spec),
-            spec,
+            engine: Opponent::AlphaBeta(Box::new(Searcher::<S>::from_spec(&spec)), spec),
+            person,
+        }
+    }
+
+    /// A game from `start` against `player` of game `G` (a network, MCTS,
+    /// a solver, random: see `build_player`), called `name` in the
+    /// greeting, the person playing `person`.
+    pub fn with_player<G: Game<State = S, Move = S::Move>>(
+        start: S,
+        mut player: Box<dyn Player<G>>,
+        name: String,
+        person: Color,
+    ) -> PlaySession<S> {
+        PlaySession {
+            game: History::new(start),
+            engine: Opponent::Other(Box::new(move |h: &History<S>| player.choose(h)), name),
             person,
         }
     }
 
     /// `You play COLOR against ENGINE. COMMANDS`.
     pub fn greeting(&self) -> String {
-        format!(
-            "You play {} against {}. {PLAY_HELP}",
-            self.person, self.spec
-        )
+        let name = match &self.engine {
+            Opponent::AlphaBeta(_, spec) => spec.to_string(),
+            Opponent::Other(_, name) => name.clone(),
+        };
+        format!("You play {} against {name}. {PLAY_HELP}", self.person)
     }
 
     /// The current position drawn as text.
@@ -76,19 +106,38 @@ impl<S: AlphaBetaState> PlaySession<S> {
         if pos.side() == self.person {
             return Ok(Step::PersonToMove);
         }
-        let r = self
-            .engine
-            .search_game(&self.game, self.spec.limits, |_| {});
-        let Some(m) = r.best else {
-            // Cannot happen: outcome() reported moves exist.
-            return Err(crate::EvalError::Player("engine found no move".to_string()));
+        let (m, line) = match &mut self.engine {
+            Opponent::AlphaBeta(engine, spec) => {
+                let r = engine.search_game(&self.game, spec.limits, |_| {});
+                let Some(m) = r.best else {
+                    // Cannot happen: outcome() reported moves exist.
+                    return Err(crate::EvalError::Player("engine found no move".to_string()));
+                };
+                let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
+                let line = format!(
+                    "engine plays {} (score {score}, {} nodes)",
+                    pos.move_text(m),
+                    r.nodes
+                );
+                (m, line)
+            }
+            Opponent::Other(choose, _) => {
+                let t = std::time::Instant::now();
+                let m = choose(&self.game);
+                if !pos.is_legal(m) {
+                    return Err(crate::EvalError::Player(format!(
+                        "the engine chose an illegal move {}",
+                        pos.move_text(m)
+                    )));
+                }
+                let line = format!(
+                    "engine plays {} ({:.2} s)",
+                    pos.move_text(m),
+                    t.elapsed().as_secs_f64()
+                );
+                (m, line)
+            }
         };
-        let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
-        let line = format!(
-            "engine plays {} (score {score}, {} nodes)",
-            pos.move_text(m),
-            r.nodes
-        );
         self.game.play(m);
         Ok(Step::EngineMoved(line))
     }
@@ -177,5 +226,28 @@ mod tests {
         assert!(matches!(s.step(), Ok(Step::EngineMoved(l)) if l.starts_with("engine plays ")));
         assert_eq!(s.input("undo"), Reply::Redraw);
         assert_eq!(s.step(), Ok(Step::PersonToMove));
+    }
+
+    /// Any player can be the opponent: a random player answers the
+    /// person's move with a legal move, and undo takes the pair back.
+    #[test]
+    fn a_session_against_any_player() {
+        use crate::arena::players::{build_player, PlayerSpec};
+        let game = Piratechnics::standard();
+        let spec: PlayerSpec = "random".parse().unwrap();
+        let player = build_player(&game, &spec, 3, None).unwrap();
+        let mut s = PlaySession::with_player(game.start(), player, spec.to_string(), Color::Black);
+        assert!(
+            s.greeting().starts_with("You play black against random."),
+            "{}",
+            s.greeting()
+        );
+        let Ok(Step::EngineMoved(line)) = s.step() else {
+            panic!("the engine moves first")
+        };
+        assert!(line.starts_with("engine plays "), "{line}");
+        assert_eq!(s.step(), Ok(Step::PersonToMove));
+        assert_eq!(s.input("undo"), Reply::Redraw);
+        assert_eq!(s.game.ply(), 0);
     }
 }

@@ -46,6 +46,15 @@ pub trait PerfectPlayer<S: GameState>: Send {
     /// with its score in the game's own convention (Pons's `22 - k` for
     /// Connect Four).
     fn choose(&mut self, state: &S) -> (S::Move, i32);
+
+    /// The score of every legal move of `state` (not over) in the same
+    /// convention, from the side to move's view, for analysis (`triad
+    /// analysis`); `None`, the default, for a solver that only names its
+    /// best move.
+    fn move_scores(&mut self, state: &S) -> Option<Vec<(S::Move, i32)>> {
+        let _ = state;
+        None
+    }
 }
 
 /// A position the alpha-beta baseline can search: the game's evaluation

@@ -22,4 +22,4 @@ pub mod search;
 pub use config::{Algorithm, SearchConfig};
 pub use eval::{EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, UniformEvaluator};
 pub use rng::Rng;
-pub use search::{gumbel_schedule, Search, SearchParams};
+pub use search::{gumbel_schedule, MoveStats, Search, SearchParams};

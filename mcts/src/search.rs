@@ -69,6 +69,24 @@ struct Edge<M> {
     child: u32,
 }
 
+/// One root move's statistics ([`Search::root_stats`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Visits of its subtree.
+    pub visits: u32,
+    /// Mean value in [-1, 1] for the side to move at the root (0 unvisited).
+    pub value: f32,
+    /// Mean draw probability of its subtree (0 unvisited).
+    pub draw: f32,
+    /// The network's prior of the move.
+    pub prior: f32,
+    /// Its result proven by the MCTS-solver for the side to move at the
+    /// root (+1, 0, -1), when proven.
+    pub proven: Option<f32>,
+}
+
 /// What one move's search is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchParams {
@@ -795,6 +813,69 @@ impl<S: GameState> Search<S> {
             }
         }
         best.is_finite().then_some(best)
+    }
+
+    /// Each root move's statistics, in legal-move order, for analysis
+    /// (`triad analysis`): visits, the mean value and draw share for the
+    /// side to move at the root, the network's prior, and the result
+    /// proven by the solver if any.
+    pub fn root_stats(&self, out: &mut Vec<MoveStats<S::Move>>) {
+        out.clear();
+        let r = &self.nodes[0];
+        for e in &self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize] {
+            let (visits, value) = self.edge_stats(e);
+            out.push(MoveStats {
+                mv: e.mv,
+                visits,
+                value,
+                draw: self.node_draw(e.child),
+                prior: e.raw_prior,
+                proven: self.proven_edge(e),
+            });
+        }
+    }
+
+    /// The principal variation that starts with root move `first`: `first`,
+    /// then the most visited move of each node below, while a node has
+    /// visited children, at most `max_len` moves, into `out`.
+    pub fn principal_variation(&self, first: S::Move, max_len: usize, out: &mut Vec<S::Move>) {
+        out.clear();
+        let r = &self.nodes[0];
+        let mut edge = self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize]
+            .iter()
+            .find(|e| e.mv == first);
+        while let Some(e) = edge {
+            if out.len() >= max_len {
+                break;
+            }
+            out.push(e.mv);
+            let Some(n) = self.nodes.get(e.child as usize) else {
+                break;
+            };
+            if n.state != State::Expanded {
+                break;
+            }
+            edge = self.edges[n.first_edge as usize..(n.first_edge + n.num_edges) as usize]
+                .iter()
+                .filter(|c| self.edge_stats(c).0 > 0)
+                .max_by_key(|c| self.edge_stats(c).0);
+        }
+    }
+
+    /// The network's own value of the root for its side to move and its
+    /// draw probability (before any search below it).
+    pub fn root_network_value(&self) -> (f32, f32) {
+        let r = &self.nodes[0];
+        (r.own_value, r.own_draw)
+    }
+
+    /// The mean draw share backed up through node `child` (0 when unvisited).
+    fn node_draw(&self, child: u32) -> f32 {
+        match self.nodes.get(child as usize) {
+            Some(c) if c.state == State::Terminal => c.own_draw,
+            Some(c) if c.visits > 0 => c.draw_sum / c.visits as f32,
+            _ => 0.0,
+        }
     }
 
     /// Visits of the root (1 + the sum of its children's visits).

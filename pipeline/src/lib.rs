@@ -11,6 +11,7 @@
 //! picks the game once and calls in. Stages run in-process from the typed
 //! config.
 
+pub mod analysis;
 pub mod config;
 mod error;
 pub mod inputs;

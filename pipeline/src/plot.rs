@@ -28,8 +28,11 @@ fn rating_panels(path: &Path) -> Result<Vec<Panel>, String> {
             .filter_map(|r| Some((r[0]?, r[i]?)))
             .collect::<Vec<_>>()
     };
-    let elo = Panel::new("Elo (random = 0)", "generation").with("Elo", col(1));
-    let mut scores = Panel::new("score against the ladder", "generation");
+    let elo = Panel::new("Elo (random = 0)", "generation")
+        .y_label("Elo")
+        .with("Elo", col(1));
+    let mut scores =
+        Panel::new("score against the ladder", "generation").y_label("score (win 1, draw 1/2)");
     for (i, h) in header.iter().enumerate().skip(2) {
         scores = scores.with(h.trim_start_matches("score_vs_"), col(i));
     }
@@ -53,7 +56,7 @@ fn suite_panel(path: &Path) -> Result<Option<Panel>, String> {
     if rows.is_empty() {
         return Ok(None);
     }
-    let mut panel = Panel::new("benchmark error rate (%)", "generation");
+    let mut panel = Panel::new("benchmark error rate (%)", "generation").y_label("%");
     for (i, h) in header.iter().enumerate().skip(2) {
         let points: Vec<(f64, f64)> = rows.iter().filter_map(|r| Some((r[0]?, r[i]?))).collect();
         panel = panel.with(h, points);
@@ -78,6 +81,7 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
             .collect()
     };
     let shares = Panel::new("shares of the time (0-1)", "generation")
+        .y_label("share")
         .with("network busy", series(Stage::Selfplay, "network_busy"))
         .with("batch fill", series(Stage::Selfplay, "batch_fill"))
         .with("cache hits", series(Stage::Selfplay, "cache_hit_rate"))
@@ -86,6 +90,7 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
             series(Stage::Train, "data_wait_share"),
         );
     let rates = Panel::new("rates per second", "generation")
+        .y_label("per second")
         .with(
             "self-play evaluations",
             series(Stage::Selfplay, "evals_per_s"),

@@ -1,5 +1,6 @@
 //! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
 
+pub mod analysis;
 pub mod analyze;
 pub mod bench;
 pub mod choose;

@@ -1,13 +1,14 @@
-//! `triad play`: a game against the alpha-beta engine in the terminal.
+//! `triad play`: a game against any player in the terminal.
 
 use super::CliError;
 use crate::games::with_game;
+use eval::arena::players::{build_player, PlayerSpec};
 use eval::play::{PlaySession, Reply, Step};
-use eval::search::EngineSpec;
 use game::{AlphaBetaState, Color, Game};
 use std::io::{BufRead, Write};
 
-/// Play against the alpha-beta engine in the terminal.
+/// Play against any player in the terminal: the alpha-beta engine (the
+/// default), a network, MCTS, Connect Four's solver or random.
 ///
 /// Enter moves in canonical form (`d2-d4`, `c8BR-f5`, `f7BRxd5P`,
 /// `f4-b8=QQ`) or in the inventor's notation (`d2<PPP>-d4`, `f7BR x d5P`).
@@ -15,10 +16,17 @@ use std::io::{BufRead, Write};
 /// move and the engine's reply), `quit`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The engine: `ab:depth=D`, `ab:nodes=N` or `ab:movetime=MS`, with
-    /// optional `random=CP,seed=S,hash=MB`.
-    #[arg(long, default_value = "ab:movetime=1000")]
+    /// The opponent, any player spec: `ab:depth=D`, `ab:nodes=N` or
+    /// `ab:movetime=MS` (with optional `random=CP,seed=S,hash=MB`),
+    /// `net:CKPT,sims=N`, `mcts:sims=N`, `solver` (Connect Four), `random`.
+    #[arg(long, visible_alias = "player", default_value = "ab:movetime=1000")]
     engine: String,
+    /// Seeds the opponent's randomness (not `ab:`, whose spec has `seed=`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Device of a `net:` opponent.
+    #[arg(long, default_value = "cpu")]
+    device: String,
     /// The side you play.
     #[arg(long, default_value = "white", value_parser = ["white", "black"])]
     color: String,
@@ -40,10 +48,10 @@ fn play<G: Game>(g: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let spec: EngineSpec = args
+    let spec: PlayerSpec = args
         .engine
         .parse()
-        .map_err(|e: eval::search::EngineSpecError| CliError::input(format!("--engine: {e}")))?;
+        .map_err(|e: eval::EvalError| CliError::input(format!("--engine: {e}")))?;
     let start = game::position_or_start(g, args.position.as_deref())
         .map_err(|e| CliError::input(format!("--position: {e}")))?;
     let human = if args.color == "black" {
@@ -51,7 +59,16 @@ where
     } else {
         Color::White
     };
-    let mut session = PlaySession::new(start, spec, human);
+    let mut session = match spec {
+        PlayerSpec::AlphaBeta(ab) => PlaySession::new(start, ab, human),
+        other => {
+            let device = model::ModelConfig::device_flag(&args.device)?;
+            let nets = pipeline::players::factory::<G>(device);
+            let player = build_player(g, &other, args.seed, nets.as_deref())
+                .map_err(|e| CliError::input(format!("--engine: {e}")))?;
+            PlaySession::with_player(start, player, other.to_string(), human)
+        }
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     println!("{}", session.greeting());

@@ -16,7 +16,10 @@ pub struct Series {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Panel {
     pub title: String,
+    /// The x axis's name with its unit (`generation`, `step`).
     pub x_label: String,
+    /// The y axis's name with its unit (`loss (nats)`); empty: none.
+    pub y_label: String,
     pub series: Vec<Series>,
 }
 
@@ -25,8 +28,15 @@ impl Panel {
         Panel {
             title: title.into(),
             x_label: x_label.into(),
+            y_label: String::new(),
             series: Vec::new(),
         }
+    }
+
+    /// The same with the y axis named `label` (its unit included).
+    pub fn y_label(mut self, label: &str) -> Panel {
+        self.y_label = label.into();
+        self
     }
 
     /// Adds a series of `(x, y)` points.
@@ -50,15 +60,73 @@ pub fn metrics_panels(rows: &[MetricsRow]) -> Vec<Panel> {
     };
     vec![
         Panel::new("Loss", "step")
+            .y_label("cross-entropy + MSE (nats)")
             .with("total", col(|r| r.loss))
             .with("policy", col(|r| r.policy_loss))
             .with("value", col(|r| r.value_loss)),
-        Panel::new("Learning rate", "step").with("lr", col(|r| r.lr)),
+        Panel::new("Learning rate", "step")
+            .y_label("per step")
+            .with("lr", col(|r| r.lr)),
         Panel::new("Policy entropy (nats) and value accuracy", "step")
+            .y_label("nats; share")
             .with("policy entropy", col(|r| r.policy_entropy))
             .with("value accuracy", col(|r| r.value_accuracy)),
-        Panel::new("Samples per second", "step").with("samples/s", col(|r| r.samples_per_s)),
+        Panel::new("Samples per second", "step")
+            .y_label("samples/s")
+            .with("samples/s", col(|r| r.samples_per_s)),
     ]
+}
+
+/// Most tick labels on an axis: few enough that none overlap.
+const MAX_LABELS: usize = 8;
+
+/// Whether every x of `panel` is a whole number (generations, steps): its
+/// axis then gets whole-number ticks only.
+fn integer_x(panel: &Panel) -> bool {
+    panel
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .all(|&(x, _)| x.fract() == 0.0)
+}
+
+/// How many labels to ask of an axis over `lo..hi`: at most
+/// [`MAX_LABELS`], and for an integer axis no more than its whole numbers,
+/// so that the ticks plotters picks (steps of 1, 2, 5 times a power of ten
+/// with no more ticks than asked) fall on whole numbers.
+fn label_count(lo: f64, hi: f64, integer: bool) -> usize {
+    if integer {
+        ((hi.floor() - lo.ceil()) as usize + 1).clamp(1, MAX_LABELS)
+    } else {
+        MAX_LABELS.min(6)
+    }
+}
+
+/// A tick label: whole numbers without decimals on an integer axis (and
+/// nothing at a fractional tick, should one come); otherwise as many
+/// decimals as the tick spacing `step` needs, in scientific notation for
+/// very small or large values, so that labels stay short.
+pub fn tick_label(value: f64, step: f64, integer: bool) -> String {
+    if integer {
+        return if value.fract() == 0.0 {
+            format!("{value:.0}")
+        } else {
+            String::new()
+        };
+    }
+    let magnitude = value.abs().max(step.abs());
+    if value == 0.0 {
+        return "0".into();
+    }
+    if !(1e-3..1e6).contains(&magnitude) {
+        return format!("{value:.1e}");
+    }
+    let decimals = if step > 0.0 {
+        (-step.log10().floor()).max(0.0) as usize
+    } else {
+        2
+    };
+    format!("{value:.decimals$}")
 }
 
 const PANEL_W: u32 = 640;
@@ -156,12 +224,20 @@ where
         let mut chart = ChartBuilder::on(area)
             .caption(&panel.title, ("sans-serif", 18))
             .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
+            .x_label_area_size(40)
+            .y_label_area_size(if panel.y_label.is_empty() { 60 } else { 75 })
             .build_cartesian_2d(x0..x1, y0..y1)?;
+        let integer = integer_x(panel);
+        let y_step = (y1 - y0) / 6.0;
+        let y_step = 10f64.powf(y_step.log10().floor());
         chart
             .configure_mesh()
+            .x_labels(label_count(x0, x1, integer))
+            .y_labels(label_count(y0, y1, false))
+            .x_label_formatter(&|x| tick_label(*x, 1.0, integer))
+            .y_label_formatter(&|y| tick_label(*y, y_step, false))
             .x_desc(panel.x_label.as_str())
+            .y_desc(panel.y_label.as_str())
             .light_line_style(RGBColor(0xee, 0xee, 0xee))
             .label_style(("sans-serif", 12))
             .draw()?;
@@ -189,4 +265,57 @@ where
     }
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::coord::ranged1d::{KeyPointHint, Ranged};
+    use plotters::coord::types::RangedCoordf64;
+
+    /// The ticks plotters draws on an integer axis (generations 0..=n,
+    /// steps 1..=N), asked for as `render` asks, are whole numbers, distinct
+    /// and no more than the axis's label limit; their labels are integers.
+    #[test]
+    fn an_integer_axis_has_integer_ticks() {
+        for (lo, hi) in [
+            (0.0, 1.0),
+            (0.0, 2.0),
+            (0.0, 3.0),
+            (0.0, 5.0),
+            (1.0, 7.0),
+            (0.0, 19.0),
+            (100.0, 2000.0),
+            (0.0, 123_457.0),
+        ] {
+            let range: RangedCoordf64 = (lo..hi).into();
+            let n = label_count(lo, hi, true);
+            let ticks: Vec<f64> = range.key_points(n.bold_points());
+            assert!(
+                !ticks.is_empty() && ticks.len() <= MAX_LABELS,
+                "{lo}..{hi}: {ticks:?}"
+            );
+            let labels: Vec<String> = ticks.iter().map(|&t| tick_label(t, 1.0, true)).collect();
+            for l in &labels {
+                assert!(
+                    l.parse::<i64>().is_ok(),
+                    "{lo}..{hi}: label {l:?} of {ticks:?}"
+                );
+            }
+            let mut distinct = labels.clone();
+            distinct.dedup();
+            assert_eq!(distinct, labels, "{lo}..{hi}");
+        }
+    }
+
+    /// Labels of a real-valued axis are short: a learning rate's ticks do
+    /// not print a dozen digits each.
+    #[test]
+    fn real_labels_are_short() {
+        assert_eq!(tick_label(0.0002, 0.0001, false), "2.0e-4");
+        assert_eq!(tick_label(0.25, 0.05, false), "0.25");
+        assert_eq!(tick_label(1500.0, 100.0, false), "1500");
+        assert_eq!(tick_label(3.0, 1.0, true), "3");
+        assert_eq!(tick_label(2.5, 1.0, true), "");
+    }
 }

@@ -443,6 +443,16 @@ impl PerfectPlayer<Position> for SolverPlayer {
         };
         (Column(column), best)
     }
+
+    /// Every open column with its score (Pons's convention).
+    fn move_scores(&mut self, pos: &Position) -> Option<Vec<(Column, i32)>> {
+        let values = self.solver.columns(pos, self.depth);
+        Some(
+            (0..values.len() as u8)
+                .filter_map(|c| values[c as usize].map(|v| (Column(c), v)))
+                .collect(),
+        )
+    }
 }
 
 /// The score of a finished game (`None` while it goes on): the side to
