@@ -4,7 +4,7 @@
 //! `with_game!`). A Python call makes one virtual call here; the games'
 //! own code under it stays monomorphised.
 
-use game::{Encoding, Game, GameError, GameMove, GameState, History, Outcome};
+use game::{AlphaBetaState, Encoding, Game, GameError, GameMove, GameState, History, Outcome};
 use std::any::Any;
 
 /// The pyspiel player id of a finished game (`kTerminalPlayerId`).
@@ -71,6 +71,12 @@ pub trait DynState: Send + Sync {
     fn repetitions(&self) -> u32;
     /// Writes the network's input planes (`Encoding::plane_len` floats).
     fn encode(&self, out: &mut [f32]);
+    /// The alpha-beta engine's analysis of the position
+    /// (`eval::analyze`, as `triad analyze`).
+    fn analyze(&self, limits: eval::Limits, hash_mb: usize) -> eval::analyze::Analysis;
+    /// Pure MCTS (`eval::Uct`, the player `mcts:sims=N`): the move it
+    /// plays and its root edges `(code, visits, mean result)`.
+    fn mcts(&self, spec: eval::MctsSpec, seed: u64) -> (Option<u32>, Vec<(u32, u32, f32)>);
 }
 
 /// The start text, a newline, then the move codes separated by spaces.
@@ -85,7 +91,10 @@ pub struct Bound<G: Game>(pub G);
 
 /// The registry's game as a [`DynGame`].
 pub fn of_any(any: &registry::AnyGame) -> Box<dyn DynGame> {
-    fn boxed<G: Game>(g: &G) -> Box<dyn DynGame> {
+    fn boxed<G: Game>(g: &G) -> Box<dyn DynGame>
+    where
+        G::State: AlphaBetaState,
+    {
         Box::new(Bound(g.clone()))
     }
     registry::with_game!(any, |g| boxed(g))
@@ -137,7 +146,10 @@ fn no_move(action: u32, position: &str) -> GameError {
     GameError::Move(format!("action {action} is not a legal move in {position}"))
 }
 
-impl<G: Game> DynGame for Bound<G> {
+impl<G: Game> DynGame for Bound<G>
+where
+    G::State: AlphaBetaState,
+{
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -213,7 +225,10 @@ impl<G: Game> DynGame for Bound<G> {
     }
 }
 
-impl<G: Game> DynState for Play<G> {
+impl<G: Game> DynState for Play<G>
+where
+    G::State: AlphaBetaState,
+{
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -285,5 +300,14 @@ impl<G: Game> DynState for Play<G> {
     fn encode(&self, out: &mut [f32]) {
         self.state()
             .encode_planes(self.repetitions().min(255) as u8, out);
+    }
+    fn analyze(&self, limits: eval::Limits, hash_mb: usize) -> eval::analyze::Analysis {
+        eval::analyze::analyze(self.state(), limits, hash_mb, |_| {})
+    }
+    fn mcts(&self, spec: eval::MctsSpec, seed: u64) -> (Option<u32>, Vec<(u32, u32, f32)>) {
+        let mut uct = eval::Uct::new(spec, seed);
+        let best = uct.search(self.state()).map(|m| m.code());
+        let edges = uct.root_edges().map(|(m, n, q)| (m.code(), n, q)).collect();
+        (best, edges)
     }
 }

@@ -1,11 +1,12 @@
 //! `triad._triad`: the extension module of the Python package `triad`
 //! (python/triad), built by maturin. It binds the registry's games in
-//! pyspiel's words (`load_game`, `Game`, `State`) and batch encoding into
-//! NumPy arrays without copies. The Python layer sees every game through
+//! pyspiel's words (`load_game`, `Game`, `State`), batch encoding into
+//! NumPy arrays without copies, a vectorised environment and the players. The Python layer sees every game through
 //! [`dynamic::DynGame`] and [`dynamic::DynState`]; docs/python.md is the
 //! user's guide.
 
 mod dynamic;
+mod players;
 mod vector;
 
 use dynamic::{DynGame, DynState};
@@ -374,6 +375,9 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<players::Solver>()?;
+    m.add_function(wrap_pyfunction!(players::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(players::mcts, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;
     m.add_function(wrap_pyfunction!(game_descriptions, m)?)?;

@@ -9,6 +9,10 @@
 
 Every game and variant the command line's ``--game`` knows loads here
 (``"piratechnics/8x8"``, ``"connect4/6x5"``, ``"pirate/10x8"``, ...).
+The players: ``triad.analyze(state, depth=6)`` (the alpha-beta engine),
+``triad.mcts(state, "mcts:sims=1000")`` (pure MCTS) and ``triad.Solver()``
+(the perfect Connect Four solver).
+
 Action ids are triad's move codes (``GameMove::code``, the numbers the
 shards store): the column for Connect Four, RULES.md's fixed index for
 Influence Chess, packed bit fields for PiRaTeKnIcS and Pirate Chess; see
@@ -20,12 +24,15 @@ The extension links the libtorch of the torch wheel installed beside it, so
 
 from ._triad import (
     Game,
+    Solver,
     State,
     VectorEnv,
+    analyze,
     encode_batch,
     encode_batch_with_model,
     game_descriptions,
     load_game,
+    mcts,
     registered_games,
 )
 
@@ -34,6 +41,9 @@ TERMINAL_PLAYER = -4
 
 __all__ = [
     "Game",
+    "Solver",
+    "analyze",
+    "mcts",
     "State",
     "VectorEnv",
     "TERMINAL_PLAYER",

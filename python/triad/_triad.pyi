@@ -1,6 +1,6 @@
 """Type stubs of the extension module triad._triad (see triad/__init__.py)."""
 
-from typing import Optional, Sequence, Tuple, List
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -65,3 +65,21 @@ def registered_games() -> List[str]: ...
 def game_descriptions() -> List[Tuple[str, str, str]]: ...
 def encode_batch(states: Sequence[State], out: npt.NDArray[np.float32]) -> None: ...
 def encode_batch_with_model(states: Sequence[State], out: npt.NDArray[np.float32]) -> None: ...
+
+def analyze(
+    state: State,
+    depth: Optional[int] = None,
+    movetime: Optional[int] = None,
+    nodes: Optional[int] = None,
+    hash_mb: int = 16,
+) -> Dict[str, Any]: ...
+def mcts(
+    state: State, spec: str = "mcts:sims=1000", seed: int = 0
+) -> Tuple[Optional[int], List[Tuple[int, int, float]]]: ...
+
+class Solver:
+    """The perfect Connect Four solver (Pons's scores)."""
+
+    def __init__(self, table_bits: int = 22) -> None: ...
+    def solve(self, state: State, depth: Optional[int] = None) -> int: ...
+    def column_values(self, state: State) -> List[Optional[int]]: ...
