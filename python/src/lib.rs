@@ -5,6 +5,7 @@
 //! [`dynamic::DynGame`] and [`dynamic::DynState`]; docs/python.md is the
 //! user's guide.
 
+mod data;
 mod dynamic;
 mod players;
 mod vector;
@@ -376,6 +377,7 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<players::Solver>()?;
+    m.add_function(wrap_pyfunction!(data::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(players::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(players::mcts, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
