@@ -31,6 +31,13 @@ pub trait DynGame: Send + Sync {
     /// Encodes `states` (all of this game and variant) through the
     /// network's own batch encoder (`model::encode_batch`) into `out`.
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String>;
+    /// A fresh network of `[model]`'s default shape for this game.
+    fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet>;
+    /// The checkpoint at `path`, which must be of this game and variant.
+    fn load_network(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<Box<dyn crate::network::DynNet>, String>;
 }
 
 /// One game in progress (its start, moves and position), as the Python
@@ -140,6 +147,17 @@ impl<G: Game> Play<G> {
     pub fn state(&self) -> &G::State {
         self.history.position()
     }
+
+    /// The game it is of.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// How often the position has occurred (at least 1), as the encoders
+    /// take it.
+    pub fn repetition_count(&self) -> u8 {
+        self.history.repetition_count().clamp(1, 255) as u8
+    }
 }
 
 fn no_move(action: u32, position: &str) -> GameError {
@@ -185,6 +203,15 @@ where
         self.0
             .variant_for_text(text)
             .map(|g| Box::new(Bound(g)) as Box<dyn DynGame>)
+    }
+    fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet> {
+        crate::network::fresh(&self.0, seed)
+    }
+    fn load_network(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<Box<dyn crate::network::DynNet>, String> {
+        crate::network::load(&self.0, path)
     }
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String> {
         let mut inputs = Vec::with_capacity(states.len());

@@ -7,6 +7,7 @@
 
 mod data;
 mod dynamic;
+mod network;
 mod players;
 mod vector;
 
@@ -377,6 +378,7 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<players::Solver>()?;
+    m.add_class::<network::PyNetwork>()?;
     m.add_function(wrap_pyfunction!(data::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(players::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(players::mcts, m)?)?;

@@ -24,6 +24,7 @@ The extension links the libtorch of the torch wheel installed beside it, so
 
 from ._triad import (
     Game,
+    Network,
     Solver,
     State,
     VectorEnv,
@@ -41,6 +42,7 @@ TERMINAL_PLAYER = -4
 
 __all__ = [
     "Game",
+    "Network",
     "Solver",
     "analyze",
     "mcts",
