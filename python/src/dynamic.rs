@@ -84,6 +84,15 @@ pub trait DynState: Send + Sync {
     /// Pure MCTS (`eval::Uct`, the player `mcts:sims=N`): the move it
     /// plays and its root edges `(code, visits, mean result)`.
     fn mcts(&self, spec: eval::MctsSpec, seed: u64) -> (Option<u32>, Vec<(u32, u32, f32)>);
+    /// The move code a fresh player of `spec` (any `--player` spec:
+    /// `random`, `ab:depth=N`, `mcts:sims=N`, `net:CKPT,sims=N,...`)
+    /// chooses here, as `triad move` does (`eval::choose`).
+    fn choose(
+        &self,
+        spec: &eval::arena::players::PlayerSpec,
+        seed: u64,
+        device: tch::Device,
+    ) -> Result<u32, String>;
 }
 
 /// The start text, a newline, then the move codes separated by spaces.
@@ -330,6 +339,25 @@ where
     }
     fn analyze(&self, limits: eval::Limits, hash_mb: usize) -> eval::analyze::Analysis {
         eval::analyze::analyze(self.state(), limits, hash_mb, |_| {})
+    }
+    fn choose(
+        &self,
+        spec: &eval::arena::players::PlayerSpec,
+        seed: u64,
+        device: tch::Device,
+    ) -> Result<u32, String> {
+        if self.outcome.is_some() {
+            return Err("the game is over in this position: no move to choose".into());
+        }
+        let nets = pipeline::players::factory::<G>(device);
+        let choice =
+            eval::choose::choose_move(&self.game, spec, seed, nets.as_deref(), self.state())
+                .map_err(|e| e.to_string())?;
+        let m = self
+            .state()
+            .parse_move(&choice.text)
+            .map_err(|e| e.message().to_string())?;
+        Ok(m.code())
     }
     fn mcts(&self, spec: eval::MctsSpec, seed: u64) -> (Option<u32>, Vec<(u32, u32, f32)>) {
         let mut uct = eval::Uct::new(spec, seed);

@@ -380,6 +380,8 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<players::Solver>()?;
     m.add_class::<network::PyNetwork>()?;
     m.add_function(wrap_pyfunction!(data::list_shards, m)?)?;
+    m.add_function(wrap_pyfunction!(data::selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(players::choose, m)?)?;
     m.add_function(wrap_pyfunction!(players::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(players::mcts, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;

@@ -152,3 +152,27 @@ impl Solver {
         Ok(py.detach(|| solver.column_values(&pos)))
     }
 }
+
+/// The move code a fresh player of `player` chooses in `state`, as `triad
+/// move --player SPEC` does: any spec the command line takes (`random`,
+/// `ab:depth=N`, `mcts:sims=N`, `net:CKPT,sims=N[,...]` with the same
+/// search options), seeded by `seed`; `device` runs `net:` players
+/// (`cpu`, `cuda`, `cuda:N`, `auto`). `ValueError` for a bad spec or
+/// checkpoint, or a game that is over.
+#[pyfunction]
+#[pyo3(signature = (state, player, seed=1, device="cpu"))]
+pub fn choose(
+    py: Python<'_>,
+    state: &PyState,
+    player: &str,
+    seed: u64,
+    device: &str,
+) -> PyResult<u32> {
+    let spec: eval::arena::players::PlayerSpec = player
+        .parse()
+        .map_err(|e: eval::EvalError| value_error(format!("player: {e}")))?;
+    let device = model::ModelConfig::device_flag(device).map_err(value_error)?;
+    let s = state.inner.as_ref();
+    py.detach(|| s.choose(&spec, seed, device))
+        .map_err(|e| value_error(format!("player: {e}")))
+}

@@ -82,3 +82,24 @@ def test_solver_refuses_other_games():
         triad.Solver(12).solve(triad.load_game("influence").new_initial_state())
     with pytest.raises(ValueError, match="table_bits"):
         triad.Solver(5)
+
+
+def test_choose_takes_every_player_spec(tmp_path):
+    g = triad.load_game("connect4")
+    s = g.new_initial_state()
+    for a in [0, 1, 0, 1, 0, 1]:
+        s.apply_action(a)
+    assert triad.choose(s, "ab:depth=2") == 0
+    assert triad.choose(s, "mcts:sims=300") == 0
+    assert triad.choose(s, "random", seed=4) in s.legal_actions()
+    path = tmp_path / "net.safetensors"
+    triad.Network.fresh(g, seed=1).save(path)
+    assert triad.choose(s, f"net:{path},sims=16") in s.legal_actions()
+    with pytest.raises(ValueError, match="player"):
+        triad.choose(s, "nonsense")
+    with pytest.raises(ValueError):
+        triad.choose(s, f"net:{tmp_path / 'missing.safetensors'},sims=4")
+    over = s.clone()
+    over.apply_action(0)
+    with pytest.raises(ValueError, match="over"):
+        triad.choose(over, "random")

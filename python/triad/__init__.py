@@ -29,12 +29,14 @@ from ._triad import (
     State,
     VectorEnv,
     analyze,
+    choose,
     encode_batch,
     encode_batch_with_model,
     game_descriptions,
     load_game,
     mcts,
     registered_games,
+    selfplay,
 )
 
 TERMINAL_PLAYER = -4
@@ -45,6 +47,8 @@ __all__ = [
     "Network",
     "Solver",
     "analyze",
+    "choose",
+    "selfplay",
     "mcts",
     "State",
     "VectorEnv",

@@ -98,3 +98,14 @@ class Network:
     @property
     def game(self) -> str: ...
     def parameter_count(self) -> int: ...
+
+def choose(state: State, player: str, seed: int = 1, device: str = "cpu") -> int: ...
+def selfplay(
+    config: Union[str, "os.PathLike[str]"],
+    games: int,
+    out: Union[str, "os.PathLike[str]"],
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    seed: int = 1,
+    first_game_id: int = 0,
+    shard_games: int = 1000,
+) -> List[str]: ...
