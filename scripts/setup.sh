@@ -87,3 +87,22 @@ else
     "$PY" -m pip install --disable-pip-version-check "pyyaml==$PYYAML_VERSION" \
         || say "could not install pyyaml (the k8s recipe test will skip)"
 fi
+
+# The Python package `triad` (python/, docs/python.md): maturin builds it,
+# NumPy holds its arrays, pytest runs its suite (`make test`), which also
+# checks its PettingZoo environments and its pyarrow reader. Each is
+# installed when missing or at another version.
+pip_pin() { # PACKAGE VERSION WHAT
+    if "$PY" -c "import importlib.metadata as m, sys; sys.exit(m.version('$1') != '$2')" >/dev/null 2>&1; then
+        say "$1 $2 already in $VENV"
+    else
+        say "installing $1==$2 into $VENV ($3)"
+        "$PY" -m pip install --disable-pip-version-check -q "$1==$2" \
+            || die "pip could not install $1==$2 ($3)"
+    fi
+}
+pip_pin maturin 1.16.0 "builds the Python package"
+pip_pin numpy 2.4.6 "the Python package's arrays"
+pip_pin pytest 9.2.0 "the Python package's tests"
+pip_pin pettingzoo 1.27.0 "the Python package's PettingZoo environments"
+pip_pin pyarrow 26.0.1 "reading shards from Python"

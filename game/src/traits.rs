@@ -141,6 +141,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         )))
     }
 
+    /// An exclusive upper bound of the variant's move codes
+    /// ([`GameMove::code`]): the size of a fixed action space indexed by
+    /// code (the Python binding's `num_distinct_actions`). Default: 2^32,
+    /// for games whose codes are sparse bit fields and have no dense index.
+    fn action_codes(&self) -> u64 {
+        1 << 32
+    }
+
     /// How many symmetries [`GameState::transform`] knows, the identity (0)
     /// included; 1 when the game has none that preserve its rules.
     fn symmetries(&self) -> usize {

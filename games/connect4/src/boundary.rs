@@ -124,6 +124,10 @@ impl game::Game for Connect4 {
     fn symmetries(&self) -> usize {
         2
     }
+    /// A move's code is its column: the codes are `0..width`.
+    fn action_codes(&self) -> u64 {
+        self.size.width as u64
+    }
 
     /// A move string, one column character per move (`4453…`): the first
     /// word of the line, as in Pons's `.moves` files, whose other words

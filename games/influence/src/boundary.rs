@@ -160,6 +160,10 @@ impl game::Game for Influence {
     fn symmetries(&self) -> usize {
         crate::symmetry::SYMMETRIES
     }
+    /// The fixed action index of RULES.md §10: codes are `0..ACTIONS`.
+    fn action_codes(&self) -> u64 {
+        crate::types::ACTIONS as u64
+    }
 }
 
 impl GameState for Position {
