@@ -35,6 +35,7 @@ from ._triad import (
     game_descriptions,
     load_game,
     mcts,
+    network_inputs,
     registered_games,
     selfplay,
 )
@@ -58,4 +59,5 @@ __all__ = [
     "game_descriptions",
     "load_game",
     "registered_games",
+    "network_inputs",
 ]
