@@ -77,12 +77,13 @@ def test_training_step_changes_the_answers(tmp_path):
     close(net.evaluate(states), triad.Network.load(game, out).evaluate(states))
     assert triad.Network.load(game, out).evaluate(states) != triad.Network.load(game, path).evaluate(states)
     binary = os.environ.get("TRIAD_BIN", str(REPO / "target" / "debug" / "triad"))
-    if os.path.exists(binary):
-        run = subprocess.run(
-            [binary, "move", "--game", "connect4", "--player", f"net:{out},sims=8"],
-            capture_output=True, text=True, timeout=300,
-        )
-        assert run.returncode == 0, run.stderr
+    if not os.path.exists(binary):
+        pytest.skip(f"no triad binary at {binary} for the last check (cargo build, or set TRIAD_BIN)")
+    run = subprocess.run(
+        [binary, "move", "--game", "connect4", "--player", f"net:{out},sims=8"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
 
 
 def test_bad_checkpoints_raise(tmp_path):
