@@ -31,6 +31,10 @@ pub trait DynGame: Send + Sync {
     /// Encodes `states` (all of this game and variant) through the
     /// network's own batch encoder (`model::encode_batch`) into `out`.
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String>;
+    /// The network's whole input for `states` (all of this game and
+    /// variant), as `model::Encoder` lays a batch out: planes, and the
+    /// legal moves padded to the most of any state.
+    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String>;
     /// A fresh network of `[model]`'s default shape for this game.
     fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet>;
     /// The checkpoint at `path`, which must be of this game and variant.
@@ -93,6 +97,22 @@ pub trait DynState: Send + Sync {
         seed: u64,
         device: tch::Device,
     ) -> Result<u32, String>;
+}
+
+/// A batch as the network reads it (`model::Encoder`'s arrays, flat).
+pub struct NetworkInputs {
+    /// `[B, planes, height, width]`.
+    pub planes: Vec<f32>,
+    /// `[B, M]` cell of each move's origin (0 in padding).
+    pub move_from: Vec<i64>,
+    /// `[B, M]` cell of each move's destination (0 in padding).
+    pub move_to: Vec<i64>,
+    /// `[B, M, move_features]`.
+    pub move_features: Vec<f32>,
+    /// `[B, M]`: a real move (true) or padding.
+    pub mask: Vec<bool>,
+    /// M, the most legal moves of any state.
+    pub max_moves: usize,
 }
 
 /// The start text, a newline, then the move codes separated by spaces.
@@ -212,6 +232,34 @@ where
         self.0
             .variant_for_text(text)
             .map(|g| Box::new(Bound(g)) as Box<dyn DynGame>)
+    }
+    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String> {
+        let mut enc = model::Encoder::<G::State>::new();
+        for s in states {
+            let play = s
+                .as_any()
+                .downcast_ref::<Play<G>>()
+                .filter(|p| p.game.variant() == self.0.variant())
+                .ok_or_else(|| {
+                    format!(
+                        "a state of {}/{} in a batch of {}/{}",
+                        s.game_name(),
+                        s.variant(),
+                        G::NAME,
+                        self.0.variant()
+                    )
+                })?;
+            enc.push(play.state(), play.repetition_count());
+        }
+        enc.finish();
+        Ok(NetworkInputs {
+            planes: enc.planes().iter().copied().collect(),
+            move_from: enc.move_from().iter().copied().collect(),
+            move_to: enc.move_to().iter().copied().collect(),
+            move_features: enc.move_features().iter().copied().collect(),
+            mask: enc.mask().iter().copied().collect(),
+            max_moves: enc.max_moves(),
+        })
     }
     fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet> {
         crate::network::fresh(&self.0, seed)

@@ -371,6 +371,46 @@ fn encode_batch_with_model(
         .map_err(value_error)
 }
 
+/// The network's whole input for `states` (one game and variant), as
+/// triad's own encoder lays a batch out: a dict of `planes` `(B, planes,
+/// height, width)` float32, `move_from` and `move_to` `(B, M)` int64 (the
+/// cells of each legal move, in `legal_actions()` order; 0 in padding),
+/// `move_features` `(B, M, features)` float32 and `mask` `(B, M)` bool, M
+/// the most legal moves of any state. What `triad.torch.TriadNet` reads.
+#[pyfunction]
+fn network_inputs<'py>(
+    py: Python<'py>,
+    states: Vec<PyRef<'py, PyState>>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let (batch, _) = batch_of(&states)?;
+    let Some(first) = batch.first() else {
+        return Err(value_error("no states: a batch holds at least one"));
+    };
+    let game = first.game();
+    let e = game.encoding();
+    let x = game.network_inputs(&batch).map_err(value_error)?;
+    let (b, m) = (batch.len(), x.max_moves);
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item(
+        "planes",
+        PyArray1::from_vec(py, x.planes).reshape(vec![b, e.planes, e.height, e.width])?,
+    )?;
+    d.set_item(
+        "move_from",
+        PyArray1::from_vec(py, x.move_from).reshape(vec![b, m])?,
+    )?;
+    d.set_item(
+        "move_to",
+        PyArray1::from_vec(py, x.move_to).reshape(vec![b, m])?,
+    )?;
+    d.set_item(
+        "move_features",
+        PyArray1::from_vec(py, x.move_features).reshape(vec![b, m, e.move_features])?,
+    )?;
+    d.set_item("mask", PyArray1::from_vec(py, x.mask).reshape(vec![b, m])?)?;
+    Ok(d)
+}
+
 /// The extension module.
 #[pymodule]
 fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -389,5 +429,6 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_descriptions, m)?)?;
     m.add_function(wrap_pyfunction!(encode_batch, m)?)?;
     m.add_function(wrap_pyfunction!(encode_batch_with_model, m)?)?;
+    m.add_function(wrap_pyfunction!(network_inputs, m)?)?;
     Ok(())
 }

@@ -169,13 +169,17 @@ impl VectorEnv {
     }
 
     /// One uniformly random legal move per game (seeded by the
-    /// constructor's `seed`), shape `(N,)` int64.
+    /// constructor's `seed`), shape `(N,)` int64; -1 for a game without
+    /// one (none: a finished game restarts at once).
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let picks: Vec<i64> = self
             .states
             .iter()
             .map(|s| {
                 let legal = s.legal_actions();
+                if legal.is_empty() {
+                    return -1;
+                }
                 legal[self.rng.below(legal.len() as u64) as usize] as i64
             })
             .collect();

@@ -11,7 +11,10 @@ Every game and variant the command line's ``--game`` knows loads here
 (``"piratechnics/8x8"``, ``"connect4/6x5"``, ``"pirate/10x8"``, ...).
 The players: ``triad.analyze(state, depth=6)`` (the alpha-beta engine),
 ``triad.mcts(state, "mcts:sims=1000")`` (pure MCTS) and ``triad.Solver()``
-(the perfect Connect Four solver).
+(the perfect Connect Four solver). ``triad.Network`` is the libtorch network;
+``triad.torch.TriadNet`` the same network as a PyTorch module. Modules
+``triad.pettingzoo`` and ``triad.data`` hold the PettingZoo environments
+and the shard reader.
 
 Action ids are triad's move codes (``GameMove::code``, the numbers the
 shards store): the column for Connect Four, RULES.md's fixed index for
@@ -35,6 +38,7 @@ from ._triad import (
     game_descriptions,
     load_game,
     mcts,
+    network_inputs,
     registered_games,
     selfplay,
 )
@@ -58,4 +62,5 @@ __all__ = [
     "game_descriptions",
     "load_game",
     "registered_games",
+    "network_inputs",
 ]
