@@ -332,9 +332,16 @@ fn turns<G: Game>(game: &G, q: &Query) -> Result<Vec<Turn<G::State>>, Refusal> {
     Ok(out)
 }
 
-/// A winrate in [0, 1] from a value in [-1, 1].
+/// A winrate in [0, 1] from a value in [-1, 1], to six decimals (the
+/// search's single precision gives no more).
 fn winrate(value: f32) -> f64 {
-    ((1.0 + value as f64) / 2.0).clamp(0.0, 1.0)
+    six(((1.0 + value as f64) / 2.0).clamp(0.0, 1.0))
+}
+
+/// `x` to six decimals: single-precision figures without their noise
+/// (`0.2` rather than `0.19999998807907104`).
+fn six(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 /// `white` or `black`.
@@ -651,8 +658,8 @@ impl<S: AlphaBetaState> NetTurn<S> {
                     mv: pos.move_text(s.mv),
                     visits: s.visits,
                     winrate: Some(winrate(s.proven.unwrap_or(s.value))),
-                    drawrate: Some(s.draw as f64),
-                    prior: Some(s.prior as f64),
+                    drawrate: Some(six(s.draw as f64)),
+                    prior: Some(six(s.prior as f64)),
                     pv: line_text(pos, &pv),
                     order,
                     score: None,
@@ -671,9 +678,9 @@ impl<S: AlphaBetaState> NetTurn<S> {
             root_info: RootInfo {
                 visits: self.search.root_visit_count(),
                 winrate: Some(winrate(v)),
-                drawrate: Some(d as f64),
+                drawrate: Some(six(d as f64)),
                 raw_winrate: expanded.then(|| winrate(rv)),
-                raw_drawrate: expanded.then_some(rd as f64),
+                raw_drawrate: expanded.then_some(six(rd as f64)),
                 current_player: side_name(pos.side()),
                 position: pos.to_text(),
             },
@@ -803,7 +810,7 @@ where
                 Some(Score::Cp(cp)) => (
                     Some(cp),
                     None,
-                    game::win_probability(cp as f32, CP_SCALE) as f64,
+                    six(game::win_probability(cp as f32, CP_SCALE) as f64),
                 ),
                 Some(Score::Mate(n)) => (None, Some(n), if n > 0 { 1.0 } else { 0.0 }),
                 None => (None, None, 0.5),

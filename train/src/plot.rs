@@ -104,8 +104,9 @@ fn label_count(lo: f64, hi: f64, integer: bool) -> usize {
 
 /// A tick label: whole numbers without decimals on an integer axis (and
 /// nothing at a fractional tick, should one come); otherwise as many
-/// decimals as the tick spacing `step` needs, in scientific notation for
-/// very small or large values, so that labels stay short.
+/// decimals as the tick spacing `step` needs, in scientific notation when
+/// that spacing is below 0.001 (or the value above a million), so that
+/// labels stay short.
 pub fn tick_label(value: f64, step: f64, integer: bool) -> String {
     if integer {
         return if value.fract() == 0.0 {
@@ -114,11 +115,11 @@ pub fn tick_label(value: f64, step: f64, integer: bool) -> String {
             String::new()
         };
     }
-    let magnitude = value.abs().max(step.abs());
     if value == 0.0 {
         return "0".into();
     }
-    if !(1e-3..1e6).contains(&magnitude) {
+    // Decided by the spacing, so that every label of an axis reads alike.
+    if step.abs() < 1e-3 || value.abs() >= 1e6 {
         return format!("{value:.1e}");
     }
     let decimals = if step > 0.0 {
@@ -313,6 +314,7 @@ mod tests {
     #[test]
     fn real_labels_are_short() {
         assert_eq!(tick_label(0.0002, 0.0001, false), "2.0e-4");
+        assert_eq!(tick_label(0.0015, 0.0001, false), "1.5e-3");
         assert_eq!(tick_label(0.25, 0.05, false), "0.25");
         assert_eq!(tick_label(1500.0, 100.0, false), "1500");
         assert_eq!(tick_label(3.0, 1.0, true), "3");
