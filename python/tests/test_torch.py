@@ -28,7 +28,7 @@ def test_a_triad_checkpoint_gives_tchs_answers(tmp_path, name):
     triad.Network.fresh(game, seed=4).save(path)
     ours = tt.TriadNet.load(path)
     theirs = triad.Network.load(game, path)
-    states = sample_states(game, 120)
+    states = sample_states(game, 1000)
     for i in range(0, len(states), 40):
         batch = states[i : i + 40]
         close(ours.evaluate(batch), theirs.evaluate(batch))
