@@ -193,6 +193,25 @@ fn no_move(action: u32, position: &str) -> GameError {
     GameError::Move(format!("action {action} is not a legal move in {position}"))
 }
 
+impl<G: Game> Bound<G> {
+    /// `s` as a state of this game and variant, else the error a batch of
+    /// mixed games gives.
+    fn own_state<'s>(&self, s: &'s dyn DynState) -> Result<&'s Play<G>, String> {
+        s.as_any()
+            .downcast_ref::<Play<G>>()
+            .filter(|p| p.game.variant() == self.0.variant())
+            .ok_or_else(|| {
+                format!(
+                    "a state of {}/{} in a batch of {}/{}",
+                    s.game_name(),
+                    s.variant(),
+                    G::NAME,
+                    self.0.variant()
+                )
+            })
+    }
+}
+
 impl<G: Game> DynGame for Bound<G>
 where
     G::State: AlphaBetaState,
@@ -236,19 +255,7 @@ where
     fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String> {
         let mut enc = model::Encoder::<G::State>::new();
         for s in states {
-            let play = s
-                .as_any()
-                .downcast_ref::<Play<G>>()
-                .filter(|p| p.game.variant() == self.0.variant())
-                .ok_or_else(|| {
-                    format!(
-                        "a state of {}/{} in a batch of {}/{}",
-                        s.game_name(),
-                        s.variant(),
-                        G::NAME,
-                        self.0.variant()
-                    )
-                })?;
+            let play = self.own_state(*s)?;
             enc.push(play.state(), play.repetition_count());
         }
         enc.finish();
@@ -273,24 +280,7 @@ where
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String> {
         let mut inputs = Vec::with_capacity(states.len());
         for s in states {
-            let play = s.as_any().downcast_ref::<Play<G>>().ok_or_else(|| {
-                format!(
-                    "a state of {}/{} in a batch of {}/{}",
-                    s.game_name(),
-                    s.variant(),
-                    G::NAME,
-                    self.0.variant()
-                )
-            })?;
-            if play.game.variant() != self.0.variant() {
-                return Err(format!(
-                    "a state of {}/{} in a batch of {}/{}",
-                    G::NAME,
-                    play.game.variant(),
-                    G::NAME,
-                    self.0.variant()
-                ));
-            }
+            let play = self.own_state(*s)?;
             inputs.push((play.state(), play.repetitions().min(255) as u8));
         }
         let planes = model::encode::encode_batch(&inputs);
