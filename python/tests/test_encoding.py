@@ -61,6 +61,11 @@ def test_batch_errors():
         triad.encode_batch(mixed, np.empty((4, 4, 6, 7), dtype=np.float32))
     with pytest.raises(TypeError):
         triad.encode_batch(states, np.empty((3, 4, 6, 7), dtype=np.float64))
+    # The network's own encoders refuse a batch of two variants too.
+    with pytest.raises(ValueError, match="batch"):
+        triad.encode_batch_with_model(mixed, np.empty((4, 4, 6, 7), dtype=np.float32))
+    with pytest.raises(ValueError, match="batch"):
+        triad.network_inputs(mixed)
 
 
 def test_vector_env_steps_every_game(game):
