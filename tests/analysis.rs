@@ -1,27 +1,15 @@
 //! `triad analysis`: the JSON-lines analysis engine (KataGo's protocol) on
 //! Connect Four positions whose values Pons's files give.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use crate::common::triad_with_input;
 
 /// Pipes `input` into `triad analysis ARGS` at once and returns its
 /// answer lines, parsed.
 fn analysis(args: &[&str], input: &str) -> Vec<serde_json::Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
-        .arg("analysis")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("triad runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("the queries are written");
-    let out = child.wait_with_output().expect("triad ends");
+    let args: Vec<&str> = std::iter::once("analysis")
+        .chain(args.iter().copied())
+        .collect();
+    let out = triad_with_input(&args, input);
     assert!(
         out.status.success(),
         "{}",
@@ -161,8 +149,8 @@ fn play_against_the_solver_to_the_end() {
             input.push_str(&format!("{c}\n"));
         }
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args([
+    let out = triad_with_input(
+        &[
             "play",
             "--game",
             "connect4",
@@ -170,19 +158,9 @@ fn play_against_the_solver_to_the_end() {
             &start,
             "--engine",
             "solver",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        ],
+        &input,
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

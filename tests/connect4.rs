@@ -5,8 +5,6 @@
 use crate::common;
 
 use crate::common::{json, succeeds, triad};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The first lines of a Pons file with per-column values.
 fn pons_lines(name: &str, n: usize) -> Vec<String> {
@@ -101,28 +99,19 @@ fn bench_pons_rates_players_on_every_file() {
 
 #[test]
 fn move_answers_positions_on_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args([
+    // X to move wins at once in column 4; in the second position O can
+    // block X's column 1 or win at once in its own column 2.
+    let out = common::triad_with_input(
+        &[
             "move",
             "--game",
             "connect4",
             "--player",
             "mcts:sims=300",
             "--stdin",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // X to move wins at once in column 4; in the second position O can
-    // block X's column 1 or win at once in its own column 2.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"414141\n1212127 3\n44x\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        ],
+        "414141\n1212127 3\n44x\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "4", "{text}");

@@ -9,9 +9,8 @@ use crate::common;
 
 use crate::common::triad;
 use serde_json::Value;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// Runs `triad args` and fails naming the command and its stderr unless it
 /// exits 0.
@@ -182,20 +181,10 @@ fn position_commands(game: &str, variant: &str) -> Start {
 
     // play: a human move on stdin, the engine answers, `moves` lists,
     // `undo` takes the pair back, `quit` ends with exit 0.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
-        .args(["play", "--game", game, "--engine", "ab:depth=1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{}\nmoves\nundo\nquit\n", legal[0]).as_bytes())
-        .unwrap();
-    let played = child.wait_with_output().unwrap();
+    let played = crate::common::triad_with_input(
+        &["play", "--game", game, "--engine", "ab:depth=1"],
+        &format!("{}\nmoves\nundo\nquit\n", legal[0]),
+    );
     let text = String::from_utf8_lossy(&played.stdout);
     assert!(
         played.status.success(),

@@ -23,6 +23,27 @@ pub fn run_loop(config: &std::path::Path, run: &std::path::Path) -> std::process
     ])
 }
 
+/// Runs `triad` with `args`, `input` written to its standard input (then
+/// closed), and returns its output.
+pub fn triad_with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_triad"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("triad runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("the input is written");
+    child.wait_with_output().expect("triad ends")
+}
+
 /// Runs `triad` with `args` and asserts that it succeeded (the message is
 /// its stderr).
 pub fn succeeds(args: &[&str]) -> std::process::Output {
