@@ -588,3 +588,41 @@ fn a_held_out_set_is_sampled_labelled_and_scored() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("positions.txt line 1"));
 }
+
+#[test]
+fn bench_env_reports_the_rust_loops_and_refuses_bad_input() {
+    let out = triad(&[
+        "bench",
+        "env",
+        "--game",
+        "connect4",
+        "--seconds",
+        "0.05",
+        "--rounds",
+        "2",
+        "--batch",
+        "32",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["game"], "connect4/7x6");
+    assert_eq!(v["rounds"], 2);
+    for key in [
+        "play_steps_per_s",
+        "play_encode_steps_per_s",
+        "encode_positions_per_s",
+    ] {
+        assert!(v[key]["min"].as_f64().unwrap() > 0.0, "{key}: {v}");
+    }
+    let plies = v["mean_plies"].as_f64().unwrap();
+    assert!((7.0..=42.0).contains(&plies), "{plies}");
+    for bad in [["--rounds", "0"], ["--seconds", "-1"]] {
+        let out = triad(&["bench", "env", "--game", "connect4", bad[0], bad[1]]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

@@ -7,6 +7,7 @@
 //! `triad` binary parses the flags, loads the inputs and prints.
 
 pub mod data;
+pub mod env;
 pub mod learn;
 pub mod model;
 pub mod pons;

@@ -1,6 +1,7 @@
 """triad's network in PyTorch gives libtorch's answers (through tch) and
 reads and writes checkpoints triad reads and writes."""
 
+import json
 import os
 import subprocess
 
@@ -84,6 +85,16 @@ def test_training_step_changes_the_answers(tmp_path):
         capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr
+    # triad eval plays the Python-trained network against random.
+    run = subprocess.run(
+        [binary, "eval", "--game", "connect4", "--players", f"net:{out},sims=8", "random",
+         "--games", "4", "--threads", "1", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["games"] == 4 and report["wins"] + report["draws"] + report["losses"] == 4, report
+    assert report["player"].startswith("net:"), report
 
 
 def test_bad_checkpoints_raise(tmp_path):

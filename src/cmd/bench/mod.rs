@@ -4,6 +4,7 @@
 //! loads the inputs, makes one call and prints.
 
 pub mod data;
+pub mod env;
 pub mod learn;
 pub mod model;
 pub mod pons;
@@ -23,6 +24,8 @@ pub struct Args {
 enum Which {
     /// Shards: rows written and read per second, bytes per position, opening-tree time.
     Data(data::Args),
+    /// Environment loops (the Python package's, in Rust): random-play moves/s, with observations, batch encoding.
+    Env(env::Args),
     /// Learning: two run files' loops from scratch under one seed and budget, strength against minutes.
     Learn(learn::Args),
     /// Raw forward evaluations per second of the network, by batch size.
@@ -40,6 +43,7 @@ enum Which {
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.which {
         Which::Data(a) => data::run(a),
+        Which::Env(a) => env::run(a),
         Which::Learn(a) => learn::run(a),
         Which::Model(a) => model::run(a),
         Which::Pons(a) => pons::run(a),
