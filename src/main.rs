@@ -4,7 +4,6 @@
 
 mod cli;
 mod cmd;
-mod error;
 mod games;
 
 use clap::{Parser, Subcommand};
@@ -69,14 +68,8 @@ enum Command {
 }
 
 fn main() {
-    // Output piped into `head` and the like: end quietly when the reader
-    // goes away, as command-line tools do, instead of panicking in println!.
-    // SAFETY: restoring the default disposition of a signal at start-up,
-    // before any thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-    keep_large_allocations();
+    ::cli::end_quietly_on_closed_pipe();
+    ::cli::keep_large_allocations();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analysis(a) => cmd::analysis::run(a),
@@ -104,25 +97,5 @@ fn main() {
     if let Err(e) = result {
         eprintln!("triad: {}", e.message);
         std::process::exit(e.code);
-    }
-}
-
-/// Fixes glibc's malloc thresholds so that libtorch's large tensors are
-/// reused from the heap instead of being `mmap`ed and unmapped on every
-/// allocation. By default glibc serves blocks above a dynamic threshold
-/// (128 KiB at first) with `mmap` and returns them at `free`; a training
-/// step or a batched forward pass allocates and frees many such tensors, so
-/// each step paid fresh page faults for them. Measured with
-/// `triad bench train` on the quickstart network (2-core CPU): the raw step
-/// ran at 1,240–2,040 samples/s with glibc's defaults and 2,680–2,820 with
-/// these settings (docs/train.md). The cost is memory kept by the process
-/// for reuse instead of given back to the system between steps.
-fn keep_large_allocations() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes allocator parameters; it is called at
-    // start-up before any other thread exists.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
     }
 }

@@ -23,4 +23,4 @@ pub mod version;
 pub mod worker;
 
 pub use crate::cli::print_json;
-pub use crate::error::CliError;
+pub use crate::cli::CliError;
