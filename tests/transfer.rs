@@ -155,3 +155,84 @@ fn a_network_of_another_game_or_shape_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// Synthetic shards of `game` (`triad bench data`) in `dir`.
+fn bench_shards(dir: &Path, game: &str, seed: &str) {
+    succeeds(&[
+        "bench",
+        "data",
+        "--game",
+        game,
+        "--positions",
+        "600",
+        "--shard-rows",
+        "600",
+        "--seed",
+        seed,
+        "--dir",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+}
+
+/// `triad train --mix`: one run on two boards; its sidecar lists the mix;
+/// a part of another game, a part written wrongly, or shards of the wrong
+/// board are refused by name.
+#[test]
+fn train_mix_trains_one_network_on_two_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let (big, small) = (dir.path().join("big"), dir.path().join("small"));
+    bench_shards(&big, "connect4", "1");
+    bench_shards(&small, "connect4/6x5", "2");
+    let out = dir.path().join("mixed");
+    let mix = format!("connect4/6x5={}", small.display());
+    let o = succeeds(&[
+        "train",
+        "--game",
+        "connect4",
+        "--data",
+        big.to_str().unwrap(),
+        "--mix",
+        &mix,
+        "--steps",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let info = sidecar(Path::new(summary["checkpoint"].as_str().unwrap()));
+    assert_eq!(info["variant"], "7x6", "{info}");
+    assert_eq!(info["metadata"]["mix"][0]["game"], "connect4/6x5", "{info}");
+    assert!(
+        info["metadata"]["mix"][0]["window_positions"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    let wrong_board = format!("connect4/6x5={}", big.display());
+    let other_game = format!("piratechnics={}", small.display());
+    for (flag, needle) in [
+        (other_game.as_str(), "not a variant of connect4"),
+        ("connect4/6x5", "GAME=PATH"),
+        (wrong_board.as_str(), "6x5"),
+    ] {
+        let o = triad(&[
+            "train",
+            "--game",
+            "connect4",
+            "--data",
+            big.to_str().unwrap(),
+            "--mix",
+            flag,
+            "--steps",
+            "2",
+            "--out",
+            dir.path().join("bad").to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains(needle), "{flag}: {err}");
+    }
+}

@@ -382,6 +382,42 @@ pub struct TrainFlags {
     /// `--skip-bad-shards`: leave out the shards that fail verification
     /// instead of refusing them.
     pub skip_bad_shards: bool,
+    /// `--mix VARIANT=PATHS`: other variants of the game and their shards,
+    /// trained on beside the run's (`train::train_mixed`).
+    pub mix: Vec<MixFlag>,
+}
+
+/// One `--mix GAME=PATH[,PATH…]`: another variant of the run's game and
+/// its shards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixFlag {
+    /// The variant, as `--game` takes it (`connect4/6x5`).
+    pub game: String,
+    /// Its shard files, folders or run directories.
+    pub data: Vec<PathBuf>,
+}
+
+impl std::str::FromStr for MixFlag {
+    type Err = String;
+    fn from_str(text: &str) -> Result<MixFlag, String> {
+        let (game, paths) = text.split_once('=').ok_or_else(|| {
+            format!("{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5")
+        })?;
+        let data: Vec<PathBuf> = paths
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .collect();
+        if game.is_empty() || data.is_empty() {
+            return Err(format!(
+                "{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5"
+            ));
+        }
+        Ok(MixFlag {
+            game: game.to_string(),
+            data,
+        })
+    }
 }
 
 /// Trains a network as `triad train` does (with a progress bar), calling
@@ -460,6 +496,23 @@ where
     // One writer per run directory: a second `triad train` into it is
     // refused naming the first; a killed one's lock is taken over.
     let _lock = crate::lock::RunLock::acquire(out, "triad train")?;
+    let mut mix = Vec::with_capacity(flags.mix.len());
+    for part in &flags.mix {
+        let any = registry::from_flag(&part.game)
+            .map_err(|e| Error::input(format!("--mix {}: {e}", part.game)))?;
+        let Some(other) = any.as_game::<G>() else {
+            return Err(Error::input(format!(
+                "--mix {}: not a variant of {} (the run's game)",
+                part.game,
+                G::NAME
+            )));
+        };
+        let data = crate::inputs::verified_data(other, part.data.clone(), flags.skip_bad_shards)?;
+        mix.push(train::MixPart {
+            game: other.clone(),
+            data,
+        });
+    }
     let opts = train::RunOptions {
         run_dir: out.to_path_buf(),
         data,
@@ -470,7 +523,7 @@ where
         config_text: Some(text),
     };
     let mut shown = 0u64;
-    let result = train::train(game, &model_cfg, &train_cfg, &opts, &mut |p| {
+    let result = train::train_mixed(game, &mix, &model_cfg, &train_cfg, &opts, &mut |p| {
         if shown == 0 {
             bar.set_position(p.step.saturating_sub(1));
         }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// with the same command plus --resume, exactly as if it had not stopped.
 #[derive(clap::Args)]
 #[command(
-    after_help = "RUN_DIR receives config.toml (a copy of the run file), metrics.csv and\ncheckpoints/step-NNNNNNNN.{safetensors,json,optim.safetensors} (and\n.live.safetensors with [train] ema_decay: the checkpoint then holds the\nweights' moving average, the live weights beside it).\n\n--data takes a run directory of `triad loop` (or its games/ folder) too: its\nself-play shards games/gen-NNNN/*.parquet, oldest generation first, never its\nevaluation games (eval/); --generations picks a range of them. Every shard is\nverified against the game's rules first (as `triad data verify`): one that\nfails is refused, naming it and its fault, or left out with --skip-bad-shards.\n\nExamples:\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train --resume --steps 2000\n  triad train --config configs/quickstart.toml --data runs/quickstart --generations 6.. --out runs/late\n  triad plot runs/demo/train"
+    after_help = "RUN_DIR receives config.toml (a copy of the run file), metrics.csv and\ncheckpoints/step-NNNNNNNN.{safetensors,json,optim.safetensors} (and\n.live.safetensors with [train] ema_decay: the checkpoint then holds the\nweights' moving average, the live weights beside it).\n\n--data takes a run directory of `triad loop` (or its games/ folder) too: its\nself-play shards games/gen-NNNN/*.parquet, oldest generation first, never its\nevaluation games (eval/); --generations picks a range of them. Every shard is\nverified against the game's rules first (as `triad data verify`): one that\nfails is refused, naming it and its fault, or left out with --skip-bad-shards.\n\nExamples:\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train\n  triad train --config configs/quickstart.toml --data runs/demo/shards --out runs/demo/train --resume --steps 2000\n  triad train --config configs/quickstart.toml --data runs/quickstart --generations 6.. --out runs/late\n  triad train --game connect4 --data runs/c4 --mix connect4/6x5=runs/c4-6x5 --out runs/mixed\n  triad plot runs/demo/train"
 )]
 pub struct Args {
     /// Run file: its [model] and [train] sections are used (default: all defaults).
@@ -50,6 +50,12 @@ pub struct Args {
     /// naming the file and its first fault).
     #[arg(long)]
     skip_bad_shards: bool,
+    /// Another variant of the game to train on beside the run's, with its
+    /// shards: `connect4/6x5=runs/c4-6x5[,more]`; repeat for more. Each
+    /// variant has its own replay window; each batch is of one variant,
+    /// drawn in proportion to the windows' sizes (docs/train.md).
+    #[arg(long, value_name = "GAME=PATHS")]
+    mix: Vec<pipeline::options::MixFlag>,
     /// Print a one-object JSON summary on stdout at the end.
     #[arg(long)]
     json: bool,
@@ -67,6 +73,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         init: args.init,
         game: args.game,
         skip_bad_shards: args.skip_bad_shards,
+        mix: args.mix,
     };
     let json = args.json;
     run_training(&flags, &mut |summary, out| {

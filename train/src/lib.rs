@@ -22,6 +22,7 @@ pub use config::{run_configs, ConfigError, OptimizerKind, Schedule, TrainConfig}
 pub use metrics::{read_metrics, MetricsRow, MetricsWriter, METRICS_FILE};
 pub use optim::Optimizer;
 pub use trainer::{
-    batch_builder, checkpoint_path, latest_checkpoint, set_threads, train, window_options,
-    Progress, RunOptions, StepStats, Summary, TrainError, Trainer, CHECKPOINT_DIR, CONFIG_COPY,
+    batch_builder, checkpoint_path, latest_checkpoint, mix_choice, set_threads, train, train_mixed,
+    window_options, MixPart, Progress, RunOptions, StepStats, Summary, TrainError, Trainer,
+    CHECKPOINT_DIR, CONFIG_COPY,
 };

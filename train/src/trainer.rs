@@ -533,6 +533,29 @@ where
     builder
 }
 
+/// The prepared batches of `window` for `game`'s variant, the first `skip`
+/// left out without being encoded.
+fn batch_stream<G: Game>(
+    game: &G,
+    window: &ReplayWindow,
+    cfg: &TrainConfig,
+    shape: Shape,
+    skip: u64,
+    cheap: f32,
+) -> Box<dyn Iterator<Item = TrainBatch>>
+where
+    G::State: game::AlphaBetaState,
+{
+    let options = window_options(game, cfg);
+    let mut builder = batch_builder(game, cfg, shape);
+    let mut produced = 0u64;
+    let stream = window.batches_with(&options, move |batch| {
+        produced += 1;
+        (produced > skip).then(|| builder.build_batch(&batch, cheap))
+    });
+    Box::new(stream.flatten())
+}
+
 /// Runs (or resumes) a training run. `on_step` is called after every step.
 pub fn train<G: Game>(
     game: &G,
@@ -544,6 +567,75 @@ pub fn train<G: Game>(
 where
     G::State: game::AlphaBetaState,
 {
+    train_mixed(game, &[], model_cfg, cfg, opts, on_step)
+}
+
+/// Another variant of the run's game trained on beside it (`triad train
+/// --mix`, docs/train.md "Several board sizes in one run"): its game value
+/// and its shards.
+#[derive(Clone, Debug)]
+pub struct MixPart<G> {
+    /// The variant (the same game as the run's, another variant).
+    pub game: G,
+    /// Its shard files or directories.
+    pub data: Vec<PathBuf>,
+}
+
+/// Which window step `k` of a mixed run draws its batch from: window `i`
+/// with probability `sizes[i] / sum(sizes)`, from a generator seeded by the
+/// run's seed and the step alone, so a resumed run makes the same choices.
+pub fn mix_choice(seed: u64, step: u64, sizes: &[usize]) -> usize {
+    let total: u64 = sizes.iter().map(|&n| n as u64).sum();
+    if sizes.len() <= 1 || total == 0 {
+        return 0;
+    }
+    let mut rng = game::SplitMix::new(seed ^ step.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut pick = rng.below(total);
+    for (i, &n) in sizes.iter().enumerate() {
+        if pick < n as u64 {
+            return i;
+        }
+        pick -= n as u64;
+    }
+    sizes.len() - 1
+}
+
+/// Runs (or resumes) a training run on the run's variant and the `mix`
+/// variants at once: each has its own replay window (up to `window`
+/// positions each) and batch builder, every batch is of one variant, and
+/// step k's variant is drawn with probability in proportion to the
+/// windows' sizes ([`mix_choice`]). The network's weights do not depend on
+/// the board's size, so one network learns them all; its checkpoints are
+/// the run's variant's, their metadata listing the mix. Without `mix` this
+/// is [`train`].
+pub fn train_mixed<G: Game>(
+    game: &G,
+    mix: &[MixPart<G>],
+    model_cfg: &ModelConfig,
+    cfg: &TrainConfig,
+    opts: &RunOptions,
+    on_step: &mut dyn FnMut(&Progress),
+) -> Result<Summary, TrainError>
+where
+    G::State: game::AlphaBetaState,
+{
+    for part in mix {
+        let other = GameTag::of(&part.game);
+        if other.name != G::NAME || other.variant == GameTag::of(game).variant {
+            return Err(TrainError::Input(format!(
+                "--mix {}: a mix part must be another variant of {} (the run's variant is {})",
+                other,
+                G::NAME,
+                game.variant()
+            )));
+        }
+        if part.data.is_empty() {
+            return Err(TrainError::Input(format!(
+                "--mix {}: no shards given for it",
+                other
+            )));
+        }
+    }
     let mut cfg = cfg.clone();
     if let Some(s) = opts.steps {
         cfg.steps = s;
@@ -576,6 +668,16 @@ where
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
 
     let window = open_window(&opts.data, cfg.window, &tag)?;
+    let mut mix_windows = Vec::with_capacity(mix.len());
+    for part in mix {
+        let part_tag = GameTag::of(&part.game);
+        let w = open_window(&part.data, cfg.window, &part_tag)
+            .map_err(|e| TrainError::Input(format!("--mix {}: {e}", part_tag)))?;
+        mix_windows.push(w);
+    }
+    let sizes: Vec<usize> = std::iter::once(window.len())
+        .chain(mix_windows.iter().map(|w| w.len()))
+        .collect();
     let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
     let meta = |step: u64| {
         let mut m = serde_json::json!({
@@ -585,8 +687,24 @@ where
             "window_positions": window.len(),
             "window_shards": window.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         });
-        if let (Some(from), Some(obj)) = (&init_from, m.as_object_mut()) {
-            obj.insert("init_from".into(), from.clone().into());
+        if let Some(obj) = m.as_object_mut() {
+            if let Some(from) = &init_from {
+                obj.insert("init_from".into(), from.clone().into());
+            }
+            if !mix.is_empty() {
+                let parts: Vec<serde_json::Value> = mix
+                    .iter()
+                    .zip(&mix_windows)
+                    .map(|(part, w)| {
+                        serde_json::json!({
+                            "game": GameTag::of(&part.game).to_string(),
+                            "window_positions": w.len(),
+                            "window_shards": w.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                        })
+                    })
+                    .collect();
+                obj.insert("mix".into(), parts.into());
+            }
         }
         m
     };
@@ -619,16 +737,38 @@ where
 
     // Batch k of the run is the k-th batch of the window's stream for the
     // seed, so a resumed run skips the batches already trained on (without
-    // encoding them) and sees exactly what an uninterrupted run would.
-    let options = window_options(game, &cfg);
+    // encoding them) and sees exactly what an uninterrupted run would. In
+    // a mixed run each window has its stream; step k takes the next batch
+    // of window `mix_choice(seed, k)`'s, so a resumed run skips in each
+    // stream the batches its earlier steps took from it.
     let cheap = cfg.cheap_search_weight as f32;
-    let mut builder = batch_builder(game, &cfg, trainer.net.shape());
-    let mut produced = 0u64;
-    let stream = window.batches_with(&options, move |batch| {
-        produced += 1;
-        (produced > start_step).then(|| builder.build_batch(&batch, cheap))
-    });
-    let mut stream = stream.flatten();
+    let mut skip = vec![0u64; sizes.len()];
+    if mix.is_empty() {
+        skip[0] = start_step;
+    } else {
+        for k in 0..start_step {
+            skip[mix_choice(cfg.seed, k, &sizes)] += 1;
+        }
+    }
+    let mut streams: Vec<Box<dyn Iterator<Item = TrainBatch>>> = Vec::with_capacity(sizes.len());
+    streams.push(batch_stream(
+        game,
+        &window,
+        &cfg,
+        trainer.net.shape(),
+        skip[0],
+        cheap,
+    ));
+    for (i, (part, w)) in mix.iter().zip(&mix_windows).enumerate() {
+        streams.push(batch_stream(
+            &part.game,
+            w,
+            &cfg,
+            trainer.net.shape(),
+            skip[i + 1],
+            cheap,
+        ));
+    }
 
     let started = Instant::now();
     let mut since = Instant::now();
@@ -637,7 +777,12 @@ where
     let mut step = start_step;
     while step < end {
         let waited = Instant::now();
-        let batch = stream
+        let which = if mix.is_empty() {
+            0
+        } else {
+            mix_choice(cfg.seed, step, &sizes)
+        };
+        let batch = streams[which]
             .next()
             .ok_or_else(|| failed("the batch stream stopped"))?;
         summary.data_wait_seconds += waited.elapsed().as_secs_f64();

@@ -677,3 +677,140 @@ fn a_proven_row_takes_the_proof_as_its_value_target() {
     assert!(off[0..3] != [0.0, 0.0, 1.0] && off[3..6] != [0.0, 1.0, 0.0]);
     assert_eq!(&on[12..], &off[12..], "rows without a proof are unchanged");
 }
+
+/// Connect Four shards of `games` random games on `game`'s board, policy
+/// peaked on the move played.
+fn connect4_shards(dir: &Path, game: &connect4::Connect4, games: u64, seed: u64) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut w = ShardWriter::create(dir.join("shard-0000.parquet")).unwrap();
+    for g in 0..games {
+        let mut record = random_game(game, seed * 1000 + g, &game.start(), seed + g, 40);
+        for r in &mut record.positions {
+            peak_on_chosen(r);
+        }
+        w.push_game(&record).unwrap();
+    }
+    w.finish().unwrap();
+    dir.to_path_buf()
+}
+
+/// `--mix`: one run on two Connect Four boards. Every batch is of one
+/// variant, both are drawn, the checkpoint's sidecar lists the mix, a run
+/// split by a resume ends with the same weights, and a part that is not
+/// another variant of the run's game is refused.
+#[test]
+fn a_mixed_run_trains_on_two_boards_and_resumes_exactly() {
+    use connect4::{Connect4, Size};
+    tch::set_num_threads(1);
+    let tmp = tempfile::tempdir().unwrap();
+    let big = Connect4::standard();
+    let small = Connect4::sized(Size::new(6, 5).unwrap());
+    let big_data = connect4_shards(&tmp.path().join("big"), &big, 12, 1);
+    let small_data = connect4_shards(&tmp.path().join("small"), &small, 12, 2);
+    let mix = [train::MixPart {
+        game: small.clone(),
+        data: vec![small_data.clone()],
+    }];
+    let cfg = TrainConfig {
+        steps: 12,
+        checkpoint_every: 6,
+        ..tiny_train()
+    };
+    let model = ModelConfig {
+        global_pool: true,
+        ..tiny_model()
+    };
+    let whole = tmp.path().join("whole");
+    train::train_mixed(
+        &big,
+        &mix,
+        &model,
+        &cfg,
+        &options(whole.clone(), &big_data),
+        &mut |_| {},
+    )
+    .unwrap();
+    // Both windows are drawn from over the 12 steps (the choice is the
+    // run's seed's, in proportion to the windows' sizes).
+    let sizes = [300usize, 250];
+    let picks: Vec<usize> = (0..12)
+        .map(|k| train::mix_choice(cfg.seed, k, &sizes))
+        .collect();
+    assert!(picks.contains(&0) && picks.contains(&1), "{picks:?}");
+    let (ckpt, info) = latest_checkpoint(&whole).unwrap();
+    assert_eq!(info.step, 12);
+    assert_eq!(info.variant, "7x6");
+    let mix_meta = &info.metadata["mix"][0];
+    assert_eq!(mix_meta["game"], "connect4/6x5", "{}", info.metadata);
+    assert!(mix_meta["window_positions"].as_u64().unwrap() > 0);
+
+    let split = tmp.path().join("split");
+    let first = RunOptions {
+        stop_after: Some(5),
+        ..options(split.clone(), &big_data)
+    };
+    train::train_mixed(&big, &mix, &model, &cfg, &first, &mut |_| {}).unwrap();
+    let second = RunOptions {
+        resume: true,
+        ..options(split.clone(), &big_data)
+    };
+    let s = train::train_mixed(&big, &mix, &model, &cfg, &second, &mut |_| {}).unwrap();
+    assert_eq!((s.steps_run, s.final_step), (7, 12));
+    let diff = max_difference(&ckpt, &train::checkpoint_path(&split, 12));
+    assert!(diff < 1e-5, "weights differ by {diff}");
+
+    // The same board, or no shards, is refused by name.
+    for (part, needle) in [
+        (
+            train::MixPart {
+                game: big.clone(),
+                data: vec![big_data.clone()],
+            },
+            "another variant",
+        ),
+        (
+            train::MixPart {
+                game: small.clone(),
+                data: vec![],
+            },
+            "no shards",
+        ),
+    ] {
+        let r = train::train_mixed(
+            &big,
+            &[part],
+            &model,
+            &cfg,
+            &options(tmp.path().join("bad"), &big_data),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(&r, Err(TrainError::Input(m)) if m.contains(needle)),
+            "{r:?}"
+        );
+    }
+}
+
+/// The mixture's draw: the same seed and step give the same window, each
+/// window is drawn in proportion to its size, one window is always 0.
+#[test]
+fn the_mixture_draws_in_proportion_to_the_windows() {
+    let sizes = [3000usize, 1000];
+    let picks: Vec<usize> = (0..8000).map(|k| train::mix_choice(7, k, &sizes)).collect();
+    let share = picks.iter().filter(|&&i| i == 0).count() as f64 / picks.len() as f64;
+    assert!((0.72..0.78).contains(&share), "{share}");
+    assert_eq!(
+        picks,
+        (0..8000)
+            .map(|k| train::mix_choice(7, k, &sizes))
+            .collect::<Vec<_>>()
+    );
+    assert_ne!(
+        picks,
+        (0..8000)
+            .map(|k| train::mix_choice(8, k, &sizes))
+            .collect::<Vec<_>>()
+    );
+    assert!((0..100).all(|k| train::mix_choice(1, k, &[500]) == 0));
+    assert!((0..100).all(|k| train::mix_choice(1, k, &[0, 0]) == 0));
+}
