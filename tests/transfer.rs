@@ -236,3 +236,55 @@ fn train_mix_trains_one_network_on_two_boards() {
         assert!(err.contains(needle), "{flag}: {err}");
     }
 }
+
+/// `[loop] mix`: a 7×6 run that also plays and trains on 5×4 and 6×5
+/// boards. Each variant's games are in its folder and pass `triad data
+/// verify` against its own rules; the network is labelled 7×6 and lists
+/// the mix; bad mixes are refused naming the key.
+#[test]
+fn a_loop_plays_and_trains_on_several_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = loop_run(
+        dir.path(),
+        "mixed",
+        &tiny_loop("standard", "mix = [\"5x4\", \"6x5\"]\n"),
+    );
+    let gen1 = run.join("games/gen-0001");
+    for (variant, folder) in [
+        ("7x6", gen1.clone()),
+        ("5x4", gen1.join("5x4")),
+        ("6x5", gen1.join("6x5")),
+    ] {
+        let o = succeeds(&["data", "info", folder.to_str().unwrap(), "--json"]);
+        let info: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let games = info["games"].as_u64().unwrap();
+        // 4 games a generation: 2 on the run's board (mix_share 0.5), 1 on each mix board.
+        let want = if variant == "7x6" { 2 } else { 1 };
+        assert_eq!(games, want, "{variant}: {info}");
+        assert_eq!(info["game"][0], format!("connect4/{variant}"), "{info}");
+        succeeds(&["data", "verify", folder.to_str().unwrap()]);
+    }
+    let net = sidecar(&run.join("networks/gen-0001.safetensors"));
+    assert_eq!(net["variant"], "7x6", "{net}");
+    let mix: Vec<&str> = net["metadata"]["mix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(mix, ["connect4/5x4", "connect4/6x5"], "{net}");
+
+    for (extra, needle) in [
+        ("mix = [\"9x\"]\n", "[loop] mix"),
+        ("mix = [\"standard\"]\n", "the run's own variant"),
+        ("mix = [\"5x4\"]\nmix_share = 1.5\n", "loop.mix_share"),
+        ("mix = [\"5x4\", \"5x4\"]\n", "listed twice"),
+    ] {
+        let config = dir.path().join("bad.toml");
+        std::fs::write(&config, tiny_loop("standard", extra)).unwrap();
+        let out = crate::common::run_loop(&config, &dir.path().join("bad"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains(needle), "{extra}: {err}");
+    }
+}

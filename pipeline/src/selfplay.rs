@@ -24,6 +24,20 @@ pub fn load_network<G: Game>(
     checkpoint: Option<&Path>,
     seed: u64,
 ) -> Result<(Network, String), Error> {
+    load_network_as(game, model, checkpoint, seed, false)
+}
+
+/// [`load_network`], and with `any_variant` the checkpoint may be of
+/// another variant of `game` with the `[model]` shape (the loop's `[loop]
+/// mix` variants play with the run's network: its weights do not depend
+/// on the board's size).
+pub fn load_network_as<G: Game>(
+    game: &G,
+    model: &ModelConfig,
+    checkpoint: Option<&Path>,
+    seed: u64,
+    any_variant: bool,
+) -> Result<(Network, String), Error> {
     match checkpoint {
         None => {
             let mut net = Network::new(model, game.encoding(), seed)
@@ -38,8 +52,14 @@ pub fn load_network<G: Game>(
             if model.threads > 0 {
                 tch::set_num_threads(model.threads as i32);
             }
-            let (mut net, info) = Network::load(path, &GameTag::of(game), device)
-                .map_err(|e| Error::input(e.to_string()))?;
+            let tag = GameTag::of(game);
+            let (mut net, info) = if any_variant {
+                let shape = model::Shape::of(model, game.encoding());
+                Network::load_transfer(path, &tag, shape, device)
+            } else {
+                Network::load(path, &tag, device)
+            }
+            .map_err(|e| Error::input(e.to_string()))?;
             net.set_precision(model.precision);
             let stem = path
                 .file_stem()
@@ -63,10 +83,23 @@ pub fn load_pool_evaluators<G: Game>(
     seed: u64,
     pools: usize,
 ) -> Result<PoolEvaluators<G::State>, Error> {
+    load_pool_evaluators_as(game, model, checkpoint, seed, pools, false)
+}
+
+/// [`load_pool_evaluators`], the checkpoint of any variant of `game` with
+/// `any_variant` ([`load_network_as`]).
+pub fn load_pool_evaluators_as<G: Game>(
+    game: &G,
+    model: &ModelConfig,
+    checkpoint: Option<&Path>,
+    seed: u64,
+    pools: usize,
+    any_variant: bool,
+) -> Result<PoolEvaluators<G::State>, Error> {
     let mut evaluators = Vec::new();
     let mut model_id = String::new();
     for _ in 0..pools.max(1) {
-        let (net, id) = load_network(game, model, checkpoint, seed)?;
+        let (net, id) = load_network_as(game, model, checkpoint, seed, any_variant)?;
         evaluators.push(NetworkEvaluator::new(net));
         model_id = id;
     }

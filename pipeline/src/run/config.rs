@@ -42,6 +42,18 @@ pub struct LoopConfig {
     /// (`init_from`). A relative path is from the directory `triad loop`
     /// runs in.
     pub init: Option<PathBuf>,
+    /// Other variants of the run's game (`["6x5", "5x4"]` for a 7×6
+    /// Connect Four run; default: none) played and trained on beside the
+    /// run's own: each generation plays `mix_share` of its self-play games
+    /// on them, split evenly, into `games/gen-NNNN/<variant>/`, and trains
+    /// one network on every variant's window (`train::train_mixed`). The
+    /// network is the run's variant's; matches and the suite play the
+    /// run's variant. A variant takes its defaults (the `[game]` section's
+    /// other keys are the run's variant's).
+    pub mix: Vec<String>,
+    /// The share of each generation's self-play games played on the `mix`
+    /// variants (default 0.5), within 0..1.
+    pub mix_share: f64,
 }
 
 impl Default for LoopConfig {
@@ -55,6 +67,8 @@ impl Default for LoopConfig {
             gating: false,
             gate_score: 0.55,
             init: None,
+            mix: Vec::new(),
+            mix_share: 0.5,
         }
     }
 }
@@ -89,6 +103,29 @@ impl LoopConfig {
         }
         if !(0.0..=1.0).contains(&self.gate_score) {
             return Err(ConfigError("loop.gate_score: must be within 0..=1".into()));
+        }
+        if !(self.mix_share.is_finite() && self.mix_share > 0.0 && self.mix_share < 1.0) {
+            return Err(ConfigError(
+                "loop.mix_share: must be between 0 and 1 (the share of self-play games on the mix variants)".into(),
+            ));
+        }
+        for (i, v) in self.mix.iter().enumerate() {
+            if v.trim().is_empty() || v.contains('/') {
+                return Err(ConfigError(format!(
+                    "loop.mix: {v:?} is not a variant name (write the variant alone, e.g. \"6x5\")"
+                )));
+            }
+            if self.mix[..i].contains(v) {
+                return Err(ConfigError(format!("loop.mix: {v:?} is listed twice")));
+            }
+        }
+        if !self.mix.is_empty() && self.games_per_generation < 2 * self.mix.len() as u64 {
+            return Err(ConfigError(format!(
+                "loop.games_per_generation: {} is too few for {} mix variants and the run's own (at least {})",
+                self.games_per_generation,
+                self.mix.len(),
+                2 * self.mix.len()
+            )));
         }
         Ok(())
     }

@@ -101,6 +101,8 @@ pub struct Loop<'a, G: Game> {
     out_of_time: std::cell::Cell<bool>,
     /// The figures of the stage that just ran, for `diagnostics.csv`.
     figures: std::cell::Cell<Option<diagnostics::Figures>>,
+    /// The `[loop] mix` variants of the game, in the file's order.
+    mix: Vec<G>,
     /// Held while the loop runs: a second process on the run is refused.
     _lock: RunLock,
 }
@@ -131,6 +133,23 @@ where
             eprintln!(
                 "warning: train.schedule = \"cosine\" without train.schedule_steps: the loop's training run grows each generation, so the cosine would end at every generation's last step; set train.schedule_steps to the loop's planned steps (generations x train_steps_per_generation) or use schedule = \"constant\""
             );
+        }
+        let mut mix = Vec::with_capacity(cfg.r#loop.mix.len());
+        for variant in &cfg.r#loop.mix {
+            let text = format!("{}/{variant}", G::NAME);
+            let any =
+                registry::from_flag(&text).map_err(|e| Error::input(format!("[loop] mix: {e}")))?;
+            let Some(other) = any.as_game::<G>() else {
+                return Err(Error::input(format!(
+                    "[loop] mix: {text} is not a variant of the run's game"
+                )));
+            };
+            if other.variant() == game.variant() {
+                return Err(Error::input(format!(
+                    "[loop] mix: {variant:?} is the run's own variant; list the others"
+                )));
+            }
+            mix.push(other.clone());
         }
         let lock = RunLock::acquire(run, "triad loop")?;
         // A loop killed mid-write leaves its temporary (uniquely named, so
@@ -167,6 +186,7 @@ where
             open_ended: false,
             out_of_time: std::cell::Cell::new(false),
             figures: std::cell::Cell::new(None),
+            mix,
             _lock: lock,
         })
     }

@@ -59,6 +59,17 @@ where
             .map(|k| self.run.join(crate::layout::games_dir(k)))
             .filter(|d| d.exists())
             .collect();
+        let mix: Vec<::train::MixPart<G>> = self
+            .mix
+            .iter()
+            .map(|game| ::train::MixPart {
+                game: game.clone(),
+                data: (1..=g)
+                    .map(|k| self.mix_dir(k, game))
+                    .filter(|d| d.exists())
+                    .collect(),
+            })
+            .collect();
         let steps = self.train_steps_through(g)?;
         let opts = train::RunOptions {
             run_dir: train_dir.clone(),
@@ -74,8 +85,9 @@ where
             "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise}]",
         );
         let mut shown = 0;
-        let summary = train::train(
+        let summary = train::train_mixed(
             self.game,
+            &mix,
             &self.cfg.model,
             &self.cfg.train,
             &opts,
@@ -115,7 +127,8 @@ where
     /// r > 0` the sum over generations 1..=g of `ceil(r · positions_k /
     /// batch_size)`, so each position written is trained on about `r`
     /// times while it is new, however long the games run. The positions
-    /// are counted from the shards, so a resumed loop finds the same total.
+    /// are counted from the shards (the `[loop] mix` variants' too), so a
+    /// resumed loop finds the same total.
     fn train_steps_through(&self, g: u32) -> Result<u64, Error> {
         let lc = &self.cfg.r#loop;
         if lc.train_samples_per_position <= 0.0 {
@@ -124,9 +137,10 @@ where
         let batch = self.cfg.train.batch_size.max(1) as f64;
         let mut steps = 0u64;
         for k in 1..=g {
-            let dir = self.run.join(crate::layout::games_dir(k));
+            let dirs = std::iter::once(self.run.join(crate::layout::games_dir(k)))
+                .chain(self.mix.iter().map(|game| self.mix_dir(k, game)));
             let mut rows = 0u64;
-            if dir.exists() {
+            for dir in dirs.filter(|d| d.exists()) {
                 for shard in data::list_shards(&[&dir]).map_err(|e| Error::failed(e.to_string()))? {
                     rows += data::ShardReader::open(&shard.path)
                         .map_err(|e| Error::failed(e.to_string()))?
