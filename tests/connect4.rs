@@ -604,11 +604,6 @@ fn bench_env_reports_the_rust_loops_and_refuses_bad_input() {
         "32",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let v = json(&out);
     assert_eq!(v["game"], "connect4/7x6");
     assert_eq!(v["rounds"], 2);

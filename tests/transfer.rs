@@ -184,22 +184,27 @@ fn train_mix_trains_one_network_on_two_boards() {
     let (big, small) = (dir.path().join("big"), dir.path().join("small"));
     bench_shards(&big, "connect4", "1");
     bench_shards(&small, "connect4/6x5", "2");
-    let out = dir.path().join("mixed");
-    let mix = format!("connect4/6x5={}", small.display());
-    let o = succeeds(&[
-        "train",
-        "--game",
-        "connect4",
-        "--data",
-        big.to_str().unwrap(),
-        "--mix",
-        &mix,
-        "--steps",
-        "4",
-        "--out",
-        out.to_str().unwrap(),
-        "--json",
-    ]);
+    let train = |mix: &str, out: &Path| {
+        triad(&[
+            "train",
+            "--game",
+            "connect4",
+            "--data",
+            big.to_str().unwrap(),
+            "--mix",
+            mix,
+            "--steps",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let o = train(
+        &format!("connect4/6x5={}", small.display()),
+        &dir.path().join("mixed"),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
     let info = sidecar(Path::new(summary["checkpoint"].as_str().unwrap()));
     assert_eq!(info["variant"], "7x6", "{info}");
@@ -218,19 +223,7 @@ fn train_mix_trains_one_network_on_two_boards() {
         ("connect4/6x5", "GAME=PATH"),
         (wrong_board.as_str(), "6x5"),
     ] {
-        let o = triad(&[
-            "train",
-            "--game",
-            "connect4",
-            "--data",
-            big.to_str().unwrap(),
-            "--mix",
-            flag,
-            "--steps",
-            "2",
-            "--out",
-            dir.path().join("bad").to_str().unwrap(),
-        ]);
+        let o = train(flag, &dir.path().join("bad"));
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
         assert!(err.contains(needle), "{flag}: {err}");
