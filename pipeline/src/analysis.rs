@@ -526,7 +526,7 @@ where
                 unreachable!("only network searches stay in flight")
             };
             for answer in round(net.evaluator.as_mut(), &mut searches, &mut state) {
-                if !out(&answer) {
+                if !out(&answer.to_json()) {
                     return Ok(());
                 }
             }
@@ -576,6 +576,50 @@ where
                 .into_iter()
                 .map(|t| analyse_now::<G>(other, &t).to_json())
                 .collect(),
+        }
+    }
+
+    /// Analyses the one position `query` names (its last turn, or the one
+    /// turn of `analyzeTurns`) and answers it, typed: [`Engine::serve`] for
+    /// a caller in the same program (the explorer). During a network
+    /// search `report` gets the answer as it stands every
+    /// `reportDuringSearchEvery` seconds (`is_during_search: true`); its
+    /// returning false stops the search, which is then answered as it
+    /// stands. Every other player answers at once, without reports. The
+    /// search is the one `serve` runs for the same query, seeded alike, so
+    /// both answer the same.
+    pub fn analyse(
+        &mut self,
+        query: &Query,
+        report: &mut dyn FnMut(&Answer) -> bool,
+    ) -> Result<Answer, Refusal> {
+        let mut turns = turns(self.game, query)?;
+        let (Some(turn), true) = (turns.pop(), turns.is_empty()) else {
+            return Err(Refusal::new(
+                Some(&query.id),
+                "`analyzeTurns`: one turn at a time here",
+            ));
+        };
+        let net = match &mut self.analyst {
+            Analyst::Net(net) => net,
+            other => return Ok(analyse_now::<G>(other, &turn)),
+        };
+        let mut searches = vec![NetTurn::new(self.game, net, turn)];
+        let mut state = RoundState::default();
+        loop {
+            for answer in round(net.evaluator.as_mut(), &mut searches, &mut state) {
+                if !answer.is_during_search {
+                    return Ok(answer);
+                }
+                if !report(&answer) {
+                    if let Some(s) = searches.first() {
+                        return Ok(s.answer(false));
+                    }
+                }
+            }
+            if searches.is_empty() {
+                return Err(Refusal::new(Some(&query.id), "the search ended unanswered"));
+            }
         }
     }
 
@@ -696,7 +740,7 @@ fn round<S: AlphaBetaState>(
     evaluator: &mut dyn Evaluator<S>,
     searches: &mut Vec<NetTurn<S>>,
     state: &mut RoundState,
-) -> Vec<String> {
+) -> Vec<Answer> {
     for s in searches.iter_mut() {
         if !s.waiting && !s.done {
             s.waiting = s.search.step(None, &mut s.rng);
@@ -736,14 +780,14 @@ fn round<S: AlphaBetaState>(
         }
         if let (Some(at), Some(every)) = (s.next_report, s.turn.report_every) {
             if now >= at && expanded {
-                lines.push(s.answer(true).to_json());
+                lines.push(s.answer(true));
                 s.next_report = Some(now + Duration::from_secs_f64(every));
             }
         }
     }
     searches.retain(|s| {
         if s.done {
-            lines.push(s.answer(false).to_json());
+            lines.push(s.answer(false));
             false
         } else {
             true
