@@ -256,7 +256,7 @@ where
             return;
         }
         let net = explorer.net.as_ref().map(|(n, _)| n);
-        play.run(game, &mut engine, &prepared, net, &|v| {
+        play.run(game, &mut engine, &prepared, net, move |v| {
             tx.blocking_send(v).is_ok()
         });
     });

@@ -11,7 +11,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use data::{GameRecord, ShardWriter, Source};
@@ -28,6 +29,8 @@ use crate::view::{last_move_mark, net_view, percent, Bad};
 pub const REPORT_EVERY: f64 = 0.25;
 /// The shortest time between reports a request may ask for.
 pub const MIN_REPORT_EVERY: f64 = 0.02;
+/// Solved positions kept (then the cache starts again).
+const SOLVED_KEPT: usize = 4096;
 /// Moves of an analysis drawn on the board.
 const MARKED_MOVES: usize = 6;
 
@@ -46,6 +49,10 @@ pub struct PlayOptions {
 pub struct Play<G: Game> {
     pub options: PlayOptions,
     players: Mutex<HashMap<String, Box<dyn Player<G>>>>,
+    /// The solver's answers by position text.
+    solved: Arc<Mutex<HashMap<String, Value>>>,
+    /// True while a position is being solved.
+    solving: Arc<AtomicBool>,
 }
 
 /// A game on the page: where it started and the moves played since.
@@ -190,6 +197,8 @@ where
         Play {
             options,
             players: Mutex::new(HashMap::new()),
+            solved: Arc::new(Mutex::new(HashMap::new())),
+            solving: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -342,7 +351,7 @@ where
     /// the answer as it stands every `every` seconds of a network search;
     /// `{"kind": "done"}` with the final answer; and `{"kind": "solver"}`
     /// with the exact score of every move when the game has a solver
-    /// (computed beside the search, sent when ready). Each answer comes
+    /// (computed beside the search, sent when ready: [`Play::solve`]). Each answer comes
     /// with the board, its best moves marked with their visits.
     pub fn run(
         &self,
@@ -350,7 +359,7 @@ where
         engine: &mut Engine<'_, G>,
         prepared: &Prepared,
         explore_net: Option<&Mutex<Network>>,
-        send: &(dyn Fn(Value) -> bool + Sync),
+        send: impl Fn(Value) -> bool + Clone + Send + 'static,
     ) {
         let history = match replay(game, &prepared.line) {
             Ok(h) => h,
@@ -390,35 +399,70 @@ where
                 return;
             }
         }
-        std::thread::scope(|scope| {
-            if let Some(mut solver) = G::State::solver(None, self.options.seed) {
-                let pos = pos.clone();
-                scope.spawn(move || {
-                    if let Some(mut scores) = solver.move_scores(&pos) {
-                        scores.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-                        let moves: Vec<Value> = scores
-                            .iter()
-                            .map(|&(m, s)| {
-                                let winrate = match s.signum() {
-                                    1 => 1.0,
-                                    0 => 0.5,
-                                    _ => 0.0,
-                                };
-                                json!({"move": pos.move_text(m), "score": s, "winrate": winrate})
-                            })
-                            .collect();
-                        send(json!({"kind": "solver", "moves": moves}));
-                    }
-                });
+        self.solve(pos, send.clone());
+        let event = |kind: &str, a: &Answer| {
+            json!({"kind": kind, "answer": a, "svg": answer_svg(&history, a)})
+        };
+        let r = engine.analyse(&prepared.query, &mut |a| send(event("search", a)));
+        match r {
+            Ok(a) => send(event("done", &a)),
+            Err(e) => send(json!({"kind": "error", "error": e.error})),
+        };
+    }
+
+    /// The solver's exact score of every move of `pos`, when the game has a
+    /// solver: `{"kind": "solver"}` at once when this position was solved
+    /// before, else `{"kind": "solving"}` and the scores from a thread of
+    /// their own when they are ready (the search does not wait; near the
+    /// start of a game the solver may take long). One position is solved
+    /// at a time: while one is, `{"kind": "solver", "busy": true}`.
+    fn solve(&self, pos: &G::State, send: impl Fn(Value) -> bool + Send + 'static) {
+        let Some(mut solver) = G::State::solver(None, self.options.seed) else {
+            return;
+        };
+        let key = pos.to_text();
+        if let Some(v) = self.solved.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            send(v);
+            return;
+        }
+        if self.solving.swap(true, Ordering::AcqRel) {
+            send(json!({"kind": "solver", "busy": true, "moves": []}));
+            return;
+        }
+        send(json!({"kind": "solving"}));
+        let (solved, solving, pos) = (self.solved.clone(), self.solving.clone(), pos.clone());
+        std::thread::spawn(move || {
+            /// Clears the one-solve-at-a-time flag however the solve ends.
+            struct Done(Arc<AtomicBool>);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    self.0.store(false, Ordering::Release);
+                }
             }
-            let event = |kind: &str, a: &Answer| {
-                json!({"kind": kind, "answer": a, "svg": answer_svg(&history, a)})
+            let _done = Done(solving);
+            let Some(mut scores) = solver.move_scores(&pos) else {
+                return;
             };
-            let r = engine.analyse(&prepared.query, &mut |a| send(event("search", a)));
-            match r {
-                Ok(a) => send(event("done", &a)),
-                Err(e) => send(json!({"kind": "error", "error": e.error})),
-            };
+            scores.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            let moves: Vec<Value> = scores
+                .iter()
+                .map(|&(m, s)| {
+                    let winrate = match s.signum() {
+                        1 => 1.0,
+                        0 => 0.5,
+                        _ => 0.0,
+                    };
+                    json!({"move": pos.move_text(m), "score": s, "winrate": winrate})
+                })
+                .collect();
+            let v = json!({"kind": "solver", "moves": moves});
+            if let Ok(mut c) = solved.lock() {
+                if c.len() >= SOLVED_KEPT {
+                    c.clear();
+                }
+                c.insert(key, v.clone());
+            }
+            send(v);
         });
     }
 }
