@@ -267,7 +267,10 @@ where
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         let v = rx.recv().await?;
-        Some((Ok::<Event, Infallible>(Event::default().data(v.to_string())), rx))
+        Some((
+            Ok::<Event, Infallible>(Event::default().data(v.to_string())),
+            rx,
+        ))
     });
     Sse::new(stream)
         .keep_alive(KeepAlive::default())

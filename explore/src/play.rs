@@ -400,9 +400,7 @@ where
             }
         }
         self.solve(pos, send.clone());
-        let event = |kind: &str, a: &Answer| {
-            json!({"kind": kind, "answer": a, "svg": answer_svg(&history, a)})
-        };
+        let event = |kind: &str, a: &Answer| json!({"kind": kind, "answer": a, "svg": answer_svg(&history, a)});
         let r = engine.analyse(&prepared.query, &mut |a| send(event("search", a)));
         match r {
             Ok(a) => send(event("done", &a)),
