@@ -1052,6 +1052,60 @@ mod tests {
         );
     }
 
+    /// The typed call reports during the search with growing visits, ends
+    /// with the answer `serve` gives for the same query, stops early when
+    /// the report says so, and refuses a bad query naming it.
+    #[test]
+    fn analyse_reports_while_it_searches_and_stops_when_asked() {
+        let game = Piratechnics::standard();
+        let engine = |sims| {
+            Engine::with_evaluator(
+                &game,
+                NetSpec::new("uniform", sims),
+                Box::new(UniformEvaluator),
+                3,
+            )
+        };
+        let line = r#"{"id":"q","moves":["d2-d4"],"maxVisits":3000}"#;
+        let Ok(Line::Analyse(mut query)) = parse_line(line) else {
+            panic!("a query")
+        };
+        let served: Value = serde_json::from_str(&engine(8).answer_all(line).unwrap()[0]).unwrap();
+        // Reports at every round: as often as the clock allows.
+        query.report_every = Some(1e-9);
+        let mut reports = Vec::new();
+        let done = engine(8)
+            .analyse(&query, &mut |a| {
+                assert!(a.is_during_search);
+                reports.push(a.root_info.visits);
+                true
+            })
+            .unwrap();
+        assert!(reports.len() >= 2, "{reports:?}");
+        assert!(reports.windows(2).all(|w| w[0] < w[1]), "{reports:?}");
+        assert!(!done.is_during_search);
+        let done: Value = serde_json::from_str(&done.to_json()).unwrap();
+        assert_eq!(done["moveInfos"], served["moveInfos"]);
+        assert_eq!(done["rootInfo"]["visits"], 3001);
+        // A report answered false stops the search where it stands.
+        let mut seen = 0;
+        let stopped = engine(8)
+            .analyse(&query, &mut |_| {
+                seen += 1;
+                seen < 3
+            })
+            .unwrap();
+        assert!(
+            stopped.root_info.visits < 3001,
+            "{}",
+            stopped.root_info.visits
+        );
+        assert!(!stopped.is_during_search);
+        query.moves = vec!["z9-z9".into()];
+        let refused = engine(8).analyse(&query, &mut |_| true).unwrap_err();
+        assert!(refused.error.starts_with("moves: move 1"), "{refused:?}");
+    }
+
     /// Lines that are not queries are refused with what was wrong.
     #[test]
     fn bad_lines_are_refused_naming_the_field() {
