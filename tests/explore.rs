@@ -634,7 +634,6 @@ fn a_browser_plays_connect_four_against_the_solver_from_a_position() {
         &format!("return document.body.dataset.playPosition === {start:?}"),
         "the board of the position text",
     );
-    b.screenshot("play-c4-start.png");
     // Take back: the person's move and the solver's reply go.
     b.click("#legal button:nth-child(1)");
     wait_long(
@@ -651,7 +650,7 @@ fn a_browser_plays_connect_four_against_the_solver_from_a_position() {
         30,
     );
     let moves = play_to_the_end(&b, |_| 0, 40);
-    b.screenshot("play-c4-end.png");
+    b.screenshot("play-c4.png");
     assert!(moves.len() >= 2, "{moves:?}");
     // The solver moved at the odd plies (the person is White, to move).
     let turns: Vec<usize> = (1..moves.len()).step_by(2).collect();
@@ -805,14 +804,13 @@ fn a_browser_plays_piratechnics_against_alpha_beta_to_the_end_and_saves_it() {
     );
     let position = b.script("return document.body.dataset.playPosition");
     let status = b.script("return document.getElementById('play-status').textContent");
-    b.screenshot("play-pirate-end.png");
     b.click("#save");
     let record = b.wait_for(
         "const e = document.getElementById('saved-record'); return e ? e.textContent : null",
         "the saved game",
     );
     let shard = b.script("return document.getElementById('saved-shard').textContent");
-    b.screenshot("play-pirate-saved.png");
+    b.screenshot("play-pirate.png");
     let replayed = json(&succeeds(&["replay", record.as_str().unwrap(), "--json"]));
     assert_eq!(replayed["plies"], moves.len(), "{replayed}");
     // The record's moves are the page's, with the game's marks (`#`, `+`).
