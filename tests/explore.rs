@@ -828,6 +828,35 @@ fn a_browser_plays_piratechnics_against_alpha_beta_to_the_end_and_saves_it() {
         status.as_str().unwrap().contains(result),
         "the page's end {status} is the record's {result}"
     );
+    // Take back from the end: the person's last move and the reply go; an
+    // analysis of the position with MCTS marks its moves on the board.
+    b.click("#takeback");
+    wait_long(
+        &b,
+        &format!(
+            "return JSON.parse(document.body.dataset.playMoves).length === {} && document.querySelectorAll('#legal button').length > 0",
+            moves.len() - 2 + moves.len() % 2
+        ),
+        "the take-back",
+        30,
+    );
+    set_input(&b, "analyst", "mcts:sims=400");
+    set_input(&b, "visits", "400");
+    b.click("#analyse");
+    wait_long(
+        &b,
+        "return document.getElementById('analysis-status').dataset.done === '1'",
+        "the analysis",
+        120,
+    );
+    let shown: u64 = serde_json::from_value::<Vec<u64>>(b.script(
+        "return [...document.querySelectorAll('#analysis tbody tr')].map(r => +r.dataset.visits)",
+    ))
+    .unwrap()
+    .iter()
+    .sum();
+    assert!(shown > 300, "the table shows the search's visits: {shown}");
+    b.screenshot("analysis-pirate.png");
     let summary = json(&succeeds(&[
         "data",
         "info",
