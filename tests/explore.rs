@@ -992,3 +992,51 @@ fn a_browser_analyses_with_a_network_and_the_table_grows_to_the_engines_answer()
     assert!(root.as_str().unwrap().contains("network ("), "{root}");
     assert!(root.as_str().unwrap().contains("solver: a "), "{root}");
 }
+
+/// `triad explore --game` without data: the page opens at the game's start,
+/// and the play routes alone play a whole game (both sides by players, the
+/// second `random`, the first the solver), save it, and the record replays
+/// to the same game.
+#[test]
+fn without_shards_the_play_routes_play_and_save_a_game_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("played");
+    let server = Server::start(&["--game", "connect4", "--games-dir", games.to_str().unwrap()]);
+    let (_, info) = server.get("/api/info");
+    assert_eq!(info["games"], 0);
+    assert_eq!(info["starts"], serde_json::json!([""]), "{info}");
+    let post = |path: &str, body: Value| -> Value {
+        match ureq::post(&format!("{}{path}", server.base)).send_json(body) {
+            Ok(r) => r.into_json().unwrap(),
+            Err(e) => panic!("POST {path}: {e}"),
+        }
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let board = loop {
+        let board = post("/api/play/board", serde_json::json!({ "moves": moves }));
+        if !board["outcome"].is_null() {
+            break board;
+        }
+        // The solver from ply 12 on (fast), random before.
+        let player = if moves.len() < 12 { "random" } else { "solver" };
+        let r = post(
+            "/api/play/reply",
+            serde_json::json!({ "moves": moves, "player": player }),
+        );
+        assert_eq!(r["board"]["moves"][moves.len()], r["move"], "{r}");
+        moves.push(r["move"].as_str().unwrap().to_string());
+        assert!(moves.len() <= 42);
+    };
+    let saved = post(
+        "/api/play/save",
+        serde_json::json!({ "moves": moves, "white": "random", "black": "random" }),
+    );
+    let replayed = json(&succeeds(&[
+        "replay",
+        saved["record"].as_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(replayed["moves"], serde_json::json!(moves));
+    assert_eq!(replayed["final_tfen"], board["position"]);
+    assert_eq!(replayed["result"], board["result"]);
+}

@@ -47,7 +47,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use data::explore::ExploreIndex;
 use data::ShardFile;
-use game::{AlphaBetaState, Game, GameTag};
+use game::{AlphaBetaState, Game, GameState, GameTag};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
@@ -98,7 +98,8 @@ pub struct Options {
     pub play: PlayOptions,
 }
 
-/// Indexes `shards` and serves the explorer over them in `game` until
+/// Indexes `shards` (none: the explorer opens at the game's start alone, to
+/// play from) and serves the explorer over them in `game` until
 /// Ctrl-C. With [`Options::index_only`] it serves nothing and answers the
 /// index's size and build time as one JSON object (for measurements).
 pub fn serve<G: Game>(
@@ -117,7 +118,11 @@ where
         )),
         None => None,
     };
-    let (index, secs) = build_index(shards);
+    let (mut index, secs) = build_index(shards);
+    if index.starts.is_empty() {
+        // No games: the page opens at the game's start, to play from.
+        index.starts.push(game.start().to_text());
+    }
     if options.index_only {
         return Ok(Some(json!({
             "shards": index.shards.len(),

@@ -34,13 +34,18 @@ Examples:
   triad explore runs/quickstart
   triad explore runs/c4 --net runs/c4/networks/gen-0019.safetensors
   triad explore runs/quickstart/games/gen-0005 --port 8100
+  triad explore --game connect4 --games-dir my-games      (no data: play and analyse)
   triad openings runs/quickstart --plies 4 --html openings.html   (the same page, no server)"
 )]
 pub struct Args {
     /// Shard files, directories of shards, or run directories (their
     /// self-play shards, games/gen-NNNN/*.parquet; `RUN/eval` for matches).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "game")]
     paths: Vec<PathBuf>,
+    /// No games: open an empty explorer of this game, `NAME[/VARIANT]`, to
+    /// play and analyse from its start or any position text.
+    #[arg(long, value_name = "GAME", conflicts_with = "paths")]
+    game: Option<String>,
     #[command(flatten)]
     generations: GenerationsArg,
     /// A checkpoint (`.safetensors` with its sidecar) of the shards' game:
@@ -73,8 +78,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let range = args.generations.parse()?;
-    let shards = shards_of(&args.paths, range.as_ref())?;
-    let game = registry::of_readable_shards(&shards)?;
+    let (shards, game) = match &args.game {
+        Some(flag) => (Vec::new(), registry::from_flag(flag)?),
+        None => {
+            let shards = shards_of(&args.paths, range.as_ref())?;
+            let game = registry::of_readable_shards(&shards)?;
+            (shards, game)
+        }
+    };
     let options = explore::Options {
         net: args.net,
         bind: args.bind,
