@@ -29,6 +29,8 @@ use crate::view::{last_move_mark, net_view, percent, Bad};
 pub const REPORT_EVERY: f64 = 0.25;
 /// The shortest time between reports a request may ask for.
 pub const MIN_REPORT_EVERY: f64 = 0.02;
+/// Players kept seated (then they are seated anew).
+const PLAYERS_KEPT: usize = 16;
 /// Solved positions kept (then the cache starts again).
 const SOLVED_KEPT: usize = 4096;
 /// Moves of an analysis drawn on the board.
@@ -214,12 +216,19 @@ where
                 o.result, o.termination
             ));
         }
-        let mut players = self
-            .players
-            .lock()
-            .map_err(|_| "internal error: a player failed during an earlier move".to_string())?;
+        // One move at a time: the players share the machine. A player that
+        // panicked leaves the lock poisoned; the players are then seated anew.
+        let mut players = self.players.lock().unwrap_or_else(|poisoned| {
+            self.players.clear_poison();
+            let mut players = poisoned.into_inner();
+            players.clear();
+            players
+        });
         let key = spec.to_string();
         if !players.contains_key(&key) {
+            if players.len() >= PLAYERS_KEPT {
+                players.clear();
+            }
             let nets = pipeline::players::factory::<G>(self.options.device);
             let player = build_player(game, &spec, self.options.seed, nets.as_deref())
                 .map_err(|e| format!("player: {e}"))?;
