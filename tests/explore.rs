@@ -774,6 +774,7 @@ fn a_browser_plays_piratechnics_against_alpha_beta_to_the_end_and_saves_it() {
         ("player=random&visits=0", "visits"),
         ("player=random&every=0", "every"),
         ("moves=%5B%5D", "query"),
+        ("player=net:/no/such.safetensors,sims=8", "player"),
     ] {
         let (status, v) = server.get(&format!("/api/analyse?{query}"));
         assert_eq!(status, 400, "{query}: {v}");
@@ -899,7 +900,7 @@ fn a_browser_analyses_with_a_network_and_the_table_grows_to_the_engines_answer()
     let ckpt = train.join("checkpoints/step-00000001.safetensors");
     assert!(ckpt.exists());
     let player = format!("net:{},sims=300", ckpt.display());
-    let (start, visits) = ("4435443353", 2500);
+    let (start, visits) = ("4435443353", 4000);
     let server = Server::start(&[run.to_str().unwrap()]);
     b.go(&format!("{}/", server.base));
     b.wait_for(TABLE, "the explorer");
@@ -919,7 +920,7 @@ fn a_browser_analyses_with_a_network_and_the_table_grows_to_the_engines_answer()
     );
     set_input(&b, "analyst", &player);
     set_input(&b, "visits", &visits.to_string());
-    set_input(&b, "every", "0.05");
+    set_input(&b, "every", "0.02");
     b.click("#analyse");
     wait_long(
         &b,
