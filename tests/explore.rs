@@ -535,3 +535,509 @@ fn a_browser_clicks_a_move_and_the_board_and_table_follow() {
         "static",
     );
 }
+
+// ---- Play and analysis in the browser ---------------------------------------
+
+/// Sets the value of the input `id` as a person typing would.
+fn set_input(b: &Browser, id: &str, value: &str) {
+    b.script(&format!(
+        "const e = document.getElementById({id:?}); e.value = {value:?}; e.dispatchEvent(new Event('change')); return true;"
+    ));
+}
+
+/// Waits (up to `secs`) until `code` returns something other than
+/// `null`/`false`.
+fn wait_long(b: &Browser, code: &str, what: &str, secs: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = b.script(code);
+        if !v.is_null() && v != Value::Bool(false) {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "waited in vain for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The person's turn (legal moves shown) or the game's end: `"move"` or
+/// `"over"`.
+const TURN: &str = "const over = document.getElementById('play-status').dataset.over === '1';
+  if (over) return 'over';
+  const status = document.getElementById('play-status').textContent;
+  if (status.startsWith('the opponent:')) return 'error: ' + status;
+  return document.querySelectorAll('#legal button').length > 0 ? 'move' : null;";
+
+/// Plays the person's side in the page until the game ends: at each turn
+/// the legal move `pick(number of legal moves)` of the buttons shown.
+/// Answers the moves of the game as the page holds them.
+fn play_to_the_end(
+    b: &Browser,
+    mut pick: impl FnMut(usize) -> usize,
+    max_plies: usize,
+) -> Vec<String> {
+    for _ in 0..max_plies {
+        let turn = wait_long(b, TURN, "the person's turn or the end", 120);
+        let turn = turn.as_str().unwrap().to_string();
+        assert!(!turn.starts_with("error"), "{turn}");
+        if turn == "over" {
+            let moves = b.script("return document.body.dataset.playMoves");
+            return serde_json::from_str(moves.as_str().unwrap()).unwrap();
+        }
+        let n = b
+            .script("return document.querySelectorAll('#legal button').length")
+            .as_u64()
+            .unwrap() as usize;
+        let i = pick(n);
+        let before = b
+            .script("return JSON.parse(document.body.dataset.playMoves || '[]').length")
+            .as_u64()
+            .unwrap();
+        b.click(&format!("#legal button:nth-child({})", i + 1));
+        wait_long(
+            b,
+            &format!(
+                "return JSON.parse(document.body.dataset.playMoves || '[]').length > {before}"
+            ),
+            "the move to be played",
+            60,
+        );
+    }
+    panic!("the game did not end in {max_plies} plies");
+}
+
+/// A Connect Four game from a position text against the solver, the person
+/// playing the first legal move shown each turn: every reply of the solver
+/// is a best move by the solver's own scores (`triad analysis --player
+/// solver` on each position it replied in). Take back returns to the
+/// person's last turn.
+#[test]
+fn a_browser_plays_connect_four_against_the_solver_from_a_position() {
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_dir(dir.path());
+    let games = dir.path().join("played");
+    let server = Server::start(&[
+        run.to_str().unwrap(),
+        "--games-dir",
+        games.to_str().unwrap(),
+    ]);
+    b.go(&format!("{}/", server.base));
+    b.wait_for(TABLE, "the explorer");
+    let start = "4435443353";
+    set_input(&b, "play-text", start);
+    set_input(&b, "opponent", "solver");
+    set_input(&b, "human", "white");
+    b.click("#play-from-text");
+    b.wait_for(
+        &format!("return document.body.dataset.playPosition === {start:?}"),
+        "the board of the position text",
+    );
+    // Take back: the person's move and the solver's reply go.
+    b.click("#legal button:nth-child(1)");
+    wait_long(
+        &b,
+        "return JSON.parse(document.body.dataset.playMoves || '[]').length === 2 && document.querySelectorAll('#legal button').length > 0",
+        "the solver's reply",
+        120,
+    );
+    b.click("#takeback");
+    wait_long(
+        &b,
+        "return document.body.dataset.playMoves === '[]' && document.querySelectorAll('#legal button').length > 0",
+        "the take-back",
+        30,
+    );
+    let moves = play_to_the_end(&b, |_| 0, 40);
+    b.screenshot("play-c4.png");
+    assert!(moves.len() >= 2, "{moves:?}");
+    // The solver moved at the odd plies (the person is White, to move).
+    let turns: Vec<usize> = (1..moves.len()).step_by(2).collect();
+    let query = serde_json::json!({
+        "id": "g", "initialPosition": start, "moves": moves, "analyzeTurns": turns,
+    });
+    let out = crate::common::triad_with_input(
+        &["analysis", "--game", "connect4", "--player", "solver"],
+        &format!("{query}\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), turns.len(), "{answers:?}");
+    for a in &answers {
+        let turn = a["turnNumber"].as_u64().unwrap() as usize;
+        let infos = a["moveInfos"].as_array().unwrap();
+        let best = infos.iter().map(|m| m["score"].as_i64().unwrap()).max();
+        let played = infos
+            .iter()
+            .find(|m| m["move"] == moves[turn].as_str())
+            .unwrap_or_else(|| panic!("turn {turn}: {} not among {infos:?}", moves[turn]));
+        assert_eq!(
+            played["score"].as_i64(),
+            best,
+            "turn {turn}: the solver played {} but a better move exists: {a}",
+            moves[turn]
+        );
+    }
+}
+
+/// A PiRaTeKnIcS game from the start against `ab:depth=1` to its end, the
+/// person's moves drawn by a seeded generator from the legal moves shown;
+/// saved; the record replays (`triad replay`) to the same moves, result
+/// and final position, and the shard holds one row per move. Bad requests
+/// to the play endpoints are answered with JSON errors naming what was
+/// wrong, and the server goes on.
+#[test]
+fn a_browser_plays_piratechnics_against_alpha_beta_to_the_end_and_saves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("prun");
+    succeeds(&[
+        "bench",
+        "data",
+        "--game",
+        "piratechnics",
+        "--positions",
+        "400",
+        "--shard-rows",
+        "400",
+        "--seed",
+        "1",
+        "--dir",
+        run.join("games/gen-0000").to_str().unwrap(),
+        "--json",
+    ]);
+    let games = dir.path().join("played");
+    let server = Server::start(&[
+        run.to_str().unwrap(),
+        "--games-dir",
+        games.to_str().unwrap(),
+    ]);
+    // Bad input: a JSON error naming it, never a crash.
+    let post = |path: &str, body: &str| -> (u16, Value) {
+        match ureq::post(&format!("{}{path}", server.base))
+            .set("Content-Type", "application/json")
+            .send_string(body)
+        {
+            Ok(r) => (r.status(), r.into_json().unwrap()),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap_or(Value::Null)),
+            Err(e) => panic!("POST {path}: {e}"),
+        }
+    };
+    for (path, body, words) in [
+        ("/api/play/board", r#"{"moves":["z9-z9"]}"#, "moves: move 1"),
+        (
+            "/api/play/board",
+            r#"{"position":"not a position"}"#,
+            "position:",
+        ),
+        ("/api/play/board", r#"{"moves":"#, "request body"),
+        (
+            "/api/play/reply",
+            r#"{"moves":[],"player":"chess:deep"}"#,
+            "player:",
+        ),
+        (
+            "/api/play/reply",
+            r#"{"moves":[],"player":"solver"}"#,
+            "solver",
+        ),
+        (
+            "/api/play/reply",
+            r#"{"moves":[],"player":"net:/no/such.safetensors,sims=8"}"#,
+            "player:",
+        ),
+        (
+            "/api/play/save",
+            r#"{"moves":[],"white":"a","black":"b"}"#,
+            "nothing to save",
+        ),
+    ] {
+        let (status, v) = post(path, body);
+        assert_eq!(status, 400, "{path} {body}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains(words),
+            "{path} {body}: {v}"
+        );
+    }
+    for (query, words) in [
+        ("moves=%5B%22z9-z9%22%5D&player=random", "moves:"),
+        ("moves=x&player=random", "moves:"),
+        ("player=mcts:sims=x", "player:"),
+        ("player=random&visits=0", "visits"),
+        ("player=random&every=0", "every"),
+        ("moves=%5B%5D", "query"),
+        ("player=net:/no/such.safetensors,sims=8", "player"),
+    ] {
+        let (status, v) = server.get(&format!("/api/analyse?{query}"));
+        assert_eq!(status, 400, "{query}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(words), "{query}: {v}");
+    }
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    b.go(&format!("{}/", server.base));
+    b.wait_for(TABLE, "the explorer");
+    set_input(&b, "opponent", "ab:depth=1");
+    set_input(&b, "human", "white");
+    b.click("#play-start");
+    b.wait_for(
+        "return document.querySelectorAll('#legal button').length > 0",
+        "the legal moves",
+    );
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let moves = play_to_the_end(
+        &b,
+        |n| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        },
+        2000,
+    );
+    let position = b.script("return document.body.dataset.playPosition");
+    let status = b.script("return document.getElementById('play-status').textContent");
+    b.click("#save");
+    let record = b.wait_for(
+        "const e = document.getElementById('saved-record'); return e ? e.textContent : null",
+        "the saved game",
+    );
+    let shard = b.script("return document.getElementById('saved-shard').textContent");
+    b.screenshot("play-pirate.png");
+    let replayed = json(&succeeds(&["replay", record.as_str().unwrap(), "--json"]));
+    assert_eq!(replayed["plies"], moves.len(), "{replayed}");
+    // The record's moves are the page's, with the game's marks (`#`, `+`).
+    let marked: Vec<String> = replayed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().trim_end_matches(['+', '#']).to_string())
+        .collect();
+    assert_eq!(marked, moves);
+    assert_eq!(replayed["final_tfen"], position);
+    let result = replayed["result"].as_str().unwrap();
+    assert_ne!(result, "*", "the game ended: {status}");
+    assert!(
+        status.as_str().unwrap().contains(result),
+        "the page's end {status} is the record's {result}"
+    );
+    // Take back from the end: the person's last move and the reply go; an
+    // analysis of the position with MCTS marks its moves on the board.
+    b.click("#takeback");
+    wait_long(
+        &b,
+        &format!(
+            "return JSON.parse(document.body.dataset.playMoves).length === {} && document.querySelectorAll('#legal button').length > 0",
+            moves.len() - 2 + moves.len() % 2
+        ),
+        "the take-back",
+        30,
+    );
+    set_input(&b, "analyst", "mcts:sims=400");
+    set_input(&b, "visits", "400");
+    b.click("#analyse");
+    wait_long(
+        &b,
+        "return document.getElementById('analysis-status').dataset.done === '1'",
+        "the analysis",
+        120,
+    );
+    let shown: u64 = serde_json::from_value::<Vec<u64>>(b.script(
+        "return [...document.querySelectorAll('#analysis tbody tr')].map(r => +r.dataset.visits)",
+    ))
+    .unwrap()
+    .iter()
+    .sum();
+    assert!(shown > 300, "the table shows the search's visits: {shown}");
+    b.screenshot("analysis-pirate.png");
+    let summary = json(&succeeds(&[
+        "data",
+        "info",
+        shard.as_str().unwrap(),
+        "--json",
+    ]));
+    succeeds(&["data", "verify", shard.as_str().unwrap()]);
+    assert_eq!(summary["positions"], moves.len(), "{summary}");
+}
+
+/// An analysis with a network in the page: the table updates during the
+/// search (at least twice, its visits growing), and its final visits are
+/// `triad analysis`'s answer for the same position, player and visits;
+/// the network's raw view and the solver's values stand beside it.
+#[test]
+fn a_browser_analyses_with_a_network_and_the_table_grows_to_the_engines_answer() {
+    let Some(b) = Browser::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_dir(dir.path());
+    let train = dir.path().join("train");
+    succeeds(&[
+        "train",
+        "--config",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/configs/connect4-quickstart.toml"
+        ),
+        "--data",
+        run.to_str().unwrap(),
+        "--out",
+        train.to_str().unwrap(),
+        "--generations",
+        "0",
+        "--steps",
+        "1",
+        "--json",
+    ]);
+    let ckpt = train.join("checkpoints/step-00000001.safetensors");
+    assert!(ckpt.exists());
+    let player = format!("net:{},sims=300", ckpt.display());
+    let (start, visits) = ("4435443353", 4000);
+    let server = Server::start(&[run.to_str().unwrap()]);
+    b.go(&format!("{}/", server.base));
+    b.wait_for(TABLE, "the explorer");
+    set_input(&b, "play-text", start);
+    set_input(&b, "human", "both");
+    b.click("#play-from-text");
+    b.wait_for(
+        &format!("return document.body.dataset.playPosition === {start:?}"),
+        "the board of the position text",
+    );
+    b.click("#legal button:nth-child(4)");
+    let moves = wait_long(
+        &b,
+        "const m = JSON.parse(document.body.dataset.playMoves || '[]'); return m.length === 1 ? m : null",
+        "the move",
+        30,
+    );
+    set_input(&b, "analyst", &player);
+    set_input(&b, "visits", &visits.to_string());
+    set_input(&b, "every", "0.02");
+    b.click("#analyse");
+    wait_long(
+        &b,
+        "const a = document.getElementById('analysis-status'); return a.dataset.done === '1' && !document.getElementById('analysis-root').textContent.includes('solving')",
+        "the end of the analysis and the solver",
+        300,
+    );
+    b.screenshot("analysis-c4.png");
+    let log: Vec<Value> = serde_json::from_str(
+        b.script("return document.getElementById('analysis').dataset.log")
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    let during: Vec<u64> = log
+        .iter()
+        .filter(|e| e["during"] == true)
+        .map(|e| e["table"].as_u64().unwrap())
+        .collect();
+    assert!(
+        during.len() >= 2,
+        "the table updated during the search: {log:?}"
+    );
+    assert!(
+        during.windows(2).all(|w| w[0] < w[1]),
+        "its visits grow: {log:?}"
+    );
+    let last = log.last().unwrap();
+    assert_eq!(last["during"], false, "{log:?}");
+    assert!(during.last().unwrap() < &last["table"].as_u64().unwrap());
+    let table: Vec<(String, u64)> = serde_json::from_value(b.script(
+        "return [...document.querySelectorAll('#analysis tbody tr')].filter(r => +r.dataset.visits > 0).map(r => [r.dataset.move, +r.dataset.visits])",
+    ))
+    .unwrap();
+    // The same query to the analysis engine.
+    let query = serde_json::json!({
+        "id": "a", "initialPosition": start, "moves": moves, "maxVisits": visits,
+    });
+    let out = crate::common::triad_with_input(
+        &["analysis", "--game", "connect4", "--player", &player],
+        &format!("{query}\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want: Vec<(String, u64)> = answer["moveInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["visits"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(table, want, "the page's final table is the engine's answer");
+    // The network's raw view and the solver beside the search: a prior and
+    // a solver value on every legal move's row.
+    let filled = b.script(
+        "return [...document.querySelectorAll('#analysis tbody tr')].map(r => [r.children[5].textContent !== '', r.children[6].textContent !== ''])",
+    );
+    let filled: Vec<(bool, bool)> = serde_json::from_value(filled).unwrap();
+    assert_eq!(filled.len(), 7, "every column of the rack: {filled:?}");
+    assert!(filled.iter().all(|&(p, s)| p && s), "{filled:?}");
+    let root = b.script("return document.getElementById('analysis-root').textContent");
+    assert!(root.as_str().unwrap().contains("network ("), "{root}");
+    assert!(root.as_str().unwrap().contains("solver: a "), "{root}");
+}
+
+/// `triad explore --game` without data: the page opens at the game's start,
+/// and the play routes alone play a whole game (both sides by players, the
+/// second `random`, the first the solver), save it, and the record replays
+/// to the same game.
+#[test]
+fn without_shards_the_play_routes_play_and_save_a_game_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("played");
+    let server = Server::start(&["--game", "connect4", "--games-dir", games.to_str().unwrap()]);
+    let (_, info) = server.get("/api/info");
+    assert_eq!(info["games"], 0);
+    assert_eq!(info["starts"], serde_json::json!([""]), "{info}");
+    let post = |path: &str, body: Value| -> Value {
+        match ureq::post(&format!("{}{path}", server.base)).send_json(body) {
+            Ok(r) => r.into_json().unwrap(),
+            Err(e) => panic!("POST {path}: {e}"),
+        }
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let board = loop {
+        let board = post("/api/play/board", serde_json::json!({ "moves": moves }));
+        if !board["outcome"].is_null() {
+            break board;
+        }
+        // The solver from ply 12 on (fast), random before.
+        let player = if moves.len() < 12 { "random" } else { "solver" };
+        let r = post(
+            "/api/play/reply",
+            serde_json::json!({ "moves": moves, "player": player }),
+        );
+        assert_eq!(r["board"]["moves"][moves.len()], r["move"], "{r}");
+        moves.push(r["move"].as_str().unwrap().to_string());
+        assert!(moves.len() <= 42);
+    };
+    let saved = post(
+        "/api/play/save",
+        serde_json::json!({ "moves": moves, "white": "random", "black": "random" }),
+    );
+    let replayed = json(&succeeds(&[
+        "replay",
+        saved["record"].as_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(replayed["moves"], serde_json::json!(moves));
+    assert_eq!(replayed["final_tfen"], board["position"]);
+    assert_eq!(replayed["result"], board["result"]);
+}

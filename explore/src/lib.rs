@@ -12,7 +12,22 @@
 //!   results, the network's view (`--net`), the first 100 games through it.
 //! - `/api/game?index=N`: game N of the index, ply by ply, with the
 //!   search's visits drawn on each board.
+//!
+//! Play and analysis ([`play`]; a game is `{"position": TEXT or null,
+//! "moves": [MOVE, ...]}`):
+//! - `POST /api/play/board`: the board of a game: its drawing, the legal
+//!   moves, the outcome.
+//! - `POST /api/play/reply` (the game and `"player": SPEC`): the player's
+//!   move and the board after it.
+//! - `POST /api/play/save` (the game, `"white"` and `"black"`): the game
+//!   written as a record and as a shard into the games folder.
+//! - `GET /api/analyse?position=TEXT&moves=JSON&player=SPEC&visits=N&every=S`:
+//!   server-sent events, one JSON object each, as the search goes
+//!   ([`play::Play::run`]); a bad request is a 400 before any event.
+//!
+//! Every bad request is answered 400 with `{"error": WHAT}`.
 
+pub mod play;
 pub mod view;
 
 use std::fmt;
@@ -21,17 +36,22 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use std::convert::Infallible;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::Query;
 use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use data::explore::ExploreIndex;
 use data::ShardFile;
-use game::{Game, GameTag};
+use game::{AlphaBetaState, Game, GameState, GameTag};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 
+pub use play::{Play, PlayOptions};
 pub use view::{Explorer, PositionQuery};
 
 /// The page, with its script and styles inline.
@@ -74,16 +94,22 @@ pub struct Options {
     pub port: u16,
     /// Build the index, answer its size and build time, and do not serve.
     pub index_only: bool,
+    /// Play and analysis: where games are saved, the seed, the device.
+    pub play: PlayOptions,
 }
 
-/// Indexes `shards` and serves the explorer over them in `game` until
+/// Indexes `shards` (none: the explorer opens at the game's start alone, to
+/// play from) and serves the explorer over them in `game` until
 /// Ctrl-C. With [`Options::index_only`] it serves nothing and answers the
 /// index's size and build time as one JSON object (for measurements).
 pub fn serve<G: Game>(
     game: G,
     shards: &[ShardFile],
     options: &Options,
-) -> Result<Option<Value>, Error> {
+) -> Result<Option<Value>, Error>
+where
+    G::State: AlphaBetaState,
+{
     let net = match &options.net {
         Some(p) => Some((
             Mutex::new(load_net(&game, p)?),
@@ -92,7 +118,11 @@ pub fn serve<G: Game>(
         )),
         None => None,
     };
-    let (index, secs) = build_index(shards);
+    let (mut index, secs) = build_index(shards);
+    if index.starts.is_empty() {
+        // No games: the page opens at the game's start, to play from.
+        index.starts.push(game.start().to_text());
+    }
     if options.index_only {
         return Ok(Some(json!({
             "shards": index.shards.len(),
@@ -104,6 +134,7 @@ pub fn serve<G: Game>(
         })));
     }
     let explorer = Arc::new(Explorer { game, index, net });
+    let play = Arc::new(Play::new(options.play.clone()));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -126,7 +157,7 @@ pub fn serve<G: Game>(
             .local_addr()
             .map_err(|e| Error::new(format!("cannot read the bound address: {e}")))?;
         eprintln!("listening on http://{local}/  (Ctrl-C stops)");
-        axum::serve(listener, router(explorer))
+        axum::serve(listener, router(explorer, play))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
@@ -186,8 +217,83 @@ struct GameQuery {
     index: u32,
 }
 
-fn router<G: Game>(explorer: Arc<Explorer<G>>) -> Router {
-    let (e1, e2, e3) = (explorer.clone(), explorer.clone(), explorer);
+/// A request body that is not the JSON asked for, as a JSON error.
+fn body<T>(r: Result<Json<T>, JsonRejection>) -> Result<T, String> {
+    r.map(|Json(t)| t)
+        .map_err(|e| format!("the request body: {}", e.body_text()))
+}
+
+/// Runs `f` on a blocking thread and answers its JSON or its error.
+async fn blocking(f: impl FnOnce() -> Result<Value, String> + Send + 'static) -> Response {
+    let r = tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(format!("internal error: {e}")));
+    answer(r)
+}
+
+/// `GET /api/analyse`: checks the request and loads the player (a 400 on
+/// bad input), then streams the analysis's events as server-sent events
+/// until the search ends or the page closes the stream (which stops it).
+async fn analyse<G: Game>(
+    explorer: Arc<Explorer<G>>,
+    play: Arc<Play<G>>,
+    req: play::AnalyseRequest,
+) -> Response
+where
+    G::State: AlphaBetaState,
+{
+    let prepared = match play.prepare(&explorer.game, &req) {
+        Ok(p) => p,
+        Err(e) => return answer(Err(e)),
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel::<Result<(), String>>();
+    tokio::task::spawn_blocking(move || {
+        let game = &explorer.game;
+        let mut engine = match play.engine(game, &prepared) {
+            Ok(e) => e,
+            Err(e) => {
+                let _ = ready_tx.send(Err(e));
+                return;
+            }
+        };
+        if ready_tx.send(Ok(())).is_err() {
+            return;
+        }
+        let net = explorer.net.as_ref().map(|(n, _)| n);
+        play.run(game, &mut engine, &prepared, net, move |v| {
+            tx.blocking_send(v).is_ok()
+        });
+    });
+    match ready_rx.await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return answer(Err(e)),
+        Err(_) => return answer(Err("internal error: the analysis did not start".into())),
+    }
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let v = rx.recv().await?;
+        Some((
+            Ok::<Event, Infallible>(Event::default().data(v.to_string())),
+            rx,
+        ))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn router<G: Game>(explorer: Arc<Explorer<G>>, play: Arc<Play<G>>) -> Router
+where
+    G::State: AlphaBetaState,
+{
+    let (e1, e2, e3) = (explorer.clone(), explorer.clone(), explorer.clone());
+    let (e4, e5, e6, e7) = (
+        explorer.clone(),
+        explorer.clone(),
+        explorer.clone(),
+        explorer,
+    );
+    let (p1, p2, p3) = (play.clone(), play.clone(), play);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route(
@@ -219,6 +325,44 @@ fn router<G: Game>(explorer: Arc<Explorer<G>>) -> Router {
                     .unwrap_or_else(|e| Err(format!("internal error: {e}")));
                 answer(r)
             }),
+        )
+        .route(
+            "/api/play/board",
+            post(
+                move |r: Result<Json<play::GameLine>, JsonRejection>| async move {
+                    let e = e4.clone();
+                    blocking(move || play::board(&e.game, &body(r)?)).await
+                },
+            ),
+        )
+        .route(
+            "/api/play/reply",
+            post(
+                move |r: Result<Json<play::ReplyRequest>, JsonRejection>| async move {
+                    let (e, p) = (e5.clone(), p1.clone());
+                    blocking(move || p.reply(&e.game, &body(r)?)).await
+                },
+            ),
+        )
+        .route(
+            "/api/play/save",
+            post(
+                move |r: Result<Json<play::SaveRequest>, JsonRejection>| async move {
+                    let (e, p) = (e6.clone(), p2.clone());
+                    blocking(move || p.save(&e.game, &body(r)?)).await
+                },
+            ),
+        )
+        .route(
+            "/api/analyse",
+            get(
+                move |q: Result<Query<play::AnalyseRequest>, QueryRejection>| async move {
+                    match q {
+                        Ok(Query(q)) => analyse(e7.clone(), p3.clone(), q).await,
+                        Err(e) => answer(Err(format!("the query: {}", e.body_text()))),
+                    }
+                },
+            ),
         )
 }
 

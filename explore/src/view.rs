@@ -71,7 +71,7 @@ pub fn score_interval(results: &[u64; 4], side_is_white: bool) -> Option<(f64, f
 }
 
 /// The mark of the move that led to a position (its cells, if drawn).
-fn last_move_mark(cells: Option<(CellRef, CellRef)>) -> Option<Mark> {
+pub(crate) fn last_move_mark(cells: Option<(CellRef, CellRef)>) -> Option<Mark> {
     cells.map(|(from, to)| Mark {
         from,
         to,
@@ -81,8 +81,23 @@ fn last_move_mark(cells: Option<(CellRef, CellRef)>) -> Option<Mark> {
     })
 }
 
+/// A network's W/D/L of `pos` (the side to move's) and its prior per
+/// legal move (`legal`, in the order `legal_moves` gives); `None` when no
+/// move is legal.
+pub(crate) fn net_view<S: GameState>(
+    net: &Network,
+    pos: &S,
+    legal: &[S::Move],
+) -> Option<([f32; 3], Vec<f32>)> {
+    if legal.is_empty() {
+        return None;
+    }
+    let e = net.evaluate(&[(pos, 1u8)]).pop()?;
+    Some((e.wdl, e.policy))
+}
+
 /// A share as a short label: `42%`, `0.7%`.
-fn percent(x: f32) -> String {
+pub(crate) fn percent(x: f32) -> String {
     if x < 0.095 {
         format!("{:.1}%", 100.0 * x)
     } else {
@@ -276,8 +291,7 @@ impl<G: Game> Explorer<G> {
             return None;
         }
         let net = net.lock().ok()?;
-        let e = net.evaluate(&[(pos, 1u8)]).pop()?;
-        Some((e.wdl, e.policy))
+        net_view(&net, pos, legal)
     }
 
     #[allow(clippy::too_many_arguments)]

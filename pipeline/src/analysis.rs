@@ -526,7 +526,7 @@ where
                 unreachable!("only network searches stay in flight")
             };
             for answer in round(net.evaluator.as_mut(), &mut searches, &mut state) {
-                if !out(&answer) {
+                if !out(&answer.to_json()) {
                     return Ok(());
                 }
             }
@@ -576,6 +576,50 @@ where
                 .into_iter()
                 .map(|t| analyse_now::<G>(other, &t).to_json())
                 .collect(),
+        }
+    }
+
+    /// Analyses the one position `query` names (its last turn, or the one
+    /// turn of `analyzeTurns`) and answers it, typed: [`Engine::serve`] for
+    /// a caller in the same program (the explorer). During a network
+    /// search `report` gets the answer as it stands every
+    /// `reportDuringSearchEvery` seconds (`is_during_search: true`); its
+    /// returning false stops the search, which is then answered as it
+    /// stands. Every other player answers at once, without reports. The
+    /// search is the one `serve` runs for the same query, seeded alike, so
+    /// both answer the same.
+    pub fn analyse(
+        &mut self,
+        query: &Query,
+        report: &mut dyn FnMut(&Answer) -> bool,
+    ) -> Result<Answer, Refusal> {
+        let mut turns = turns(self.game, query)?;
+        let (Some(turn), true) = (turns.pop(), turns.is_empty()) else {
+            return Err(Refusal::new(
+                Some(&query.id),
+                "`analyzeTurns`: one turn at a time here",
+            ));
+        };
+        let net = match &mut self.analyst {
+            Analyst::Net(net) => net,
+            other => return Ok(analyse_now::<G>(other, &turn)),
+        };
+        let mut searches = vec![NetTurn::new(self.game, net, turn)];
+        let mut state = RoundState::default();
+        loop {
+            for answer in round(net.evaluator.as_mut(), &mut searches, &mut state) {
+                if !answer.is_during_search {
+                    return Ok(answer);
+                }
+                if !report(&answer) {
+                    if let Some(s) = searches.first() {
+                        return Ok(s.answer(false));
+                    }
+                }
+            }
+            if searches.is_empty() {
+                return Err(Refusal::new(Some(&query.id), "the search ended unanswered"));
+            }
         }
     }
 
@@ -696,7 +740,7 @@ fn round<S: AlphaBetaState>(
     evaluator: &mut dyn Evaluator<S>,
     searches: &mut Vec<NetTurn<S>>,
     state: &mut RoundState,
-) -> Vec<String> {
+) -> Vec<Answer> {
     for s in searches.iter_mut() {
         if !s.waiting && !s.done {
             s.waiting = s.search.step(None, &mut s.rng);
@@ -736,14 +780,14 @@ fn round<S: AlphaBetaState>(
         }
         if let (Some(at), Some(every)) = (s.next_report, s.turn.report_every) {
             if now >= at && expanded {
-                lines.push(s.answer(true).to_json());
+                lines.push(s.answer(true));
                 s.next_report = Some(now + Duration::from_secs_f64(every));
             }
         }
     }
     searches.retain(|s| {
         if s.done {
-            lines.push(s.answer(false).to_json());
+            lines.push(s.answer(false));
             false
         } else {
             true
@@ -1006,6 +1050,60 @@ mod tests {
             batches.lock().unwrap().iter().any(|&b| b > 1),
             "leaves of several queries share a batch"
         );
+    }
+
+    /// The typed call reports during the search with growing visits, ends
+    /// with the answer `serve` gives for the same query, stops early when
+    /// the report says so, and refuses a bad query naming it.
+    #[test]
+    fn analyse_reports_while_it_searches_and_stops_when_asked() {
+        let game = Piratechnics::standard();
+        let engine = |sims| {
+            Engine::with_evaluator(
+                &game,
+                NetSpec::new("uniform", sims),
+                Box::new(UniformEvaluator),
+                3,
+            )
+        };
+        let line = r#"{"id":"q","moves":["d2-d4"],"maxVisits":3000}"#;
+        let Ok(Line::Analyse(mut query)) = parse_line(line) else {
+            panic!("a query")
+        };
+        let served: Value = serde_json::from_str(&engine(8).answer_all(line).unwrap()[0]).unwrap();
+        // Reports at every round: as often as the clock allows.
+        query.report_every = Some(1e-9);
+        let mut reports = Vec::new();
+        let done = engine(8)
+            .analyse(&query, &mut |a| {
+                assert!(a.is_during_search);
+                reports.push(a.root_info.visits);
+                true
+            })
+            .unwrap();
+        assert!(reports.len() >= 2, "{reports:?}");
+        assert!(reports.windows(2).all(|w| w[0] < w[1]), "{reports:?}");
+        assert!(!done.is_during_search);
+        let done: Value = serde_json::from_str(&done.to_json()).unwrap();
+        assert_eq!(done["moveInfos"], served["moveInfos"]);
+        assert_eq!(done["rootInfo"]["visits"], 3001);
+        // A report answered false stops the search where it stands.
+        let mut seen = 0;
+        let stopped = engine(8)
+            .analyse(&query, &mut |_| {
+                seen += 1;
+                seen < 3
+            })
+            .unwrap();
+        assert!(
+            stopped.root_info.visits < 3001,
+            "{}",
+            stopped.root_info.visits
+        );
+        assert!(!stopped.is_during_search);
+        query.moves = vec!["z9-z9".into()];
+        let refused = engine(8).analyse(&query, &mut |_| true).unwrap_err();
+        assert!(refused.error.starts_with("moves: move 1"), "{refused:?}");
     }
 
     /// Lines that are not queries are refused with what was wrong.

@@ -15,6 +15,12 @@ use pipeline::inputs::shards_of;
 moves played from it (games, share, White/draw/Black, the mover's score with a 95% interval, \
 mean game length), a chart of each move's share per generation, the games through the \
 position and a viewer that steps through any of them with the search's visits on the board. \
+`Play & analyse` plays a game from the position against any player (`ab:depth=3`, \
+`net:CKPT,sims=200`, `mcts:sims=1000`, `solver`, `random`), takes moves back and saves the game \
+under --games-dir as a record (`triad replay` reads it) and a shard; `analyse` runs the analysis \
+engine of `triad analysis` on the position and shows its moves, visits, values, priors and \
+lines as the search goes, with the network's raw view and, for Connect Four, the solver's \
+value of every move. \
 Positions merge by hash (transpositions) unless the page's `by line` box is ticked, which \
 counts each sequence of moves on its own as `triad openings` does. With --net, the network's \
 prior for every legal move and its W/D/L for the position stand beside what was played.
@@ -28,13 +34,18 @@ Examples:
   triad explore runs/quickstart
   triad explore runs/c4 --net runs/c4/networks/gen-0019.safetensors
   triad explore runs/quickstart/games/gen-0005 --port 8100
+  triad explore --game connect4 --games-dir my-games      (no data: play and analyse)
   triad openings runs/quickstart --plies 4 --html openings.html   (the same page, no server)"
 )]
 pub struct Args {
     /// Shard files, directories of shards, or run directories (their
     /// self-play shards, games/gen-NNNN/*.parquet; `RUN/eval` for matches).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "game")]
     paths: Vec<PathBuf>,
+    /// No games: open an empty explorer of this game, `NAME[/VARIANT]`, to
+    /// play and analyse from its start or any position text.
+    #[arg(long, value_name = "GAME", conflicts_with = "paths")]
+    game: Option<String>,
     #[command(flatten)]
     generations: GenerationsArg,
     /// A checkpoint (`.safetensors` with its sidecar) of the shards' game:
@@ -52,17 +63,39 @@ pub struct Args {
     /// and exit without serving (for measurements).
     #[arg(long)]
     index_only: bool,
+    /// Where the games played in the page are saved (a record and a
+    /// shard each).
+    #[arg(long, value_name = "DIR", default_value = "explore-games")]
+    games_dir: PathBuf,
+    /// Seeds the players and analyses of the page (as `triad analysis
+    /// --seed`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Device of `net:` players and analyses.
+    #[arg(long, default_value = "cpu")]
+    device: String,
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let range = args.generations.parse()?;
-    let shards = shards_of(&args.paths, range.as_ref())?;
-    let game = registry::of_readable_shards(&shards)?;
+    let (shards, game) = match &args.game {
+        Some(flag) => (Vec::new(), registry::from_flag(flag)?),
+        None => {
+            let shards = shards_of(&args.paths, range.as_ref())?;
+            let game = registry::of_readable_shards(&shards)?;
+            (shards, game)
+        }
+    };
     let options = explore::Options {
         net: args.net,
         bind: args.bind,
         port: args.port,
         index_only: args.index_only,
+        play: explore::PlayOptions {
+            games_dir: args.games_dir,
+            seed: args.seed,
+            device: model::ModelConfig::device_flag(&args.device)?,
+        },
     };
     let summary = with_game!(game, |g| explore::serve(g, &shards, &options))?;
     if let Some(summary) = summary {
