@@ -83,20 +83,27 @@ pub fn parse_gen(name: &str) -> Option<u32> {
 }
 
 /// The generation of a shard path: [`parse_gen`] of its folder (a run's
-/// `games/gen-NNNN/*.parquet`), else of its own stem (a run's
-/// `eval/gen-NNNN.parquet`).
+/// `games/gen-NNNN/*.parquet`), else of its folder's folder (a `[loop]
+/// mix` variant's `games/gen-NNNN/<variant>/*.parquet`), else of its own
+/// stem (a run's `eval/gen-NNNN.parquet`). A shard with a generation is
+/// listed by generation and name, never by its time: self-play pools
+/// finish in any order, and a training run must read the same window
+/// whatever the order was.
 pub fn generation_of_path(path: &Path) -> Option<u32> {
-    let parent = path
-        .parent()
-        .and_then(|d| d.file_name())
-        .and_then(|n| n.to_str())
-        .and_then(parse_gen);
-    parent.or_else(|| {
-        path.file_name()?
-            .to_str()?
-            .strip_suffix(".parquet")
+    let folder = |d: Option<&Path>| {
+        d.and_then(|d| d.file_name())
+            .and_then(|n| n.to_str())
             .and_then(parse_gen)
-    })
+    };
+    let parent = path.parent();
+    folder(parent)
+        .or_else(|| folder(parent.and_then(|p| p.parent())))
+        .or_else(|| {
+            path.file_name()?
+                .to_str()?
+                .strip_suffix(".parquet")
+                .and_then(parse_gen)
+        })
 }
 
 /// `games/gen-0003`: generation `g`'s shard folder, relative to the run.
@@ -262,6 +269,12 @@ mod tests {
         assert_eq!(
             generation_of_path(Path::new("r/shards/g000007/x.parquet")),
             None
+        );
+        assert_eq!(
+            generation_of_path(Path::new(
+                "r/games/gen-0004/6x5/selfplay-s1-p1-0000.parquet"
+            )),
+            Some(4)
         );
     }
 
