@@ -225,3 +225,10 @@ pub fn end_quietly_on_closed_pipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+/// A player flag's text (`--player`, `--engine`: `random`, `ab:depth=3`,
+/// `net:CKPT,sims=64`, …) parsed once, or bad input naming the flag.
+pub fn player_flag(flag: &str, text: &str) -> Result<eval::arena::players::PlayerSpec, CliError> {
+    text.parse()
+        .map_err(|e: eval::EvalError| CliError::input(format!("{flag}: {e}")))
+}

@@ -3,7 +3,6 @@
 
 use super::CliError;
 use crate::games::with_game;
-use eval::arena::players::PlayerSpec;
 use game::{AlphaBetaState, Game};
 use std::io::Write;
 
@@ -51,10 +50,7 @@ fn serve<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let spec: PlayerSpec = args
-        .player
-        .parse()
-        .map_err(|e: eval::EvalError| CliError::input(format!("--player: {e}")))?;
+    let spec = crate::cli::player_flag("--player", &args.player)?;
     let device = model::ModelConfig::device_flag(&args.device)?;
     let mut engine = pipeline::analysis::Engine::new(game, &spec, args.seed, device)?;
     let mut out = std::io::stdout().lock();

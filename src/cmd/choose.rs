@@ -4,7 +4,7 @@
 
 use super::{print_json, CliError};
 use crate::games::with_game;
-use eval::arena::players::{build_player, PlayerSpec};
+use eval::arena::players::build_player;
 use eval::choose::{answer_line, choose_move};
 use game::{Game, GameState};
 use serde_json::json;
@@ -50,10 +50,7 @@ fn run_game<G: Game>(game: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: game::AlphaBetaState,
 {
-    let spec: PlayerSpec = args
-        .player
-        .parse()
-        .map_err(|e: eval::EvalError| CliError::input(format!("--player: {e}")))?;
+    let spec = crate::cli::player_flag("--player", &args.player)?;
     let device = model::ModelConfig::device_flag(&args.device)?;
     let nets = pipeline::players::factory::<G>(device);
     // A bad spec or checkpoint fails here, before any position.

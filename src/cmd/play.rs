@@ -48,10 +48,7 @@ fn play<G: Game>(g: &G, args: &Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let spec: PlayerSpec = args
-        .engine
-        .parse()
-        .map_err(|e: eval::EvalError| CliError::input(format!("--engine: {e}")))?;
+    let spec = crate::cli::player_flag("--engine", &args.engine)?;
     let start = game::position_or_start(g, args.position.as_deref())
         .map_err(|e| CliError::input(format!("--position: {e}")))?;
     let human = if args.color == "black" {

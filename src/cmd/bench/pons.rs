@@ -11,7 +11,7 @@ use super::print_figures;
 use crate::cmd::CliError;
 use ::bench::pons::{self as harness, PonsOptions};
 use connect4::Connect4;
-use eval::arena::players::{build_player, PlayerSpec};
+use eval::arena::players::build_player;
 use game::Game;
 use std::path::PathBuf;
 
@@ -54,10 +54,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let spec: PlayerSpec = args
-        .player
-        .parse()
-        .map_err(|e: eval::EvalError| CliError::input(format!("--player: {e}")))?;
+    let spec = crate::cli::player_flag("--player", &args.player)?;
     if !(1..=256).contains(&args.threads) {
         return Err(CliError::input("--threads must be 1..=256"));
     }
