@@ -331,3 +331,68 @@ fn solver_scores_finished_games() {
     assert_eq!(solver.solve(&full), 0);
     assert_eq!(solver.best_column(&full, None), None);
 }
+
+/// The held-out set (benchmarks/connect4-heldout, made by
+/// scripts/connect4-heldout.sh): 84 distinct positions of each number of
+/// stones from 6 to 41, none of them in Pons's files, and its labels the
+/// solver's. One position of every number of stones from 10 on, drawn
+/// with a fixed seed, is solved again: its score, and from 18 stones on
+/// every column's value (earlier columns take minutes each in a test
+/// build). The whole file: `cargo test --release -p connect4 -- --ignored`.
+#[test]
+fn held_out_labels_match_the_solver_on_a_sample() {
+    check_heldout(&heldout());
+}
+
+#[test]
+#[ignore]
+fn held_out_labels_match_the_solver_whole() {
+    let game = Connect4::standard();
+    let mut solver = Solver::new(24);
+    for l in heldout() {
+        let p = game.parse_state(&l.sequence).unwrap();
+        assert_eq!(solver.solve(&p), l.score, "{}", l.sequence);
+        assert_eq!(solver.column_values(&p), l.values, "{}", l.sequence);
+    }
+}
+
+fn heldout() -> Vec<connect4::pons::PonsLine> {
+    let path = game::repo_path(
+        env!("CARGO_MANIFEST_DIR"),
+        "benchmarks/connect4-heldout/Heldout.moves",
+    );
+    connect4::pons::read_moves_file(&path).unwrap()
+}
+
+fn check_heldout(lines: &[connect4::pons::PonsLine]) {
+    assert_eq!(lines.len(), 3024);
+    let mut per_stones = [0usize; 43];
+    let mut seen = std::collections::HashSet::new();
+    for l in lines {
+        per_stones[l.sequence.len()] += 1;
+        assert!(seen.insert(l.sequence.clone()), "{} twice", l.sequence);
+        assert_eq!(l.values.len(), 7, "{}", l.sequence);
+    }
+    for (stones, n) in per_stones.iter().enumerate() {
+        let want = if (6..=41).contains(&stones) { 84 } else { 0 };
+        assert_eq!(*n, want, "positions of {stones} stones");
+    }
+    for (name, _) in connect4::pons::FILES {
+        for p in pons(name) {
+            assert!(!seen.contains(&p.0), "{} is in Pons's {name}", p.0);
+        }
+    }
+    let game = Connect4::standard();
+    let mut solver = Solver::new(22);
+    let mut rng = SplitMix::new(43);
+    for stones in 10..=41 {
+        let i = (stones - 6) * 84 + rng.below(84) as usize;
+        let l = &lines[i];
+        assert_eq!(l.sequence.len(), stones);
+        let p = game.parse_state(&l.sequence).unwrap();
+        assert_eq!(solver.solve(&p), l.score, "{}", l.sequence);
+        if stones >= 18 {
+            assert_eq!(solver.column_values(&p), l.values, "{}", l.sequence);
+        }
+    }
+}
