@@ -589,6 +589,117 @@ fn a_held_out_set_is_sampled_labelled_and_scored() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("positions.txt line 1"));
 }
 
+/// A test set of another board: games on 5x4, `data positions`, `solve
+/// --game connect4/5x4 --columns`, scored by `bench pons --game
+/// connect4/5x4 --file`; the solver errs nowhere, a player that plays
+/// at random does; Pons's folder on that board and a 7x6 file read as 5x4 are
+/// refused by name.
+#[test]
+fn bench_pons_scores_positions_of_another_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (games, positions) = (p("games"), p("positions.txt"));
+    succeeds(&[
+        "eval",
+        "--game",
+        "connect4/5x4",
+        "--players",
+        "random,ab:depth=2",
+        "--games",
+        "6",
+        "--random-plies",
+        "2",
+        "--out",
+        &games,
+    ]);
+    succeeds(&[
+        "data",
+        "positions",
+        &games,
+        "--per-ply",
+        "3",
+        "--plies",
+        "2..14",
+        "--seed",
+        "5",
+        "--out",
+        &positions,
+    ]);
+    let solved = succeeds(&[
+        "solve",
+        "--game",
+        "connect4/5x4",
+        "--file",
+        &positions,
+        "--columns",
+    ]);
+    let labelled = p("Five.moves");
+    std::fs::write(&labelled, &solved.stdout).unwrap();
+    let n = std::fs::read_to_string(&positions).unwrap().lines().count() as u64;
+    assert!(n >= 20, "{n} positions");
+    let score = |player: &str| {
+        let out = succeeds(&[
+            "bench",
+            "pons",
+            "--game",
+            "connect4/5x4",
+            "--player",
+            player,
+            "--file",
+            &labelled,
+            "--json",
+        ]);
+        let f = json(&out)["files"][0].clone();
+        assert_eq!(f["file"], "Five", "{f}");
+        (
+            f["positions"].as_u64().unwrap(),
+            f["errors"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(score("solver"), (n, 0));
+    let (_, random_errors) = score("random");
+    assert!(
+        random_errors > 0,
+        "random play erred nowhere on {n} positions"
+    );
+    let refused = |args: &[&str], needle: &str| {
+        let out = triad(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    };
+    refused(
+        &[
+            "bench",
+            "pons",
+            "--game",
+            "connect4/5x4",
+            "--player",
+            "random",
+        ],
+        "7x6",
+    );
+    let l3 = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benchmarks/connect4/Test_L3_R1.moves");
+    refused(
+        &[
+            "bench",
+            "pons",
+            "--game",
+            "connect4/5x4",
+            "--player",
+            "random",
+            "--file",
+            l3.to_str().unwrap(),
+        ],
+        "Test_L3_R1.moves line 1",
+    );
+    refused(
+        &["bench", "pons", "--game", "influence", "--player", "random"],
+        "Connect Four",
+    );
+}
+
 #[test]
 fn bench_env_reports_the_rust_loops_and_refuses_bad_input() {
     let out = triad(&[

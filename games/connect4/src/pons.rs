@@ -86,6 +86,12 @@ pub fn read_suite(
     game: &Connect4,
     dir: &Path,
 ) -> Result<Vec<SuiteFile<crate::Position>>, GameError> {
+    if game.size() != Size::STANDARD {
+        return Err(GameError::Record(format!(
+            "Pons's benchmark positions are for the 7x6 board, not {}",
+            game.variant()
+        )));
+    }
     FILES
         .iter()
         .map(|&(name, stage)| {
@@ -95,7 +101,9 @@ pub fn read_suite(
 }
 
 /// Any files in Pons's `.moves` format (a held-out set of one's own, say)
-/// as a benchmark suite of `game`, each named by its file stem.
+/// as a benchmark suite of `game`, each named by its file stem: positions
+/// of any board size, as `triad solve --game connect4/WxH --columns`
+/// labels them (a line's column values must be the board's width).
 pub fn read_suite_files(
     game: &Connect4,
     paths: &[std::path::PathBuf],
@@ -120,12 +128,6 @@ fn read_suite_file(
     name: &str,
     stage: &str,
 ) -> Result<SuiteFile<crate::Position>, GameError> {
-    if game.size() != Size::STANDARD {
-        return Err(GameError::Record(format!(
-            "Pons's benchmark positions are for the 7x6 board, not {}",
-            game.variant()
-        )));
-    }
     let cases = read_moves_file(path)?
         .into_iter()
         .enumerate()

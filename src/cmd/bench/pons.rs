@@ -24,12 +24,18 @@ without noise and play the most visited move).\n\nExamples:\n  \
 triad bench pons --player ab:depth=5\n  \
 triad bench pons --player mcts:sims=1000 --sample 100\n  \
 triad bench pons --player ab:depth=5 --file benchmarks/connect4-heldout/Heldout.moves\n  \
+triad bench pons --game connect4/6x5 --player ab:depth=5 --file heldout-6x5.moves\n  \
 triad bench pons --player net:runs/c4/checkpoints/gen-0010.safetensors,sims=600 --json"
 )]
 pub struct Args {
     /// The player: `random`, `ab:depth=N`, `mcts:sims=N`, `solver[:depth=N]`, `net:CKPT,sims=N`.
     #[arg(long, value_name = "SPEC")]
     player: String,
+    /// The board: connect4 (7x6, Pons's files) or connect4/WxH with --file
+    /// (positions of that board, as `triad solve --game connect4/WxH
+    /// --columns` labels them)
+    #[arg(long, default_value = "connect4", value_name = "GAME")]
+    game: String,
     /// The folder of Pons's files (`Test_L*_R*.moves`).
     #[arg(long, default_value = "benchmarks/connect4", value_name = "DIR")]
     dir: PathBuf,
@@ -62,15 +68,24 @@ pub fn run(args: Args) -> Result<(), CliError> {
         return Err(CliError::input("--sample must be at least 1"));
     }
     let device = model::ModelConfig::device_flag(&args.device)?;
-    let game = Connect4::standard();
+    let any = registry::from_flag(&args.game)?;
+    let Some(game) = any.as_game::<Connect4>().cloned() else {
+        return Err(CliError::input(format!(
+            "--game {}: the benchmark is Connect Four's (connect4 or connect4/WxH)",
+            args.game
+        )));
+    };
     let nets = pipeline::players::factory::<Connect4>(device);
     // A net: checkpoint must be a Connect Four 7x6 network: one probe
     // build gives the clean error before any work.
     build_player(&game, &spec, 0, nets.as_deref())
         .map_err(|e| CliError::input(format!("--player: {e}")))?;
     let files = if args.file.is_empty() {
-        game.read_suite(&args.dir)
-            .map_err(|e| CliError::input(format!("{e} (--dir names the folder of Pons's files)")))?
+        game.read_suite(&args.dir).map_err(|e| {
+            CliError::input(format!(
+                "{e} (--dir names the folder of Pons's files; positions of another board: --file)"
+            ))
+        })?
     } else {
         connect4::pons::read_suite_files(&game, &args.file)
             .map_err(|e| CliError::input(format!("--file: {e}")))?
