@@ -396,3 +396,35 @@ fn check_heldout(lines: &[connect4::pons::PonsLine]) {
         }
     }
 }
+
+/// The test sets of smaller boards (benchmarks/connect4-sizes): each read
+/// as its board's positions, no line twice, every tenth line's score and
+/// column values the solver's.
+#[test]
+fn smaller_board_sets_match_the_solver_on_a_sample() {
+    for (w, h, lines) in [(5, 4, 512), (6, 4, 520), (6, 5, 520), (7, 5, 527)] {
+        let path = game::repo_path(
+            env!("CARGO_MANIFEST_DIR"),
+            &format!("benchmarks/connect4-sizes/Heldout-{w}x{h}.moves"),
+        );
+        let set = connect4::pons::read_moves_file(&path).unwrap();
+        assert_eq!(set.len(), lines, "{}", path.display());
+        let game = Connect4::sized(Size::new(w, h).unwrap());
+        let mut seen = std::collections::HashSet::new();
+        let mut solver = Solver::new(22);
+        for (i, l) in set.iter().enumerate() {
+            assert!(seen.insert(&l.sequence), "{w}x{h}: {} twice", l.sequence);
+            assert_eq!(l.values.len(), w as usize, "{w}x{h}: {}", l.sequence);
+            let p = game.parse_state(&l.sequence).unwrap();
+            if i % 10 == 0 {
+                assert_eq!(solver.solve(&p), l.score, "{w}x{h}: {}", l.sequence);
+                assert_eq!(
+                    solver.column_values(&p),
+                    l.values,
+                    "{w}x{h}: {}",
+                    l.sequence
+                );
+            }
+        }
+    }
+}
