@@ -20,19 +20,14 @@ OPPONENT=${OPPONENT:-ab:depth=3}
 say() { echo "depth3: $*" >&2; }
 die() { echo "depth3: error: $*" >&2; exit 2; }
 [ -x "$TRIAD" ] || die "no $TRIAD (cargo build --release, or set TRIAD)"
-"$TRIAD" config "$CONFIG" > /dev/null || die "the config $CONFIG is refused (above)"
 [[ "$GAMES" =~ ^[1-9][0-9]*$ ]] || die "GAMES=$GAMES is not a positive count of games"
 
-# key SECTION KEY: the value of KEY in SECTION of CONFIG (empty when absent).
-key() {
-    awk -v s="[$1]" -v k="$2" '
-        /^\[/ { in_s = ($1 == s) }
-        in_s && $1 == k && $2 == "=" { print $3; exit }' "$CONFIG"
-}
-sims=$(key eval simulations)
-hint=$(key selfplay leaf_eval_weight)
-[ -n "$sims" ] || die "$CONFIG sets no [eval] simulations: this script plays the preset's match agent"
-hint=${hint:-0}
+# The preset's match agent, read from the resolved config (defaults filled in).
+resolved=$("$TRIAD" config "$CONFIG" --json) || die "the config $CONFIG is refused (above)"
+read -r sims hint < <(python3 -c 'import json, sys
+c = json.load(sys.stdin)
+print(c["eval"]["simulations"], "%g" % c["selfplay"]["leaf_eval_weight"])' <<< "$resolved")
+[ -n "${hint:-}" ] || die "could not read [eval] simulations and [selfplay] leaf_eval_weight of $CONFIG"
 
 say "the loop of $CONFIG in $RUN"
 "$TRIAD" loop --config "$CONFIG" --run "$RUN"
