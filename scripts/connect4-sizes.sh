@@ -18,7 +18,9 @@
 # `triad bench pons --game connect4/WxH --file HELDOUT` on
 # benchmarks/connect4-sizes/Heldout-WxH.moves and, for 7x6,
 # benchmarks/connect4-heldout/Heldout.moves. LONG (optional) adds a 7x6
-# network of another run (e.g. a two-hour run's last) to the rows.
+# network of another run (e.g. a two-hour run's last) to the rows; its
+# relabelling takes the network's shape from LONG_CONFIG (the run file it
+# was trained by, by default configs/connect4-long.toml).
 #
 # Writes WORK_DIR/table.tsv (network, board, errors, positions, seconds)
 # and WORK_DIR/compute.tsv (run, generations, training steps, stage seconds),
@@ -26,7 +28,8 @@
 # killed run resumes.
 # Usage: scripts/connect4-sizes.sh [WORK_DIR]   (default: runs/sizes)
 # Environment: TRIAD (default target/release/triad), SEED (1), GENS (6),
-# SIMS (600), BOARDS (the boards scored: "5x4 6x4 6x5 7x5 7x6"), LONG.
+# SIMS (600), BOARDS (the boards scored: "5x4 6x4 6x5 7x5 7x6"), LONG,
+# LONG_CONFIG.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-runs/sizes}
@@ -36,6 +39,7 @@ GENS=${GENS:-6}
 SIMS=${SIMS:-600}
 BOARDS=${BOARDS:-5x4 6x4 6x5 7x5 7x6}
 LONG=${LONG:-}
+LONG_CONFIG=${LONG_CONFIG:-configs/connect4-long.toml}
 PY=${PY:-python3}
 BASE=configs/connect4-quickstart.toml
 say() { echo "sizes: $*" >&2; }
@@ -44,12 +48,14 @@ die() { echo "sizes: error: $*" >&2; exit 2; }
 [ -f "$BASE" ] || die "no $BASE: run from a checkout of the project"
 [[ "$GENS" =~ ^[1-9][0-9]*$ ]] || die "GENS=$GENS is not a positive count of generations"
 [ -z "$LONG" ] || [ -f "$LONG" ] || die "LONG=$LONG is not a file (a 7x6 network's .safetensors)"
+[ -z "$LONG" ] || [ -f "$LONG_CONFIG" ] || die "LONG_CONFIG=$LONG_CONFIG is not a file (the run file of LONG's network)"
 . scripts/runs.sh
 mkdir -p "$W/label" "$W/score"
 
-# cfg NAME VARIANT GENERATIONS [LOOP_LINES...]: the preset with the keys above.
+# cfg NAME VARIANT GENERATIONS [LOOP_LINES...]: the preset (or the run file
+# CFG_BASE) with the keys above.
 cfg() {
-    local name=$1 variant=$2 gens=$3 out="$W/$1.toml"
+    local name=$1 variant=$2 gens=$3 out="$W/$1.toml" base=${CFG_BASE:-$BASE}
     shift 3
     sed -e "s/^seed = .*/seed = $SEED/" \
         -e "s/^minutes = .*/minutes = 0/" \
@@ -57,10 +63,9 @@ cfg() {
         -e "s/^every = .*/every = 1000/" \
         -e '/^suite/d' \
         -e "s/^name = \"connect4\"/name = \"connect4\"\nvariant = \"$variant\"/" \
-        "$BASE" > "$out.tmp"
+        "$base" > "$out.tmp"
     publish_cfg "$out" "$@"
 }
-
 
 cfg a 7x6 $((2 * GENS))
 run a $((2 * GENS))
@@ -70,14 +75,14 @@ M1=$(net m1 "$GENS")
 cfg m2 7x6 "$GENS" "init = \"$(realpath "$M1")\""
 run m2 "$GENS"
 
-# The networks of the table: name, file, its board.
+# The networks of the table: name, file, its board, the run file of its shape.
 nets=(
-    "a-$GENS" "$(net a "$GENS")" 7x6
-    "a-$((2 * GENS))" "$(net a $((2 * GENS)))" 7x6
-    "m1-$GENS" "$M1" 7x5
-    "m2-$GENS" "$(net m2 "$GENS")" 7x6
+    "a-$GENS" "$(net a "$GENS")" 7x6 "$BASE"
+    "a-$((2 * GENS))" "$(net a $((2 * GENS)))" 7x6 "$BASE"
+    "m1-$GENS" "$M1" 7x5 "$BASE"
+    "m2-$GENS" "$(net m2 "$GENS")" 7x6 "$BASE"
 )
-[ -z "$LONG" ] || nets+=(long "$LONG" 7x6)
+[ -z "$LONG" ] || nets+=(long "$LONG" 7x6 "$LONG_CONFIG")
 
 # shards BOARD: shards of that board, for the relabelling (never trained on).
 shards() {
@@ -90,8 +95,8 @@ shards() {
 
 table="$W/table.tsv"
 : > "$table.tmp"
-for ((i = 0; i < ${#nets[@]}; i += 3)); do
-    name=${nets[i]} net=${nets[i + 1]} own=${nets[i + 2]}
+for ((i = 0; i < ${#nets[@]}; i += 4)); do
+    name=${nets[i]} net=${nets[i + 1]} own=${nets[i + 2]} shape=${nets[i + 3]}
     [ -f "$net" ] || die "no network $net"
     for board in $BOARDS; do
         if [ "$board" = 7x6 ]; then
@@ -104,9 +109,9 @@ for ((i = 0; i < ${#nets[@]}; i += 3)); do
         if [ "$board" != "$own" ]; then
             player="$W/label/$name-$board/checkpoints/step-00000000.safetensors"
             if [ ! -f "$player" ]; then
-                cfg "label-$board" "$board" 1
+                CFG_BASE=$shape cfg "label-$name-$board" "$board" 1
                 mapfile -t data < <(shards "$board")
-                "$TRIAD" train --config "$W/label-$board.toml" --data "${data[@]}" \
+                "$TRIAD" train --config "$W/label-$name-$board.toml" --data "${data[@]}" \
                     --init "$net" --steps 0 --out "$W/label/$name-$board" > /dev/null
                 [ -f "$player" ] || die "train --steps 0 wrote no $player"
             fi
