@@ -261,6 +261,16 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
     Ok(out)
 }
 
+/// The positions in the shards under `paths` ([`list_shards`]'s listing),
+/// counted from the footers: no row is read.
+pub fn count_rows<P: AsRef<Path>>(paths: &[P]) -> Result<u64, DataError> {
+    let mut rows = 0;
+    for shard in list_shards(paths)? {
+        rows += ShardReader::open(&shard.path)?.num_rows();
+    }
+    Ok(rows)
+}
+
 /// As [`list_shards`], keeping the shards of the generations in `range`
 /// (in the same order). A shard of no generation (not in a `gen-NNNN/`
 /// folder nor named `gen-NNNN.parquet`) is an error: a range selects among

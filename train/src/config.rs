@@ -116,8 +116,27 @@ pub struct TrainConfig {
     /// How many plies ahead the future-evaluation target looks (default 4:
     /// past the exchange a move starts).
     pub future_eval_plies: usize,
-    /// Replay window: the newest positions trained on (default 200000).
+    /// Replay window: the newest positions trained on (default 200000);
+    /// with `window_min`, the most the growing window reaches.
     pub window: usize,
+    /// A window that grows with the data (KataGo's shuffler): 0 keeps
+    /// `window` fixed (the default). Above 0, a run that has written `n`
+    /// positions trains on the newest `min(n, w(n))`, where
+    /// `w(n) = m + g·(n^a − m^a) / (a·m^(a−1))` for `n > m` (`m` this key,
+    /// `g` `window_growth`, `a` `window_exponent`), at most `window`: the
+    /// window starts at `m` and grows by `g` positions for each new one,
+    /// less and less as the run goes on. Early data, played by weak
+    /// networks, leaves the window sooner; late data stays longer.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub window_min: usize,
+    /// The growing window's first growth: positions added to the window for
+    /// each new one just past `window_min` (default 0.4, KataGo's).
+    #[serde(skip_serializing_if = "is_default_growth")]
+    pub window_growth: f64,
+    /// The growing window's power: 1 grows it linearly, less tapers the
+    /// growth (default 0.65, KataGo's).
+    #[serde(skip_serializing_if = "is_default_exponent")]
+    pub window_exponent: f64,
     /// Train on file-mirrored (a↔f) copies of half the samples, when the
     /// variant's rules are mirror symmetric (default true).
     pub mirror: bool,
@@ -155,6 +174,24 @@ fn is_zero_u64(v: &u64) -> bool {
     *v == 0
 }
 
+/// [`is_zero`] for a size.
+fn is_zero_usize(v: &usize) -> bool {
+    *v == 0
+}
+
+const WINDOW_GROWTH: f64 = 0.4;
+const WINDOW_EXPONENT: f64 = 0.65;
+
+/// Keeps the growing window's defaults out of the training hash.
+fn is_default_growth(v: &f64) -> bool {
+    *v == WINDOW_GROWTH
+}
+
+/// [`is_default_growth`] for the power.
+fn is_default_exponent(v: &f64) -> bool {
+    *v == WINDOW_EXPONENT
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
@@ -184,6 +221,9 @@ impl Default for TrainConfig {
             future_eval_weight: 0.5,
             future_eval_plies: 4,
             window: 200_000,
+            window_min: 0,
+            window_growth: WINDOW_GROWTH,
+            window_exponent: WINDOW_EXPONENT,
             mirror: true,
             checkpoint_every: 500,
             metrics_every: 10,
@@ -252,6 +292,27 @@ impl TrainConfig {
             if v == 0 {
                 return bad(key, "must be at least 1");
             }
+        }
+        if self.window_min > self.window {
+            return bad(
+                "window_min",
+                "must be at most window (the growing window's cap); lower it or raise window",
+            );
+        }
+        if !(self.window_growth.is_finite() && (0.0..=1.0).contains(&self.window_growth)) {
+            return bad(
+                "window_growth",
+                "must be between 0 and 1 (positions added per new position; KataGo: 0.4)",
+            );
+        }
+        if !(self.window_exponent.is_finite()
+            && self.window_exponent > 0.0
+            && self.window_exponent <= 1.0)
+        {
+            return bad(
+                "window_exponent",
+                "must be in (0, 1] (1: linear growth; KataGo: 0.65)",
+            );
         }
         if !(1..=64).contains(&self.future_eval_plies) {
             return bad("future_eval_plies", "must be 1..=64");
@@ -368,6 +429,31 @@ impl TrainConfig {
     /// (all keys but `steps`, `threads`, `prefetch`, `checkpoint_every` and
     /// `metrics_every`): a resume under another hash warns, because it does
     /// not continue the same run.
+    /// The replay window's size for a run that has written `total`
+    /// positions: `window`, or with `window_min` the growing window's
+    /// `min(total, w(total))` (see `window_min`), never below one.
+    pub fn window_positions(&self, total: u64) -> usize {
+        if self.window_min == 0 {
+            return self.window;
+        }
+        let (m, g, a) = (
+            self.window_min as f64,
+            self.window_growth,
+            self.window_exponent,
+        );
+        let n = total as f64;
+        let grown = if n <= m {
+            m
+        } else {
+            m + g * (n.powf(a) - m.powf(a)) / (a * m.powf(a - 1.0))
+        };
+        // `grown` ≥ m ≥ 1 is finite; the cast saturates.
+        (grown as usize)
+            .min(self.window)
+            .min(total.try_into().unwrap_or(usize::MAX))
+            .max(1)
+    }
+
     pub fn training_hash(&self) -> String {
         let mut c = self.clone();
         c.steps = 0;
@@ -421,6 +507,88 @@ mod tests {
         assert!(e.0.contains("batch_size"), "{}", e.0);
         let e = TrainConfig::from_toml_str("[train]\nmomentum = 1.5\n").unwrap_err();
         assert!(e.0.contains("momentum"), "{}", e.0);
+    }
+
+    #[test]
+    fn the_window_is_fixed_unless_window_min_is_set() {
+        let c = TrainConfig {
+            window: 5000,
+            ..Default::default()
+        };
+        for total in [0, 10, 5000, 1_000_000] {
+            assert_eq!(c.window_positions(total), 5000);
+        }
+        // Off, the growing window's keys stay out of the training hash, so
+        // runs from before them resume without a warning.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            !json.contains("window_min") && !json.contains("window_growth"),
+            "{json}"
+        );
+        assert!(!json.contains("window_exponent"), "{json}");
+    }
+
+    #[test]
+    fn the_growing_window_starts_at_window_min_and_tapers() {
+        let c = TrainConfig::from_toml_str(
+            "[train]\nwindow = 10000000\nwindow_min = 250000\nwindow_growth = 0.4\nwindow_exponent = 0.65\n",
+        )
+        .unwrap();
+        // Fewer positions than window_min: all of them.
+        assert_eq!(c.window_positions(1000), 1000);
+        assert_eq!(c.window_positions(250_000), 250_000);
+        // Just past window_min it grows by window_growth a position.
+        let d = c.window_positions(260_000) as f64 - 250_000.0;
+        assert!(
+            (d - 4000.0).abs() < 50.0,
+            "grew by {d} over 10,000 positions"
+        );
+        // Later the growth per position falls (concave), and never stops.
+        let w = |n: u64| c.window_positions(n) as f64;
+        let (early, late) = (w(1_000_000) - w(900_000), w(10_000_000) - w(9_900_000));
+        assert!(late < early && late > 0.0, "early {early}, late {late}");
+        let mut last = 0;
+        for n in (0..40).map(|k| 100_000 * k as u64) {
+            let v = c.window_positions(n);
+            assert!(v >= last, "shrank at {n}: {v} < {last}");
+            last = v;
+        }
+        // At most `window`.
+        let capped = TrainConfig {
+            window: 300_000,
+            ..c.clone()
+        };
+        assert_eq!(capped.window_positions(50_000_000), 300_000);
+        // A power of 1 is a straight line: m + g·(n − m).
+        let linear = TrainConfig {
+            window_exponent: 1.0,
+            ..c.clone()
+        };
+        assert_eq!(linear.window_positions(1_250_000), 650_000);
+        // Set, the keys are part of the training hash.
+        assert_ne!(c.training_hash(), TrainConfig::default().training_hash());
+        assert_ne!(
+            c.training_hash(),
+            TrainConfig {
+                window_growth: 0.5,
+                ..c.clone()
+            }
+            .training_hash()
+        );
+    }
+
+    #[test]
+    fn bad_growing_windows_are_named() {
+        for (text, key) in [
+            ("window = 1000\nwindow_min = 2000", "train.window_min"),
+            ("window_growth = 1.5", "train.window_growth"),
+            ("window_growth = -0.1", "train.window_growth"),
+            ("window_exponent = 0.0", "train.window_exponent"),
+            ("window_exponent = 2.0", "train.window_exponent"),
+        ] {
+            let e = TrainConfig::from_toml_str(&format!("[train]\n{text}\n")).unwrap_err();
+            assert!(e.0.contains(key), "{text}: {}", e.0);
+        }
     }
 
     #[test]

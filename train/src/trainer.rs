@@ -667,11 +667,11 @@ where
     let mut metrics =
         MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
 
-    let window = open_window(&opts.data, cfg.window, &tag)?;
+    let window = open_window(&opts.data, &cfg, &tag)?;
     let mut mix_windows = Vec::with_capacity(mix.len());
     for part in mix {
         let part_tag = GameTag::of(&part.game);
-        let w = open_window(&part.data, cfg.window, &part_tag)
+        let w = open_window(&part.data, &cfg, &part_tag)
             .map_err(|e| TrainError::Input(format!("--mix {}: {e}", part_tag)))?;
         mix_windows.push(w);
     }
@@ -958,10 +958,21 @@ impl Start {
     }
 }
 
-/// The replay window over `data`, refused when it holds no position.
-fn open_window(data: &[PathBuf], window: usize, tag: &GameTag) -> Result<ReplayWindow, TrainError> {
-    let window =
-        ReplayWindow::load_for(data, window, tag).map_err(|e| TrainError::Input(e.to_string()))?;
+/// The replay window over `data` (`[train] window` positions, or the
+/// growing window's size for the positions under `data`), refused when it
+/// holds no position.
+fn open_window(
+    data: &[PathBuf],
+    cfg: &TrainConfig,
+    tag: &GameTag,
+) -> Result<ReplayWindow, TrainError> {
+    let input = |e: data::DataError| TrainError::Input(e.to_string());
+    let capacity = if cfg.window_min > 0 {
+        cfg.window_positions(data::count_rows(data).map_err(input)?)
+    } else {
+        cfg.window
+    };
+    let window = ReplayWindow::load_for(data, capacity, tag).map_err(input)?;
     if window.is_empty() {
         return Err(TrainError::Input(format!(
             "no positions in the shards under {}",

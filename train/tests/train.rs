@@ -142,6 +142,55 @@ fn loss_falls_on_a_small_fixed_dataset() {
     assert!(path.exists());
 }
 
+/// The growing window (`window_min`) sizes itself from the positions under
+/// the data: all of them while there are fewer than `window_min`, then the
+/// power law's share, the newest first.
+#[test]
+fn the_growing_window_is_sized_from_the_positions_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shards = write_shards(tmp.path(), 40);
+    let total = data::count_rows(&[&shards]).unwrap();
+    assert!(total > 200, "{total} positions");
+    let run = |cfg: &TrainConfig, name: &str| {
+        train(
+            &Piratechnics::standard(),
+            &tiny_model(),
+            cfg,
+            &options(tmp.path().join(name), &shards),
+            &mut |_| {},
+        )
+        .unwrap()
+        .window
+    };
+    let steps = TrainConfig {
+        steps: 2,
+        ..tiny_train()
+    };
+    // Fixed: `window`.
+    let fixed = TrainConfig {
+        window: 50,
+        ..steps.clone()
+    };
+    assert_eq!(run(&fixed, "fixed"), 50);
+    // Growing from 50 with a straight line of slope 0.5: 50 + (total − 50) / 2.
+    let growing = TrainConfig {
+        window: 1_000_000,
+        window_min: 50,
+        window_growth: 0.5,
+        window_exponent: 1.0,
+        ..steps.clone()
+    };
+    let expected = 50 + (total as usize - 50) / 2;
+    assert_eq!(growing.window_positions(total), expected);
+    assert_eq!(run(&growing, "growing"), expected);
+    // More than there is: every position.
+    let all = TrainConfig {
+        window_min: 1_000_000,
+        ..growing.clone()
+    };
+    assert_eq!(run(&all, "all"), total as usize);
+}
+
 #[test]
 fn two_n_steps_equal_n_plus_n_with_a_resume() {
     tch::set_num_threads(1);

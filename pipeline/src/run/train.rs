@@ -139,14 +139,8 @@ where
         for k in 1..=g {
             let dirs = std::iter::once(self.run.join(crate::layout::games_dir(k)))
                 .chain(self.mix.iter().map(|game| self.mix_dir(k, game)));
-            let mut rows = 0u64;
-            for dir in dirs.filter(|d| d.exists()) {
-                for shard in data::list_shards(&[&dir]).map_err(|e| Error::failed(e.to_string()))? {
-                    rows += data::ShardReader::open(&shard.path)
-                        .map_err(|e| Error::failed(e.to_string()))?
-                        .num_rows();
-                }
-            }
+            let dirs: Vec<PathBuf> = dirs.filter(|d| d.exists()).collect();
+            let rows = data::count_rows(&dirs).map_err(|e| Error::failed(e.to_string()))?;
             steps += (lc.train_samples_per_position * rows as f64 / batch).ceil() as u64;
         }
         Ok(steps.max(1))
