@@ -299,6 +299,19 @@ impl TrainConfig {
                 "must be at most window (the growing window's cap); lower it or raise window",
             );
         }
+        if self.window_min == 0 {
+            for (key, set) in [
+                ("window_growth", self.window_growth != WINDOW_GROWTH),
+                ("window_exponent", self.window_exponent != WINDOW_EXPONENT),
+            ] {
+                if set {
+                    return bad(
+                        key,
+                        "shapes the growing window, which is off: set window_min (e.g. 25000) or remove the key",
+                    );
+                }
+            }
+        }
         if !(self.window_growth.is_finite() && (0.0..=1.0).contains(&self.window_growth)) {
             return bad(
                 "window_growth",
@@ -581,10 +594,25 @@ mod tests {
     fn bad_growing_windows_are_named() {
         for (text, key) in [
             ("window = 1000\nwindow_min = 2000", "train.window_min"),
-            ("window_growth = 1.5", "train.window_growth"),
-            ("window_growth = -0.1", "train.window_growth"),
-            ("window_exponent = 0.0", "train.window_exponent"),
-            ("window_exponent = 2.0", "train.window_exponent"),
+            (
+                "window_min = 10\nwindow_growth = 1.5",
+                "train.window_growth",
+            ),
+            (
+                "window_min = 10\nwindow_growth = -0.1",
+                "train.window_growth",
+            ),
+            (
+                "window_min = 10\nwindow_exponent = 0.0",
+                "train.window_exponent",
+            ),
+            (
+                "window_min = 10\nwindow_exponent = 2.0",
+                "train.window_exponent",
+            ),
+            // Without window_min the window is fixed: shaping it is a mistake.
+            ("window_growth = 0.3", "train.window_growth"),
+            ("window_exponent = 0.7", "train.window_exponent"),
         ] {
             let e = TrainConfig::from_toml_str(&format!("[train]\n{text}\n")).unwrap_err();
             assert!(e.0.contains(key), "{text}: {}", e.0);
