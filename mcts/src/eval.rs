@@ -166,6 +166,137 @@ impl<S: GameState> Evaluator<S> for NetworkEvaluator<S> {
     }
 }
 
+/// An evaluator behind a box answers as the evaluator does (so a
+/// [`Symmetrized`] can wrap a player's boxed evaluator).
+impl<S: GameState, E: Evaluator<S> + ?Sized> Evaluator<S> for Box<E> {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        (**self).evaluate(batch, policy, wdl);
+    }
+
+    fn wants_encoding(&self) -> bool {
+        (**self).wants_encoding()
+    }
+
+    fn evaluate_prepared(
+        &mut self,
+        batch: &[Request<'_, S>],
+        encoded: &Encoder<S>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        (**self).evaluate_prepared(batch, encoded, policy, wdl);
+    }
+}
+
+/// The network averaged over the game's symmetries (`net:…,symmetry=average`;
+/// docs/methods.md, "Averaging the network over the mirror"): each request
+/// goes to the inner evaluator as it is and under every other symmetry
+/// (`GameState::transform`, its moves by `transform_move`, in the same
+/// order), in one batch of `symmetries` times the requests; a request's
+/// priors are the mean of its copies' priors move by move, its W/D/L the
+/// mean of theirs. AlphaGo Zero drew one symmetry at random for each
+/// evaluation; KataGo averages several in analysis. The answer is the same
+/// for a position and its mirror image (up to rounding), at `symmetries`
+/// times the network's work. With one symmetry it is the inner evaluator.
+///
+/// The buffers keep their capacity; a batch allocates only its list of
+/// requests, once.
+pub struct Symmetrized<S: GameState, E> {
+    inner: E,
+    symmetries: usize,
+    positions: Vec<S>,
+    moves: Vec<S::Move>,
+    policy: Vec<f32>,
+    wdl: Vec<[f32; 3]>,
+}
+
+impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
+    /// `inner` averaged over `symmetries` symmetries (the game's
+    /// `Game::symmetries()`; at least 1).
+    pub fn new(inner: E, symmetries: usize) -> Symmetrized<S, E> {
+        Symmetrized {
+            inner,
+            symmetries: symmetries.max(1),
+            positions: Vec::new(),
+            moves: Vec::new(),
+            policy: Vec::new(),
+            wdl: Vec::new(),
+        }
+    }
+}
+
+impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
+    fn evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        let k = self.symmetries;
+        if k == 1 {
+            self.inner.evaluate(batch, policy, wdl);
+            return;
+        }
+        // Every request under symmetries 1..k: positions, then moves back
+        // to back in request order, for each symmetry in turn.
+        self.positions.clear();
+        self.moves.clear();
+        for sym in 1..k {
+            for r in batch {
+                self.positions.push(r.position.transform(sym));
+                self.moves
+                    .extend(r.moves.iter().map(|&m| r.position.transform_move(m, sym)));
+            }
+        }
+        // The batch: the requests as they are, then each symmetry's copies.
+        let mut all: Vec<Request<'_, S>> = Vec::with_capacity(batch.len() * k);
+        all.extend_from_slice(batch);
+        let (mut p, mut m) = (0, 0);
+        for _ in 1..k {
+            for r in batch {
+                let n = r.moves.len();
+                all.push(Request {
+                    position: &self.positions[p],
+                    repetitions: r.repetitions,
+                    moves: &self.moves[m..m + n],
+                });
+                p += 1;
+                m += n;
+            }
+        }
+        self.inner.evaluate(&all, &mut self.policy, &mut self.wdl);
+        // The mean of each request's copies: copy j of request i holds its
+        // moves at block j's offset of i's moves.
+        let per_block: usize = batch.iter().map(|r| r.moves.len()).sum();
+        let scale = 1.0 / k as f32;
+        policy.clear();
+        wdl.clear();
+        let mut offset = 0;
+        for (i, r) in batch.iter().enumerate() {
+            for a in 0..r.moves.len() {
+                let sum: f32 = (0..k)
+                    .map(|j| self.policy[j * per_block + offset + a])
+                    .sum();
+                policy.push(sum * scale);
+            }
+            offset += r.moves.len();
+            let mut v = [0.0f32; 3];
+            for j in 0..k {
+                let w = self.wdl[j * batch.len() + i];
+                for (x, y) in v.iter_mut().zip(w) {
+                    *x += y * scale;
+                }
+            }
+            wdl.push(v);
+        }
+    }
+}
+
 /// The cache key of a position: its Zobrist hash mixed with its repetition
 /// count (the network sees that count, so the two are different inputs).
 #[inline]
@@ -230,6 +361,119 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use connect4::{Connect4, Position};
+    use game::{Game, GameMove};
+
+    /// Priors that grow with the move's column and a value from the
+    /// position's hash: an evaluator that sees the mirror image as a
+    /// different position.
+    struct Lopsided;
+
+    impl Evaluator<Position> for Lopsided {
+        fn evaluate(
+            &mut self,
+            batch: &[Request<'_, Position>],
+            policy: &mut Vec<f32>,
+            wdl: &mut Vec<[f32; 3]>,
+        ) {
+            policy.clear();
+            wdl.clear();
+            for r in batch {
+                let total: u32 = r.moves.iter().map(|m| m.code() + 1).sum();
+                policy.extend(r.moves.iter().map(|m| (m.code() + 1) as f32 / total as f32));
+                let w = (r.position.hash() % 97) as f32 / 200.0;
+                wdl.push([w, 0.1, 0.9 - w]);
+            }
+        }
+    }
+
+    fn assert_close(got: &[f32], want: &[f32], what: &str) {
+        assert_eq!(got.len(), want.len(), "{what}");
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-6, "{what}: {got:?} against {want:?}");
+        }
+    }
+
+    fn answer(
+        e: &mut impl Evaluator<Position>,
+        batch: &[Request<'_, Position>],
+    ) -> (Vec<f32>, Vec<[f32; 3]>) {
+        let (mut policy, mut wdl) = (Vec::new(), Vec::new());
+        e.evaluate(batch, &mut policy, &mut wdl);
+        (policy, wdl)
+    }
+
+    /// Averaged over the mirror, each request's answer is the mean of the
+    /// inner evaluator's answers for the position and its mirror image
+    /// (moves mapped), and the same for a position and its mirror image.
+    #[test]
+    fn symmetrized_answers_average_the_mirror_images() {
+        let game = Connect4::standard();
+        assert_eq!(game.symmetries(), 2);
+        let positions: Vec<Position> = ["", "1", "4453", "1122334", "7766"]
+            .iter()
+            .map(|t| game.parse_state(t).unwrap())
+            .collect();
+        let moves: Vec<Vec<_>> = positions
+            .iter()
+            .map(|p| {
+                let mut m = Vec::new();
+                p.legal_moves(&mut m);
+                m
+            })
+            .collect();
+        let batch: Vec<Request<'_, Position>> = positions
+            .iter()
+            .zip(&moves)
+            .map(|(position, moves)| Request {
+                position,
+                repetitions: 1,
+                moves,
+            })
+            .collect();
+        let mut sym = Symmetrized::new(Lopsided, game.symmetries());
+        let (policy, wdl) = answer(&mut sym, &batch);
+        let (plain, _) = answer(&mut Lopsided, &batch);
+        assert_ne!(policy, plain, "the mirror changes this evaluator's answers");
+        let mut offset = 0;
+        for (i, r) in batch.iter().enumerate() {
+            let mirror = r.position.transform(1);
+            let mirror_moves: Vec<_> = r
+                .moves
+                .iter()
+                .map(|&m| r.position.transform_move(m, 1))
+                .collect();
+            let one = [*r];
+            let other = [Request {
+                position: &mirror,
+                repetitions: 1,
+                moves: &mirror_moves,
+            }];
+            let (p0, w0) = answer(&mut Lopsided, &one);
+            let (p1, w1) = answer(&mut Lopsided, &other);
+            let n = r.moves.len();
+            let mean: Vec<f32> = p0.iter().zip(&p1).map(|(a, b)| (a + b) / 2.0).collect();
+            assert_close(&policy[offset..offset + n], &mean, "priors");
+            let mean: Vec<f32> = w0[0]
+                .iter()
+                .zip(w1[0])
+                .map(|(a, b)| (a + b) / 2.0)
+                .collect();
+            assert_close(&wdl[i], &mean, "W/D/L");
+            // The mirror image, averaged, gets the same answer.
+            let (pm, wm) = answer(&mut sym, &other);
+            assert_close(
+                &pm,
+                &policy[offset..offset + n],
+                "the mirror image's priors",
+            );
+            assert_close(&wm[0], &wdl[i], "the mirror image's W/D/L");
+            offset += n;
+        }
+        assert_eq!(offset, policy.len());
+        // One symmetry: the inner evaluator's answers, untouched.
+        assert_eq!(answer(&mut Symmetrized::new(Lopsided, 1), &batch).0, plain);
+    }
 
     #[test]
     fn cache_round_trip_and_bounds() {

@@ -20,6 +20,8 @@ pub mod rng;
 pub mod search;
 
 pub use config::{Algorithm, SearchConfig};
-pub use eval::{EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, UniformEvaluator};
+pub use eval::{
+    EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, UniformEvaluator,
+};
 pub use rng::Rng;
 pub use search::{gumbel_schedule, MoveStats, Search, SearchParams};

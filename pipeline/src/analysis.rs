@@ -24,7 +24,9 @@ use eval::arena::players::{NetSpec, Player, PlayerSpec, RandomPlayer};
 use eval::search::{Limits, Score, Searcher};
 use eval::uct::{MctsSpec, Uct};
 use game::{AlphaBetaState, Color, Game, GameState, History, PerfectPlayer};
-use mcts::{Evaluator, MoveStats, NetworkEvaluator, Request, Rng, Search, SearchParams};
+use mcts::{
+    Evaluator, MoveStats, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::BufRead;
@@ -392,10 +394,11 @@ where
             let tag = game::GameTag::of(game);
             let (net, _) = model::Network::load(std::path::Path::new(&n.path), &tag, device)
                 .map_err(|e| Error::input(format!("--player: {e}")))?;
+            let symmetries = crate::players::averaged_symmetries(n, game).map_err(Error::input)?;
             return Ok(Engine::with_evaluator(
                 game,
                 n.clone(),
-                Box::new(NetworkEvaluator::packed(net)),
+                Box::new(Symmetrized::new(NetworkEvaluator::packed(net), symmetries)),
                 seed,
             ));
         }

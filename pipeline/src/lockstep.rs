@@ -20,11 +20,11 @@
 //! numbers can differ in the last bit between batches of other widths, so
 //! another count may play other games.)
 
-use crate::players::search_config;
+use crate::players::{averaged_symmetries, search_config};
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
 use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
-use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams};
+use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized};
 use model::Network;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -32,6 +32,10 @@ use std::sync::mpsc;
 /// Games played at once: enough for full batches on a CPU (self-play sends
 /// 128), few enough that a match stopped early (SPRT) wastes little.
 pub const IN_FLIGHT: usize = 128;
+
+/// A network of a match: its checkpoint's path and the symmetries it is
+/// averaged over (1: evaluated once; `net:…,symmetry=average`).
+pub type NetKey = (String, usize);
 
 /// A network player's seat in one game.
 struct NetSeat<S: GameState> {
@@ -75,11 +79,11 @@ impl<G: Game> Slot<G> {
 
 /// Plays `schedule` as [`eval::arena::run`] does, in lockstep (module
 /// docs). `networks` holds, for each of `opts.threads` drivers, the
-/// distinct checkpoints of `players`' `net:` specs, loaded.
+/// distinct networks of `players`' `net:` specs ([`NetKey`]), loaded.
 pub fn run<G: Game>(
     game: &G,
     players: &[PlayerSpec],
-    networks: Vec<Vec<(String, Network)>>,
+    networks: Vec<Vec<(NetKey, Network)>>,
     schedule: &Schedule,
     openings: &[G::State],
     opts: &RunOptions,
@@ -126,8 +130,8 @@ where
 struct Driver<'a, G: Game> {
     game: &'a G,
     players: &'a [PlayerSpec],
-    paths: Vec<String>,
-    evaluators: Vec<NetworkEvaluator<G::State>>,
+    keys: Vec<NetKey>,
+    evaluators: Vec<Symmetrized<G::State, NetworkEvaluator<G::State>>>,
     opts: &'a RunOptions,
     slots: Vec<Option<Slot<G>>>,
     policy: Vec<f32>,
@@ -141,16 +145,21 @@ where
     fn new(
         game: &'a G,
         players: &'a [PlayerSpec],
-        nets: Vec<(String, Network)>,
+        nets: Vec<(NetKey, Network)>,
         opts: &'a RunOptions,
         drivers: usize,
     ) -> Driver<'a, G> {
-        let (paths, nets): (Vec<String>, Vec<Network>) = nets.into_iter().unzip();
+        let (keys, nets): (Vec<NetKey>, Vec<Network>) = nets.into_iter().unzip();
+        let evaluators = keys
+            .iter()
+            .zip(nets)
+            .map(|(key, net)| Symmetrized::new(NetworkEvaluator::packed(net), key.1))
+            .collect();
         Driver {
             game,
             players,
-            paths,
-            evaluators: nets.into_iter().map(NetworkEvaluator::packed).collect(),
+            keys,
+            evaluators,
             opts,
             slots: (0..IN_FLIGHT.div_ceil(drivers)).map(|_| None).collect(),
             policy: Vec::new(),
@@ -181,7 +190,7 @@ where
                 *slot = Some(new_slot(
                     self.game,
                     self.players,
-                    &self.paths,
+                    &self.keys,
                     p,
                     openings,
                     self.opts,
@@ -268,7 +277,7 @@ where
 fn new_slot<G: Game>(
     game: &G,
     players: &[PlayerSpec],
-    paths: &[String],
+    keys: &[NetKey],
     p: Pairing,
     openings: &[G::State],
     opts: &RunOptions,
@@ -280,7 +289,10 @@ where
     let opening = &openings[p.opening % openings.len()];
     let seat = |spec: &PlayerSpec, seed: u64| -> Result<Seat<G>, String> {
         Ok(match spec {
-            PlayerSpec::Net(n) => Seat::Net(Box::new(net_seat(n, paths, opening, seed)?)),
+            PlayerSpec::Net(n) => {
+                let key = (n.path.clone(), averaged_symmetries(n, game)?);
+                Seat::Net(Box::new(net_seat(n, &key, keys, opening, seed)?))
+            }
             other => Seat::Plain(build_player(game, other, seed, None)?),
         })
     };
@@ -297,14 +309,15 @@ where
 
 fn net_seat<S: AlphaBetaState>(
     spec: &NetSpec,
-    paths: &[String],
+    key: &NetKey,
+    keys: &[NetKey],
     start: &S,
     seed: u64,
 ) -> Result<NetSeat<S>, String> {
     let config = search_config(spec);
-    let net = paths
+    let net = keys
         .iter()
-        .position(|p| *p == spec.path)
+        .position(|k| k == key)
         .ok_or_else(|| format!("network `{}` was not loaded", spec.path))?;
     Ok(NetSeat {
         net,
@@ -498,19 +511,75 @@ mod tests {
             stage: "test".into(),
             cases,
         }];
-        let spec: PlayerSpec = format!("net:{net},sims=24").parse().unwrap();
         let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
-        let score = |f: &dyn NetFactory<Piratechnics>| {
-            eval::suite::score_suite(&game, &spec, Some(f), &files, None, 2, &|_| {}).unwrap()
+        // Evaluated once, and averaged over the file mirror.
+        for options in ["", ",symmetry=average"] {
+            let spec: PlayerSpec = format!("net:{net},sims=24{options}").parse().unwrap();
+            let score = |f: &dyn NetFactory<Piratechnics>| {
+                eval::suite::score_suite(&game, &spec, Some(f), &files, None, 2, &|_| {}).unwrap()
+            };
+            let batched = score(&nets);
+            let single = score(&OneByOne(&nets));
+            assert_eq!(batched[0].positions, 24);
+            assert_eq!(batched[0].errors, single[0].errors, "{spec}");
+            assert!(
+                batched[0].errors > 0 && batched[0].errors < 24,
+                "{spec}: {batched:?}"
+            );
+        }
+    }
+
+    /// A network averaged over the mirror searches differently from the
+    /// same network evaluated once (two networks in one match), and plays
+    /// the same games again from the same seed.
+    #[test]
+    fn a_network_averaged_over_the_mirror_is_its_own_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let net = tiny_net(dir.path(), "n.safetensors", 3);
+        let players: Vec<PlayerSpec> = [
+            format!("net:{net},sims=16"),
+            format!("net:{net},sims=16,symmetry=average"),
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        let game = Piratechnics::standard();
+        let openings = random_openings(&game, 4, 4, 9);
+        let schedule = Schedule::gauntlet(2, 4, openings.len());
+        let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
+        let opts = RunOptions {
+            threads: 1,
+            max_plies: 12,
+            seed: 5,
         };
-        let batched = score(&nets);
-        let single = score(&OneByOne(&nets));
-        assert_eq!(batched[0].positions, 24);
-        assert_eq!(batched[0].errors, single[0].errors);
-        assert!(
-            batched[0].errors > 0 && batched[0].errors < 24,
-            "{batched:?}"
-        );
+        let play = || {
+            arena::run(
+                &game,
+                &players,
+                &schedule,
+                &openings,
+                &opts,
+                Some(&nets),
+                |_| true,
+            )
+            .unwrap()
+        };
+        let (a, b) = (play(), play());
+        assert_eq!(a.len(), schedule.games.len());
+        assert_eq!(moves(&a), moves(&b));
+        // The same games with both seats evaluated once differ somewhere.
+        let plain: Vec<PlayerSpec> = vec![players[0].clone(), players[0].clone()];
+        let c = arena::run(
+            &game,
+            &plain,
+            &schedule,
+            &openings,
+            &opts,
+            Some(&nets),
+            |_| true,
+        )
+        .unwrap();
+        assert_ne!(moves(&a), moves(&c));
     }
 
     /// A checkpoint that does not read is an error before any game.

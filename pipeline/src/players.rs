@@ -5,7 +5,9 @@
 use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameState, GameTag, History};
-use mcts::{Algorithm, Evaluator, NetworkEvaluator, Rng, Search, SearchConfig, SearchParams};
+use mcts::{
+    Algorithm, Evaluator, NetworkEvaluator, Rng, Search, SearchConfig, SearchParams, Symmetrized,
+};
 use selfplay::{EvalServer, SelfplayConfig};
 use std::collections::HashMap;
 use std::path::Path;
@@ -101,9 +103,26 @@ impl<S: GameState> NetPlayers<S> {
         }
     }
 
+    /// The evaluator of `spec`'s checkpoint, which must be a network of
+    /// `tag`'s game and variant, averaged over `symmetries`
+    /// ([`averaged_symmetries`]; 1: evaluated once).
+    fn evaluator(
+        &self,
+        tag: &GameTag,
+        spec: &NetSpec,
+        symmetries: usize,
+    ) -> Result<Box<dyn Evaluator<S> + Send>, String> {
+        let inner = self.network(tag, &spec.path)?;
+        Ok(if symmetries > 1 {
+            Box::new(Symmetrized::new(inner, symmetries))
+        } else {
+            inner
+        })
+    }
+
     /// An evaluator of the checkpoint at `path`, which must be a network
     /// of `tag`'s game and variant.
-    fn evaluator(&self, tag: &GameTag, path: &str) -> Result<Box<dyn Evaluator<S> + Send>, String> {
+    fn network(&self, tag: &GameTag, path: &str) -> Result<Box<dyn Evaluator<S> + Send>, String> {
         let load = || {
             model::Network::load(Path::new(path), tag, self.device)
                 .map(|(net, _)| net)
@@ -155,6 +174,22 @@ pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
     }
 }
 
+/// How many symmetries a `net:` player averages its network over: the
+/// game's all with `symmetry=average`, else 1. Asked of a game (or variant)
+/// without symmetries, it is an error naming the option.
+pub(crate) fn averaged_symmetries<G: Game>(spec: &NetSpec, game: &G) -> Result<usize, String> {
+    if !spec.symmetry {
+        return Ok(1);
+    }
+    match game.symmetries() {
+        k if k > 1 => Ok(k),
+        _ => Err(format!(
+            "net player symmetry=average: {} has no symmetry to average over; remove the option",
+            GameTag::of(game)
+        )),
+    }
+}
+
 /// The `net:` spec of a match player at `path` with `sims` simulations
 /// that searches as the run's self-play does, beyond its simulations: the
 /// leaf hint's weight (`[selfplay] leaf_eval_weight`), since the hint is
@@ -187,7 +222,11 @@ where
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
         let config = search_config(spec);
         Ok(Box::new(NetPlayer {
-            evaluator: self.evaluator(&GameTag::of(game), &spec.path)?,
+            evaluator: self.evaluator(
+                &GameTag::of(game),
+                spec,
+                averaged_symmetries(spec, game)?,
+            )?,
             search: player_search(&config, &game.start()),
             sims: spec.sims,
             rng: Rng::new(seed),
@@ -211,21 +250,26 @@ where
             return None;
         }
         let tag = GameTag::of(game);
-        // The distinct checkpoints.
-        let mut paths: Vec<&str> = Vec::new();
+        // The distinct checkpoints, each with the symmetries it is
+        // averaged over (a checkpoint played both ways is two networks).
+        let mut keys: Vec<crate::lockstep::NetKey> = Vec::new();
         for spec in players {
             let PlayerSpec::Net(n) = spec else { continue };
-            if !paths.contains(&n.path.as_str()) {
-                paths.push(&n.path);
+            let key = match averaged_symmetries(n, game) {
+                Ok(k) => (n.path.clone(), k),
+                Err(e) => return Some(Err(e)),
+            };
+            if !keys.contains(&key) {
+                keys.push(key);
             }
         }
         // A copy of each for every driver thread.
-        let mut networks: Vec<Vec<(String, model::Network)>> = Vec::new();
+        let mut networks: Vec<Vec<(crate::lockstep::NetKey, model::Network)>> = Vec::new();
         for _ in 0..opts.threads.max(1) {
-            let mut nets = Vec::with_capacity(paths.len());
-            for &path in &paths {
-                match model::Network::load(Path::new(path), &tag, self.device) {
-                    Ok((net, _)) => nets.push((path.to_string(), net)),
+            let mut nets = Vec::with_capacity(keys.len());
+            for key in &keys {
+                match model::Network::load(Path::new(&key.0), &tag, self.device) {
+                    Ok((net, _)) => nets.push((key.clone(), net)),
                     Err(e) => return Some(Err(e.to_string())),
                 }
             }

@@ -32,7 +32,7 @@ pub enum PlayerSpec {
     Net(NetSpec),
 }
 
-/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B]`:
+/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average]`:
 /// a network checkpoint and how the network player searches with it
 /// (docs/loop.md), read and checked once, when the spec's text is parsed.
 /// The builder of the player ([`NetFactory`]) maps these onto the search's
@@ -59,6 +59,11 @@ pub struct NetSpec {
     /// Keep the subtree of the moves played since the last search, its
     /// visits counted in the budget (`reuse=true|false`, default false).
     pub reuse: bool,
+    /// Average the network over the game's symmetries (`symmetry=average`:
+    /// each leaf evaluated as it is and mirrored, the answers averaged, at
+    /// twice the network's work on Connect Four; `mcts::Symmetrized`);
+    /// `symmetry=none`, the default, evaluates each leaf once.
+    pub symmetry: bool,
     /// The options after `sims` as they were written (`,key=value` each),
     /// so that a spec prints as it was given.
     written: String,
@@ -77,6 +82,7 @@ impl NetSpec {
             solver: false,
             leaf_eval: 0.0,
             reuse: false,
+            symmetry: false,
             written: String::new(),
         }
     }
@@ -130,9 +136,16 @@ impl NetSpec {
                     }))?
             }
             "reuse" => self.reuse = flag(k, v)?,
+            "symmetry" => {
+                self.symmetry = match v {
+                    "none" => false,
+                    "average" => true,
+                    _ => return Err(crate::EvalError::Spec(format!("net player: symmetry=`{v}` is not none or average"))),
+                }
+            }
             _ => {
                 return Err(crate::EvalError::Spec(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse)"
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry)"
                 )))
             }
         }
