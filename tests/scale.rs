@@ -365,16 +365,24 @@ fn a_second_trainer_on_the_run_is_fenced_off() {
                 )
             })
             .collect();
-        // The worker starts once both trainers are up: a trainer that
-        // started after the other had finished the generation would find
-        // the run done and exit 0, fenced off from nothing (seen on a
-        // slow machine). Neither can finish without the worker's games.
-        wait_for("both trainers to start", 120, || {
-            (0..2).all(|i| {
-                std::fs::read_to_string(dir.join(format!("trainer{i}.log")))
-                    .is_ok_and(|log| log.contains("trainer: run "))
-            })
-        });
+        // The worker starts once each trainer has read the run's networks
+        // and either waits for games of generation 1 or was fenced off
+        // publishing generation 0: a trainer that read them only after the
+        // other had finished the generation would find the run done and
+        // exit 0, fenced off from nothing (seen in CI, where "trainer: run"
+        // was printed well before the read). Neither can pass generation 1
+        // without the worker's games, so this wait always ends.
+        wait_for(
+            "both trainers to wait for games or be fenced off",
+            120,
+            || {
+                (0..2).all(|i| {
+                    std::fs::read_to_string(dir.join(format!("trainer{i}.log"))).is_ok_and(|log| {
+                        log.contains("generation 1: 0 of") || log.contains("fenced off")
+                    })
+                })
+            },
+        );
         let worker = place.worker(
             "0",
             &["--games-per-shard", "4", "--poll", "0.3"],
@@ -398,6 +406,28 @@ fn a_second_trainer_on_the_run_is_fenced_off() {
         let loser = &logs[fenced[0]];
         assert!(loser.contains("fenced off"), "{loser}");
         assert_eq!(codes[1 - fenced[0]], Some(0), "{logs:?}");
+        // A trainer started on the finished run says there is nothing to do.
+        let cfg_arg = cfg.to_str().unwrap();
+        let out = place
+            .command(&[
+                "trainer",
+                "--config",
+                cfg_arg,
+                "--run",
+                &url,
+                "--work",
+                dir.join("work2").to_str().unwrap(),
+                "--generations",
+                "1",
+            ])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert!(
+            said.contains("already holds gen-0001") && said.contains("nothing to train"),
+            "{said}"
+        );
         // Another run file on the same run is refused before any work.
         let other = dir.join("other.toml");
         std::fs::write(&other, TINY.replace("seed = 5", "seed = 6")).unwrap();

@@ -384,6 +384,18 @@ where
         have = Some(0);
     }
     let mut have = have.unwrap_or(0);
+    if have >= opts.generations {
+        if report.published.is_empty() {
+            eprintln!(
+                "trainer: {} already holds {} (--generations {}): nothing to train; raise --generations to go on",
+                opts.store.url(),
+                gen_name(have),
+                opts.generations
+            );
+        }
+        report.seconds = started.elapsed().as_secs_f64();
+        return Ok(report);
+    }
     // A fresh work folder starts from the newest published network.
     let init = if train::latest_checkpoint(&train_dir).is_none() {
         let m = read_manifest(opts.store, have)?;
