@@ -37,6 +37,14 @@ pub struct SelfplayConfig {
     pub temperature_plies: u32,
     /// Temperature afterwards; 0 plays the most visited move (default 0.0).
     pub final_temperature: f32,
+    /// Plies at the start of each game played uniformly at random, without
+    /// a search (default 0). Their rows are written with the search
+    /// columns null, so they train the value head on the game's result and
+    /// the policy head not at all; a move that would end the game is never
+    /// drawn. They count towards `temperature_plies`. Widens the positions
+    /// self-play sees beyond those two strong players reach (Leela Chess
+    /// Zero's opening books and KataGo's random openings do the same).
+    pub random_plies: u32,
     /// Gumbel: actions sampled at the root (top-k, "m" in the paper) (default 16).
     pub gumbel_m: u32,
     /// Gumbel: c_visit of the sigma transform of Q (default 50).
@@ -128,6 +136,7 @@ impl Default for SelfplayConfig {
             temperature: 1.0,
             temperature_plies: 20,
             final_temperature: 0.0,
+            random_plies: 0,
             gumbel_m: s.gumbel_m,
             gumbel_c_visit: s.gumbel_c_visit,
             gumbel_c_scale: s.gumbel_c_scale,
@@ -245,6 +254,12 @@ impl SelfplayConfig {
         if self.max_plies == 0 {
             return bad("max_plies", "must be at least 1");
         }
+        if self.random_plies >= self.max_plies {
+            return bad(
+                "random_plies",
+                "must be below max_plies (a game needs a searched move)",
+            );
+        }
         if !(1..=256).contains(&self.pools) {
             return bad("pools", "must be 1..=256 (1: one network thread)");
         }
@@ -305,5 +320,8 @@ mod tests {
         assert!(e.0.contains("cheap_share"), "{}", e.0);
         let e = SelfplayConfig::from_toml_str("[selfplay]\ngames_in_flight = 0\n").unwrap_err();
         assert!(e.0.contains("games_in_flight"), "{}", e.0);
+        let e = SelfplayConfig::from_toml_str("[selfplay]\nrandom_plies = 8\nmax_plies = 8\n")
+            .unwrap_err();
+        assert!(e.0.contains("selfplay.random_plies"), "{}", e.0);
     }
 }

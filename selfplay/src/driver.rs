@@ -143,6 +143,9 @@ struct Row {
     simulations: u32,
     temperature: f32,
     full: bool,
+    /// False for a random opening ply (`[selfplay] random_plies`): no
+    /// search ran, so the search columns are written null.
+    searched: bool,
 }
 
 struct Active<S: GameState> {
@@ -169,6 +172,8 @@ struct Slot<S: GameState> {
     moves: u64,
     visits: Vec<u32>,
     policy: Vec<f32>,
+    /// Legal moves of a random opening ply (a buffer).
+    legal: Vec<S::Move>,
     /// The network input of the leaf the search waits on, encoded by the
     /// tree worker that reached it (when the evaluator wants encodings).
     leaf: EncodedLeaf,
@@ -250,6 +255,7 @@ impl<G: Game> SelfPlay<G> {
                 moves: 0,
                 visits: Vec::new(),
                 policy: Vec::new(),
+                legal: Vec::new(),
                 leaf: EncodedLeaf::new(),
                 leaf_ready: false,
             })
@@ -486,6 +492,14 @@ impl<G: Game> SelfPlay<G> {
                 });
                 slot.waiting = false;
                 slot.answer = None;
+                if let Some(active) = &mut slot.active {
+                    random_opening(
+                        self.config.random_plies,
+                        active,
+                        &mut slot.rng,
+                        &mut slot.legal,
+                    );
+                }
                 begin_move(&self.config, slot);
             }
         }
@@ -586,6 +600,55 @@ fn begin_move<S: GameState>(config: &SelfplayConfig, slot: &mut Slot<S>) {
         noise: full && config.algorithm == Algorithm::Puct,
     };
     slot.search.begin(&active.game, params);
+}
+
+/// Plays the game's first `plies` moves uniformly at random, from the
+/// game's own stream, each as a row without search (`[selfplay]
+/// random_plies`): a move that would end the game is drawn again, and when
+/// every legal move would end it the opening stops there, so the search
+/// always starts from an open position. Draws nothing when `plies` is 0,
+/// so a run without random plies plays the games it always played.
+fn random_opening<S: GameState>(
+    plies: u32,
+    active: &mut Active<S>,
+    rng: &mut Rng,
+    legal: &mut Vec<S::Move>,
+) {
+    for _ in 0..plies {
+        let pos = active.game.position().clone();
+        pos.legal_moves(legal);
+        let mut mv = None;
+        while !legal.is_empty() {
+            let i = (rng.next_u64() % legal.len() as u64) as usize;
+            let m = legal.swap_remove(i);
+            active.game.play(m);
+            let open = active.game.outcome().is_none();
+            active.game.undo();
+            if open {
+                mv = Some(m);
+                break;
+            }
+        }
+        let Some(mv) = mv else { return };
+        pos.legal_moves(legal);
+        active.rows.push(Row {
+            position: pos.to_text(),
+            repetitions: active.game.repetition_count(),
+            hash: pos.hash(),
+            side: pos.side(),
+            legal: legal.iter().map(|m| m.code()).collect(),
+            visits: Vec::new(),
+            policy: None,
+            value: 0.0,
+            wdl: [0.0; 3],
+            chosen: mv.code(),
+            simulations: 0,
+            temperature: 0.0,
+            full: false,
+            searched: false,
+        });
+        active.game.play(mv);
+    }
 }
 
 /// Fills `enc` with the network batch of `group`'s waiting slots, in slot
@@ -698,6 +761,7 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
         simulations: active.simulations,
         temperature,
         full: active.full,
+        searched: true,
     });
     slot.moves += 1;
     active.game.play(mv);
@@ -771,16 +835,16 @@ fn close_game<S: GameState>(
             repetitions: Some(r.repetitions),
             position_hash: r.hash,
             legal_moves: r.legal,
-            visits: Some(r.visits),
+            visits: r.searched.then_some(r.visits),
             policy_target: r.policy,
-            root_value: Some(r.value),
-            root_wdl: Some(r.wdl),
+            root_value: r.searched.then_some(r.value),
+            root_wdl: r.searched.then_some(r.wdl),
             chosen_move: r.chosen,
             result: Some(outcome.result),
             termination: outcome.termination,
             game_length: length,
             model_id: model_id.to_string(),
-            simulations: Some(r.simulations),
+            simulations: r.searched.then_some(r.simulations),
             temperature: r.temperature,
             full_search: r.full,
             source: Source::SelfPlay,
