@@ -135,17 +135,16 @@ struct Row {
     hash: u64,
     side: Color,
     legal: Vec<u32>,
-    visits: Vec<u32>,
+    /// The search columns: `None` for a random opening ply
+    /// (`[selfplay] random_plies`), where no search ran.
+    visits: Option<Vec<u32>>,
     policy: Option<Vec<f32>>,
-    value: f32,
-    wdl: [f32; 3],
+    value: Option<f32>,
+    wdl: Option<[f32; 3]>,
     chosen: u32,
-    simulations: u32,
+    simulations: Option<u32>,
     temperature: f32,
     full: bool,
-    /// False for a random opening ply (`[selfplay] random_plies`): no
-    /// search ran, so the search columns are written null.
-    searched: bool,
 }
 
 struct Active<S: GameState> {
@@ -617,6 +616,7 @@ fn random_opening<S: GameState>(
     for _ in 0..plies {
         let pos = active.game.position().clone();
         pos.legal_moves(legal);
+        let codes = legal.iter().map(|m| m.code()).collect();
         let mut mv = None;
         while !legal.is_empty() {
             let i = (rng.next_u64() % legal.len() as u64) as usize;
@@ -630,22 +630,20 @@ fn random_opening<S: GameState>(
             }
         }
         let Some(mv) = mv else { return };
-        pos.legal_moves(legal);
         active.rows.push(Row {
             position: pos.to_text(),
             repetitions: active.game.repetition_count(),
             hash: pos.hash(),
             side: pos.side(),
-            legal: legal.iter().map(|m| m.code()).collect(),
-            visits: Vec::new(),
+            legal: codes,
+            visits: None,
             policy: None,
-            value: 0.0,
-            wdl: [0.0; 3],
+            value: None,
+            wdl: None,
             chosen: mv.code(),
-            simulations: 0,
+            simulations: None,
             temperature: 0.0,
             full: false,
-            searched: false,
         });
         active.game.play(mv);
     }
@@ -753,15 +751,14 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
         hash: pos.hash(),
         side,
         legal: slot.search.root_moves().map(|m| m.code()).collect(),
-        visits: slot.visits.clone(),
+        visits: Some(slot.visits.clone()),
         policy: has_policy.then(|| slot.policy.clone()),
-        value,
-        wdl,
+        value: Some(value),
+        wdl: Some(wdl),
         chosen: mv.code(),
-        simulations: active.simulations,
+        simulations: Some(active.simulations),
         temperature,
         full: active.full,
-        searched: true,
     });
     slot.moves += 1;
     active.game.play(mv);
@@ -835,16 +832,16 @@ fn close_game<S: GameState>(
             repetitions: Some(r.repetitions),
             position_hash: r.hash,
             legal_moves: r.legal,
-            visits: r.searched.then_some(r.visits),
+            visits: r.visits,
             policy_target: r.policy,
-            root_value: r.searched.then_some(r.value),
-            root_wdl: r.searched.then_some(r.wdl),
+            root_value: r.value,
+            root_wdl: r.wdl,
             chosen_move: r.chosen,
             result: Some(outcome.result),
             termination: outcome.termination,
             game_length: length,
             model_id: model_id.to_string(),
-            simulations: r.searched.then_some(r.simulations),
+            simulations: r.simulations,
             temperature: r.temperature,
             full_search: r.full,
             source: Source::SelfPlay,

@@ -453,7 +453,7 @@ fn a_leaf_weight_without_a_hint_is_refused() {
 /// `[selfplay] random_plies`: each game opens with that many unsearched
 /// rows (search columns null), drawn from the game's own stream (the same
 /// seed gives the same openings), the searched rows follow, and the shard
-/// passes `data check`'s replay.
+/// passes `triad data verify`'s replay.
 #[test]
 fn random_opening_plies_are_unsearched_rows_that_replay() {
     use connect4::Connect4;
