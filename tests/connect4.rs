@@ -97,6 +97,64 @@ fn bench_pons_rates_players_on_every_file() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `bench pons --misses`: every position counted as an error is listed,
+/// and each listing agrees with its line of the file: the position's
+/// moves, a played column whose exact value's sign is below the best
+/// column's, and as right moves exactly the columns of the best sign.
+#[test]
+fn bench_pons_lists_the_positions_it_counts_as_errors() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/connect4");
+    let base = [
+        "bench",
+        "pons",
+        "--player",
+        "ab:depth=2",
+        "--sample",
+        "60",
+        "--misses",
+        "--dir",
+        dir.to_str().unwrap(),
+    ];
+    let v = json(&succeeds(&[&base[..], &["--json"]].concat()));
+    let mut listed = 0;
+    for f in v["files"].as_array().unwrap() {
+        let name = f["file"].as_str().unwrap();
+        let lines: Vec<String> = std::fs::read_to_string(dir.join(format!("{name}.moves")))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let missed = f["missed"].as_array().cloned().unwrap_or_default();
+        assert_eq!(missed.len() as u64, f["errors"].as_u64().unwrap(), "{name}");
+        for m in &missed {
+            let n = m["number"].as_u64().unwrap() as usize;
+            let fields: Vec<&str> = lines[n - 1].split_whitespace().collect();
+            assert_eq!(m["position"], fields[0], "{name} #{n}");
+            let value = |c: usize| fields[2 + c - 1].parse::<i32>().ok().map(i32::signum);
+            let best = (1..=7).filter_map(value).max().unwrap();
+            let played: usize = m["played"].as_str().unwrap().parse().unwrap();
+            assert!(value(played).unwrap() < best, "{name} #{n}: {m}");
+            let right: Vec<usize> = m["right"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().parse().unwrap())
+                .collect();
+            let expected: Vec<usize> = (1..=7).filter(|&c| value(c) == Some(best)).collect();
+            assert_eq!(right, expected, "{name} #{n}");
+        }
+        listed += missed.len();
+    }
+    assert!(listed > 0, "ab:depth=2 errs somewhere in 360 positions");
+    // The text lists the same positions, one a line after the table.
+    let text = String::from_utf8(succeeds(&base).stdout).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" played ")).count(),
+        listed,
+        "{text}"
+    );
+}
+
 #[test]
 fn move_answers_positions_on_stdin() {
     // X to move wins at once in column 4; in the second position O can

@@ -8,7 +8,7 @@
 
 use crate::Error;
 use eval::arena::players::{NetFactory, PlayerSpec};
-use eval::suite::score_suite;
+use eval::suite::{score_suite, SuiteMiss};
 use game::{AlphaBetaState, Game, SuiteFile};
 use indicatif::ProgressBar;
 use serde::Serialize;
@@ -22,6 +22,8 @@ pub struct PonsOptions {
     pub sample: Option<usize>,
     /// Positions played at once.
     pub threads: usize,
+    /// List the positions the player erred in (`--misses`).
+    pub misses: bool,
 }
 
 /// One file's score.
@@ -39,6 +41,9 @@ pub struct PonsFile {
     pub error_rate: f64,
     /// Wall seconds the file took.
     pub seconds: f64,
+    /// The positions erred in, in file order (with `misses` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<SuiteMiss>,
 }
 
 /// The figures of `triad bench pons` (its `--json` object).
@@ -98,6 +103,11 @@ where
                 errors: r.errors,
                 error_rate: r.error_rate(),
                 seconds: r.seconds,
+                missed: if options.misses {
+                    r.missed.clone()
+                } else {
+                    Vec::new()
+                },
             })
             .collect(),
         seconds,

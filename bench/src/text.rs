@@ -128,6 +128,19 @@ impl PonsFigures {
                 100.0 * r.error_rate
             );
         }
+        for r in &self.files {
+            for m in &r.missed {
+                let _ = writeln!(
+                    s,
+                    "{} #{}: {} played {}, right {}",
+                    r.file,
+                    m.number,
+                    m.position,
+                    m.played,
+                    m.right.join(" ")
+                );
+            }
+        }
         s
     }
 }

@@ -18,6 +18,36 @@ pub struct SuiteScore {
     pub errors: usize,
     /// Wall seconds the file took.
     pub seconds: f64,
+    /// The positions the player erred in, in file order (`triad bench pons
+    /// --misses`); not written to a loop's suite.json.
+    #[serde(skip)]
+    pub missed: Vec<SuiteMiss>,
+}
+
+/// One position a player erred in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteMiss {
+    /// Its number among the file's positions, from 1 (the line number
+    /// when the file has no blank lines, as Pons's files have none).
+    pub number: usize,
+    /// The position's text (Connect Four: the moves from the empty board).
+    pub position: String,
+    /// The move played.
+    pub played: String,
+    /// The moves that would not have been errors.
+    pub right: Vec<String>,
+}
+
+impl SuiteMiss {
+    fn new<S: game::GameState>(index: usize, case: &game::SuiteCase<S>, played: S::Move) -> Self {
+        let p = &case.position;
+        SuiteMiss {
+            number: index + 1,
+            position: p.to_text(),
+            played: p.move_text(played),
+            right: case.good.iter().map(|&m| p.move_text(m)).collect(),
+        }
+    }
 }
 
 impl SuiteScore {
@@ -50,35 +80,39 @@ where
 {
     let mut scores = Vec::with_capacity(files.len());
     for file in files {
-        let cases = file.sample(sample);
+        let cases = file.sample_indexed(sample);
         let started = std::time::Instant::now();
-        if let Some(errors) = batched(game, spec, nets, &cases, threads) {
+        if let Some(missed) = batched(game, spec, nets, &cases, threads) {
             for _ in 0..cases.len() {
                 done(&file.name);
             }
+            let missed = missed?;
             scores.push(SuiteScore {
                 file: file.name.clone(),
                 stage: file.stage.clone(),
                 positions: cases.len(),
-                errors: errors?,
+                errors: missed.len(),
                 seconds: started.elapsed().as_secs_f64(),
+                missed,
             });
             continue;
         }
         let next = AtomicUsize::new(0);
-        let errors: Vec<Result<usize, String>> = std::thread::scope(|scope| {
+        let found: Vec<Result<Vec<SuiteMiss>, String>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.max(1))
                 .map(|_| {
                     scope.spawn(|| {
-                        let mut errors = 0;
+                        let mut missed = Vec::new();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(case) = cases.get(i) else {
-                                return Ok(errors);
+                            let Some(&(index, case)) = cases.get(i) else {
+                                return Ok(missed);
                             };
                             let mut player = build_player(game, spec, i as u64, nets)?;
                             let chosen = player.choose(&History::new(case.position.clone()));
-                            errors += case.is_error(chosen) as usize;
+                            if case.is_error(chosen) {
+                                missed.push(SuiteMiss::new(index, case, chosen));
+                            }
                             done(&file.name);
                         }
                     })
@@ -89,32 +123,35 @@ where
                 .map(|w| w.join().unwrap_or_else(|_| Err("a worker panicked".into())))
                 .collect()
         });
-        let mut total = 0;
-        for e in errors {
-            total += e?;
+        let mut missed = Vec::new();
+        for m in found {
+            missed.extend(m?);
         }
+        missed.sort_by_key(|m| m.number);
         scores.push(SuiteScore {
             file: file.name.clone(),
             stage: file.stage.clone(),
             positions: cases.len(),
-            errors: total,
+            errors: missed.len(),
             seconds: started.elapsed().as_secs_f64(),
+            missed,
         });
     }
     Ok(scores)
 }
 
-/// A network's errors on `cases`, its searches of all positions batched
-/// together by the factory ([`NetFactory::run_match`]: each position a
-/// one-move game); `None` when the player is no network or the factory
-/// plays game by game.
+/// A network's errors on `cases` (each with its index in the file), its
+/// searches of all positions batched together by the factory
+/// ([`NetFactory::run_match`]: each position a one-move game), in file
+/// order; `None` when the player is no network or the factory plays game
+/// by game.
 fn batched<G: Game>(
     game: &G,
     spec: &PlayerSpec,
     nets: Option<&dyn NetFactory<G>>,
-    cases: &[&game::SuiteCase<G::State>],
+    cases: &[(usize, &game::SuiteCase<G::State>)],
     threads: usize,
-) -> Option<Result<usize, String>>
+) -> Option<Result<Vec<SuiteMiss>, String>>
 where
     G::State: AlphaBetaState,
 {
@@ -131,7 +168,7 @@ where
             })
             .collect(),
     };
-    let openings: Vec<G::State> = cases.iter().map(|c| c.position.clone()).collect();
+    let openings: Vec<G::State> = cases.iter().map(|(_, c)| c.position.clone()).collect();
     let opts = RunOptions {
         threads,
         max_plies: 1,
@@ -146,7 +183,7 @@ where
         &mut |_| true,
     )?;
     Some(played.and_then(|games| {
-        let mut errors = 0;
+        let mut missed = Vec::new();
         for g in &games {
             let chosen = g.game.moves().first().copied().ok_or_else(|| {
                 format!(
@@ -154,8 +191,12 @@ where
                     g.pairing.index
                 )
             })?;
-            errors += cases[g.pairing.index].is_error(chosen) as usize;
+            let (index, case) = cases[g.pairing.index];
+            if case.is_error(chosen) {
+                missed.push(SuiteMiss::new(index, case, chosen));
+            }
         }
-        Ok(errors)
+        missed.sort_by_key(|m| m.number);
+        Ok(missed)
     }))
 }

@@ -38,8 +38,19 @@ impl<S: GameState> SuiteFile<S> {
     /// len / n); all of them for `None` or an `n` at least the file's
     /// length.
     pub fn sample(&self, n: Option<usize>) -> Vec<&SuiteCase<S>> {
+        self.sample_indexed(n).into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// [`SuiteFile::sample`] with each case's index in the file (0-based:
+    /// line `index + 1` of a one-position-a-line file).
+    pub fn sample_indexed(&self, n: Option<usize>) -> Vec<(usize, &SuiteCase<S>)> {
         let n = n.unwrap_or(usize::MAX).max(1);
         let step = (self.cases.len() / n).max(1);
-        self.cases.iter().step_by(step).take(n).collect()
+        self.cases
+            .iter()
+            .enumerate()
+            .step_by(step)
+            .take(n)
+            .collect()
     }
 }

@@ -522,6 +522,13 @@ mod tests {
             let single = score(&OneByOne(&nets));
             assert_eq!(batched[0].positions, 24);
             assert_eq!(batched[0].errors, single[0].errors, "{spec}");
+            // The same positions missed, named alike, in file order.
+            assert_eq!(batched[0].missed, single[0].missed, "{spec}");
+            assert_eq!(batched[0].missed.len(), batched[0].errors);
+            assert!(batched[0]
+                .missed
+                .windows(2)
+                .all(|w| w[0].number < w[1].number));
             assert!(
                 batched[0].errors > 0 && batched[0].errors < 24,
                 "{spec}: {batched:?}"

@@ -25,7 +25,8 @@ triad bench pons --player ab:depth=5\n  \
 triad bench pons --player mcts:sims=1000 --sample 100\n  \
 triad bench pons --player ab:depth=5 --file benchmarks/connect4-heldout/Heldout.moves\n  \
 triad bench pons --game connect4/6x5 --player ab:depth=5 --file heldout-6x5.moves\n  \
-triad bench pons --player net:runs/c4/checkpoints/gen-0010.safetensors,sims=600 --json"
+triad bench pons --player net:runs/c4/checkpoints/gen-0010.safetensors,sims=600 --json\n  \
+triad bench pons --player net:runs/c4/networks/gen-0040.safetensors,sims=600 --misses"
 )]
 pub struct Args {
     /// The player: `random`, `ab:depth=N`, `mcts:sims=N`, `solver[:depth=N]`, `net:CKPT,sims=N`.
@@ -54,6 +55,11 @@ pub struct Args {
     /// Device of `net:` players (cpu, cuda, cuda:N).
     #[arg(long, default_value = "cpu")]
     device: String,
+    /// List the positions the player erred in after the table (each
+    /// file's name, the position's number in it, its moves, the column
+    /// played and the right ones); with --json, each file's `missed`.
+    #[arg(long)]
+    misses: bool,
     /// Print one JSON object: each file's error rate and counts.
     #[arg(long)]
     json: bool,
@@ -97,6 +103,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let options = PonsOptions {
         sample: args.sample,
         threads: args.threads,
+        misses: args.misses,
     };
     let f = harness::run(&game, &spec, nets.as_deref(), &files, &options, &bar)?;
     if args.json {
