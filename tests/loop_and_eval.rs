@@ -533,6 +533,28 @@ fn a_wall_clock_budget_ends_the_run_after_the_generation_under_way() {
     assert_eq!(generations(&[]), 1);
     assert_eq!(rated_generations(&run), ["0", "1"]);
     assert!(!run.join("networks/gen-0002.safetensors").exists());
+    // The budget ended long before a cosine over 100,000 steps: the loop
+    // names the step reached and what to set.
+    let log = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).to_string();
+    let cosine_cfg = dir.path().join("cosine.toml");
+    std::fs::write(
+        &cosine_cfg,
+        text.replace(
+            "schedule = \"constant\"",
+            "schedule = \"cosine\"\nschedule_steps = 100000",
+        ),
+    )
+    .unwrap();
+    let cosine_run = dir.path().join("cosine-run");
+    let out = common::run_loop(&cosine_cfg, &cosine_run);
+    assert!(out.status.success(), "{}", log(&out));
+    let warning = log(&out);
+    assert!(
+        warning.contains("warning: the budget ended at training step ")
+            && warning.contains(" of train.schedule_steps = 100000")
+            && warning.contains("set train.schedule_steps to about "),
+        "{warning}"
+    );
     // Done: running it again plays nothing more.
     assert_eq!(generations(&[]), 1);
     assert!(!run.join("games/gen-0002").exists());

@@ -274,6 +274,10 @@ where
                     "the budget of {} minutes is spent: generation {} is the run's last",
                     self.cfg.r#loop.minutes, state.generation
                 );
+                let steps = self.train_steps_through(state.generation)?;
+                if let Some(note) = unfinished_schedule(&self.cfg.train, steps) {
+                    eprintln!("{note}");
+                }
                 self.out_of_time.set(true);
             }
             state.write(&self.run)?;
@@ -286,5 +290,71 @@ where
         }
         eprintln!("{}", timings.shares());
         Ok(Summary { state, matches })
+    }
+}
+
+/// The warning for a run whose `[loop] minutes` ran out before its cosine
+/// reached the floor at `train.schedule_steps`: on a slower machine than
+/// the one a preset was written on, the budget buys fewer steps, and the
+/// last network is then trained at a rate well above the floor. `None`
+/// when the schedule is not a cosine over `schedule_steps` or the run's
+/// `steps` reached them.
+fn unfinished_schedule(train: &::train::TrainConfig, steps: u64) -> Option<String> {
+    if train.schedule != ::train::Schedule::Cosine
+        || train.schedule_steps == 0
+        || steps >= train.schedule_steps
+    {
+        return None;
+    }
+    let lr = train.lr_at(steps.saturating_sub(1));
+    let floor = train.lr * train.min_lr_factor;
+    Some(format!(
+        "warning: the budget ended at training step {steps} of train.schedule_steps = {}: the last network was trained at a learning rate of {lr:.2e}, {:.1} times the floor of {floor:.2e}; to end this budget at the floor on this machine, set train.schedule_steps to about {steps} (docs/loop.md, \"A wall-clock budget\")",
+        train.schedule_steps,
+        lr / floor.max(f64::MIN_POSITIVE),
+    ))
+}
+
+#[cfg(test)]
+mod schedule_tests {
+    use super::unfinished_schedule;
+
+    fn cosine(schedule_steps: u64) -> ::train::TrainConfig {
+        ::train::TrainConfig {
+            schedule: ::train::Schedule::Cosine,
+            lr: 0.002,
+            min_lr_factor: 0.05,
+            warmup_steps: 50,
+            schedule_steps,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_budget_that_ends_before_the_cosine_is_named_with_its_rate() {
+        let note = unfinished_schedule(&cosine(25_000), 12_500).expect("a warning");
+        assert!(
+            note.contains("step 12500 of train.schedule_steps = 25000"),
+            "{note}"
+        );
+        // Half-way along the cosine the rate is about half-way between lr and the floor.
+        let lr = cosine(25_000).lr_at(12_499);
+        assert!((lr - 0.00105).abs() < 0.00002, "{lr}");
+        assert!(note.contains(&format!("{lr:.2e}")), "{note}");
+        assert!(note.contains("10.5 times the floor of 1.00e-4"), "{note}");
+        assert!(note.contains("schedule_steps to about 12500"), "{note}");
+    }
+
+    #[test]
+    fn no_warning_when_the_floor_was_reached_or_there_is_no_cosine_over_the_loop() {
+        assert_eq!(unfinished_schedule(&cosine(25_000), 25_000), None);
+        assert_eq!(unfinished_schedule(&cosine(25_000), 41_419), None);
+        assert_eq!(unfinished_schedule(&cosine(0), 100), None);
+        let constant = ::train::TrainConfig {
+            schedule: ::train::Schedule::Constant,
+            schedule_steps: 0,
+            ..cosine(0)
+        };
+        assert_eq!(unfinished_schedule(&constant, 100), None);
     }
 }

@@ -129,7 +129,7 @@ where
     /// times while it is new, however long the games run. The positions
     /// are counted from the shards (the `[loop] mix` variants' too), so a
     /// resumed loop finds the same total.
-    fn train_steps_through(&self, g: u32) -> Result<u64, Error> {
+    pub(super) fn train_steps_through(&self, g: u32) -> Result<u64, Error> {
         let lc = &self.cfg.r#loop;
         if lc.train_samples_per_position <= 0.0 {
             return Ok(lc.train_steps_per_generation * g as u64);
