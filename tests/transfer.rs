@@ -260,6 +260,21 @@ fn a_loop_plays_and_trains_on_several_boards() {
         assert_eq!(info["game"][0], format!("connect4/{variant}"), "{info}");
         succeeds(&["data", "verify", folder.to_str().unwrap()]);
     }
+    // The run directory reads as its own board, and names the mix's other
+    // boards it did not count.
+    let o = succeeds(&["data", "info", run.to_str().unwrap(), "--json"]);
+    let info: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["game"], serde_json::json!(["connect4/7x6"]), "{info}");
+    let others = info["other_boards"].as_object().unwrap();
+    let boards: Vec<&str> = others.keys().map(String::as_str).collect();
+    assert_eq!(boards, ["5x4", "6x5"], "{info}");
+    assert!(others.values().all(|n| n.as_u64() >= Some(1)), "{info}");
+    let o = succeeds(&["data", "info", run.to_str().unwrap()]);
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("other boards      5x4 ("), "{shown}");
+    let o = succeeds(&["data", "info", gen1.join("5x4").to_str().unwrap(), "--json"]);
+    let info: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["other_boards"], serde_json::json!({}), "{info}");
     let net = sidecar(&run.join("networks/gen-0001.safetensors"));
     assert_eq!(net["variant"], "7x6", "{net}");
     let mix: Vec<&str> = net["metadata"]["mix"]

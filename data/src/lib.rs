@@ -32,8 +32,8 @@ pub use export::{
     replay_text, FindGameError, ReplayError,
 };
 pub use reader::{
-    check_shards, common_game, count_rows, decode_records, list_shards, list_shards_in, read_shard,
-    shard_game, Columns, Generations, ShardFile, ShardReader,
+    check_shards, common_game, count_rows, decode_records, list_mix_shards, list_shards,
+    list_shards_in, read_shard, shard_game, Columns, Generations, ShardFile, ShardReader,
 };
 pub use record::{
     group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,

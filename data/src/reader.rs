@@ -1,5 +1,6 @@
 //! Finding shards and reading them, whole or by column.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -258,6 +259,57 @@ pub fn list_shards<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<ShardFile>, DataEr
         ))
     });
     out.dedup_by(|a, b| a.path == b.path);
+    Ok(out)
+}
+
+/// The other boards of a `[loop] mix` run under `paths`, which
+/// [`list_shards`] leaves out (a run's listing is of one variant): for each
+/// board folder `gen-NNNN/<variant>/` of a run directory, its `games/`
+/// folder or one generation folder given as it is (of the generations in
+/// `range`, all without one), the variant's name and how many finished
+/// shards its folders hold. Paths that are files or do not exist here
+/// (object-store URLs) add nothing.
+pub fn list_mix_shards<P: AsRef<Path>>(
+    paths: &[P],
+    range: Option<&Generations>,
+) -> Result<BTreeMap<String, usize>, DataError> {
+    let mut out = BTreeMap::new();
+    let mut gen_folders = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        if !p.is_dir() {
+            continue;
+        }
+        let is_gen = |d: &Path| {
+            d.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(parse_gen)
+                .is_some_and(|g| range.is_none_or(|r| r.contains(g)))
+                && d.is_dir()
+        };
+        if is_gen(p) {
+            gen_folders.push(p.to_path_buf());
+        }
+        for root in [p.to_path_buf(), p.join(GAMES_DIR)] {
+            if root.is_dir() {
+                gen_folders.extend(dir_entries(&root)?.into_iter().filter(|d| is_gen(d)));
+            }
+        }
+    }
+    gen_folders.sort();
+    gen_folders.dedup();
+    for g in gen_folders {
+        for board in dir_entries(&g)?.into_iter().filter(|d| d.is_dir()) {
+            let Some(name) = board.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let mut shards = Vec::new();
+            push_dir_shards(&board, &mut shards)?;
+            if !shards.is_empty() {
+                *out.entry(name.to_string()).or_default() += shards.len();
+            }
+        }
+    }
     Ok(out)
 }
 

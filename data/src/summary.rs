@@ -25,6 +25,10 @@ pub struct DataSummary {
     /// the shards belong to different runs.
     pub games_played: BTreeSet<String>,
     pub terminations: BTreeMap<String, u64>,
+    /// The other boards of a `[loop] mix` run, which are not counted above
+    /// (their variant and shard count, [`crate::list_mix_shards`]); empty
+    /// unless the caller fills it in.
+    pub other_boards: BTreeMap<String, usize>,
 }
 
 impl DataSummary {
@@ -45,6 +49,7 @@ impl DataSummary {
             "terminations": self.terminations,
             "mean_game_length": self.mean_game_length,
             "schema_versions": versions,
+            "other_boards": self.other_boards,
         })
     }
 
@@ -94,6 +99,18 @@ impl DataSummary {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        if !s.other_boards.is_empty() {
+            let boards: Vec<String> = s
+                .other_boards
+                .iter()
+                .map(|(v, n)| format!("{v} ({n} shards)"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "other boards      {}: not counted above; name a folder (RUN/games/gen-NNNN/BOARD) to read one",
+                boards.join(", ")
+            );
+        }
         out
     }
 }

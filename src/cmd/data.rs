@@ -226,8 +226,9 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     let range = args.generations.parse()?;
     let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "reading");
-    let s = data::summary::summarize_with(&shards, |n| bar.inc(n))?;
+    let mut s = data::summary::summarize_with(&shards, |n| bar.inc(n))?;
     bar.finish_and_clear();
+    s.other_boards = data::list_mix_shards(&args.paths, range.as_ref())?;
     if args.json {
         print_json(&s.json());
         return Ok(());
