@@ -273,20 +273,16 @@ pub fn list_mix_shards<P: AsRef<Path>>(
     paths: &[P],
     range: Option<&Generations>,
 ) -> Result<BTreeMap<String, usize>, DataError> {
+    let is_gen = |d: &Path| {
+        d.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(parse_gen)
+            .is_some_and(|g| range.is_none_or(|r| r.contains(g)))
+            && d.is_dir()
+    };
     let mut out = BTreeMap::new();
     let mut gen_folders = Vec::new();
-    for p in paths {
-        let p = p.as_ref();
-        if !p.is_dir() {
-            continue;
-        }
-        let is_gen = |d: &Path| {
-            d.file_name()
-                .and_then(|n| n.to_str())
-                .and_then(parse_gen)
-                .is_some_and(|g| range.is_none_or(|r| r.contains(g)))
-                && d.is_dir()
-        };
+    for p in paths.iter().map(AsRef::as_ref).filter(|p| p.is_dir()) {
         if is_gen(p) {
             gen_folders.push(p.to_path_buf());
         }

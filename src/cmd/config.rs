@@ -8,10 +8,8 @@ use std::path::PathBuf;
 /// Check a run config (TOML) and print it with every default filled in.
 ///
 /// An unknown key or a bad value in any section is an error (exit 2)
-/// naming the file and the key. Five [train] keys kept out of the training
-/// hash at their defaults (schedule_steps, ema_decay, window_min,
-/// window_growth, window_exponent) are printed only when set. See
-/// docs/config.md.
+/// naming the file and the key. See docs/config.md, which also names the
+/// five [train] keys printed only when set away from their defaults.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  triad config configs/quickstart.toml\n  triad config run.toml --json"
