@@ -1,6 +1,7 @@
 //! The `triad` command: argument parsing and dispatch only. Each subcommand
-//! lives in `src/cmd/<name>.rs` with its `Args` and a `run` function; the
-//! work itself is done by the workspace crates.
+//! has its flags (`Args`, with their help text) in `cli::flags::<name>`,
+//! re-exported by `src/cmd/<name>.rs` beside its `run` function; the work
+//! itself is done by the workspace crates.
 
 mod cli;
 mod cmd;

@@ -5,7 +5,9 @@
 //! `--generations` flag, progress over rows, whole-file writes, a stop flag
 //! set by signals, and the allocator's start-up settings. Shard listing is
 //! `pipeline::inputs`. No command imports another; what two commands share
-//! lives here.
+//! lives here. Every command's flags and help text are [`flags`].
+
+pub mod flags;
 
 use data::{Generations, ShardFile, ShardReader};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -1,42 +1,12 @@
 //! `triad analyze`: search one position with the alpha-beta engine and print
 //! each completed depth, then the best move.
 
+pub use ::cli::flags::analyze::*;
+
 use super::CliError;
 use crate::games::with_game;
-use eval::search::{Limits, DEFAULT_HASH_MB};
+use eval::search::Limits;
 use game::{AlphaBetaState, Game};
-
-/// Search a position with the alpha-beta baseline engine.
-///
-/// Prints one line per completed depth (depth, score in pawns from the side
-/// to move's view or `mate N`, nodes, nodes per second, principal variation
-/// in canonical move text), then `bestmove MOVE`. Without a limit the search
-/// runs to depth 6. Depth and node limits give the same result on every run.
-#[derive(clap::Args)]
-pub struct Args {
-    /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
-    game: String,
-    /// The position in the game's text (TFEN, RULES.md §9.1, for
-    /// PiRaTeKnIcS); the start position if omitted.
-    #[arg(long, alias = "tfen", value_name = "TEXT")]
-    position: Option<String>,
-    /// Search this many plies deep.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Stop after about this many nodes.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Stop after this many milliseconds.
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
-    hash: usize,
-    /// Print one JSON object {"bestmove", "score", "mate", "depth", "nodes", "pv"} instead.
-    #[arg(long)]
-    json: bool,
-}
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = registry::from_flag(&args.game)?;

@@ -1,6 +1,8 @@
 //! `triad eval`: matches between players (networks with search, alpha-beta
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
+pub use ::cli::flags::eval::*;
+
 use super::{print_json, CliError};
 use crate::games::with_game;
 use eval::arena::players::parse_players;
@@ -9,61 +11,6 @@ use eval::report::Report;
 use game::{AlphaBetaState, Game};
 use indicatif::ProgressBar;
 use pipeline::matchup::{self, MatchOptions, Progress};
-use std::path::PathBuf;
-
-#[derive(clap::Args)]
-#[command(
-    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `mcts:sims=1000[,c=2]` (pure UCT with random playouts),\n`solver` / `solver:depth=8` (the game's exact solver: Connect Four), `net:CHECKPOINT,sims=64`\n(options: `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=false`, `solver=true`, `leaf_eval=W`,\n`reuse=true`, `symmetry=average`; see docs/loop.md).\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
-)]
-pub struct Args {
-    /// Players separated by `,` before a new `random`/`ab:`/`mcts:`/`solver`/`net:` word; or repeat --players.
-    #[arg(long, required = true, num_args = 1.., value_delimiter = ' ')]
-    players: Vec<String>,
-    /// Games per pairing (rounded up to an even number: colour-swapped pairs).
-    #[arg(long, default_value_t = 20)]
-    games: usize,
-    /// Every player against every other (default: the first against the others).
-    #[arg(long)]
-    round_robin: bool,
-    /// Stop a two-player match when the SPRT of elo0 against elo1 is decided.
-    #[arg(long, value_name = "ELO0,ELO1")]
-    sprt: Option<String>,
-    /// The game, `NAME[/VARIANT]` (net: players must be networks of it).
-    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
-    game: String,
-    /// Openings: a file of positions in the game's text (TFEN for
-    /// PiRaTeKnIcS), one per line.
-    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
-    openings: Option<PathBuf>,
-    /// Openings made by this many random plies from the start.
-    #[arg(long, default_value_t = 4)]
-    random_plies: u32,
-    /// Threads: games played at once; on the CPU with network players, the
-    /// lockstep drivers, each playing many games whose leaves it batches.
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    /// Plies after which a game is scored a draw.
-    #[arg(long, default_value_t = 300)]
-    max_plies: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Where `net:` players' networks run: auto (CUDA when available), cpu, cuda or cuda:N.
-    #[arg(long, default_value = "auto")]
-    device: String,
-    /// Directory to save every game in (Parquet shard).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// How a match with network players runs on the CPU: `lockstep` (many
-    /// games per thread, their leaves batched through each network) or
-    /// `game` (one game per thread, one leaf at a time: the older runner,
-    /// kept to compare). On CUDA the players share an evaluation server
-    /// either way.
-    #[arg(long, default_value = "lockstep", value_name = "lockstep|game")]
-    batching: String,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-}
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = registry::from_flag(&args.game)?;

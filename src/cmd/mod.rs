@@ -1,4 +1,5 @@
-//! Subcommands. Each module has `Args` (clap) and `run(Args) -> Result<(), CliError>`.
+//! Subcommands. Each module re-exports its flags, `Args` (clap, defined in
+//! `cli::flags::<name>`), and has `run(Args) -> Result<(), CliError>`.
 
 pub mod analysis;
 pub mod analyze;

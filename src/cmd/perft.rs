@@ -1,44 +1,14 @@
 //! `triad perft`: leaf counts of the legal-move tree, for checking the move
 //! generator against known counts and for measuring its speed.
 
+pub use ::cli::flags::perft::*;
+
 use super::{print_json, CliError};
 use crate::cli::say;
 use crate::games::with_game;
 use game::Game;
 use serde_json::json;
 use std::path::PathBuf;
-
-#[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  triad perft --depth 4\n  triad perft --depth 3 --position '<TFEN>' --divide\n  triad perft --game piratechnics/8x8 --depth 4\n  triad perft --suite games/piratechnics/vectors/perft.txt --max-depth 3"
-)]
-pub struct Args {
-    /// Depth in plies (required unless --suite is given).
-    #[arg(long, short)]
-    depth: Option<u32>,
-    /// The game, `NAME[/VARIANT]` (e.g. piratechnics/8x8).
-    #[arg(long, default_value = crate::games::DEFAULT_GAME, value_name = "GAME")]
-    game: String,
-    /// Position to start from, in the game's position text (TFEN for
-    /// PiRaTeKnIcS; default: the start position).
-    #[arg(long, alias = "tfen", value_name = "TEXT")]
-    position: Option<String>,
-    /// Print the count below each root move.
-    #[arg(long)]
-    divide: bool,
-    /// Threads to split the root moves over.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Check every count of a vector file (`TFEN ; D1 n ; D2 n ...` per line).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "position", "divide"])]
-    suite: Option<PathBuf>,
-    /// With --suite: check counts up to this depth only.
-    #[arg(long, value_name = "D")]
-    max_depth: Option<u32>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-}
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let game = registry::from_flag(&args.game)?;

@@ -2,17 +2,9 @@
 //! at run time, the first thing to look at when a run is slower than expected
 //! (CUDA missing, a single thread) or a build picked up the wrong libtorch.
 
-use super::CliError;
+pub use ::cli::flags::version::*;
 
-/// Print the triad and libtorch versions, CUDA and MKL-DNN availability and
-/// the thread counts in use.
-#[derive(clap::Args)]
-pub struct Args {
-    /// Print one JSON object with the keys triad, libtorch, libtorch_build,
-    /// cuda, cuda_devices, mkldnn, threads, interop_threads, cpus.
-    #[arg(long)]
-    json: bool,
-}
+use super::CliError;
 
 /// This binary's version.
 const TRIAD: &str = env!("CARGO_PKG_VERSION");

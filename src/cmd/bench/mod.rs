@@ -3,6 +3,8 @@
 //! harnesses are the `bench` crate's; each file here parses its flags,
 //! loads the inputs, makes one call and prints.
 
+pub use ::cli::flags::bench::*;
+
 pub mod data;
 pub mod env;
 pub mod learn;
@@ -13,32 +15,6 @@ pub mod selfplay;
 pub mod train;
 
 use super::{print_json, CliError};
-
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    which: Which,
-}
-
-#[derive(clap::Subcommand)]
-enum Which {
-    /// Shards: rows written and read per second, bytes per position, opening-tree time.
-    Data(data::Args),
-    /// Environment loops (the Python package's, in Rust): random-play moves/s, with observations, batch encoding.
-    Env(env::Args),
-    /// Learning: two run files' loops from scratch under one seed and budget, strength against minutes.
-    Learn(learn::Args),
-    /// Raw forward evaluations per second of the network, by batch size.
-    Model(model::Args),
-    /// Connect Four: a player's error rate on Pascal Pons's benchmark positions (AlphaZero.jl's measure).
-    Pons(pons::Args),
-    /// Alpha-beta search speed: nodes per second and depth reached per second.
-    Search(search::Args),
-    /// Self-play evaluations per second against the raw batched forward at the same batch size.
-    Selfplay(selfplay::Args),
-    /// Trainer: raw forward+backward+optimiser samples/s, the real loop on shards, their ratio.
-    Train(train::Args),
-}
 
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.which {
