@@ -45,6 +45,19 @@ pub struct SelfplayConfig {
     /// self-play sees beyond those two strong players reach (Leela Chess
     /// Zero's opening books and KataGo's random openings do the same).
     pub random_plies: u32,
+    /// Share of the searched moves before ply `random_move_plies` that are
+    /// played uniformly at random instead of by the search, in [0, 1]
+    /// (default 0: none). Unlike `random_plies` the position is searched
+    /// and its row keeps the search's policy and value targets; only the
+    /// move played is the random one, so the game goes on from a position
+    /// of uneven play (KataGo's side positions do the same, within one
+    /// game). The positions after it, in the middle of the opening, are
+    /// the ones two strong players never reach. Draws nothing from the
+    /// game's stream when 0, so a run without it plays the games it
+    /// always played.
+    pub random_move_share: f64,
+    /// The ply before which `random_move_share` applies (default 0).
+    pub random_move_plies: u32,
     /// Gumbel: actions sampled at the root (top-k, "m" in the paper) (default 16).
     pub gumbel_m: u32,
     /// Gumbel: c_visit of the sigma transform of Q (default 50).
@@ -137,6 +150,8 @@ impl Default for SelfplayConfig {
             temperature_plies: 20,
             final_temperature: 0.0,
             random_plies: 0,
+            random_move_share: 0.0,
+            random_move_plies: 0,
             gumbel_m: s.gumbel_m,
             gumbel_c_visit: s.gumbel_c_visit,
             gumbel_c_scale: s.gumbel_c_scale,
@@ -218,6 +233,7 @@ impl SelfplayConfig {
         for (key, v) in [
             ("cheap_share", self.cheap_share),
             ("no_resign_share", self.no_resign_share),
+            ("random_move_share", self.random_move_share),
             ("dirichlet_epsilon", self.dirichlet_epsilon as f64),
             ("leaf_eval_weight", self.leaf_eval_weight as f64),
         ] {
@@ -258,6 +274,15 @@ impl SelfplayConfig {
             return bad(
                 "random_plies",
                 "must be below max_plies (a game needs a searched move)",
+            );
+        }
+        if self.random_move_plies > self.max_plies {
+            return bad("random_move_plies", "must be at most max_plies");
+        }
+        if self.random_move_share > 0.0 && self.random_move_plies <= self.random_plies {
+            return bad(
+                "random_move_plies",
+                "must be above random_plies when random_move_share is set (no searched ply would have a random move)",
             );
         }
         if !(1..=256).contains(&self.pools) {
@@ -323,5 +348,12 @@ mod tests {
         let e = SelfplayConfig::from_toml_str("[selfplay]\nrandom_plies = 8\nmax_plies = 8\n")
             .unwrap_err();
         assert!(e.0.contains("selfplay.random_plies"), "{}", e.0);
+        let e = SelfplayConfig::from_toml_str("[selfplay]\nrandom_move_share = 1.5\n").unwrap_err();
+        assert!(e.0.contains("selfplay.random_move_share"), "{}", e.0);
+        let e = SelfplayConfig::from_toml_str(
+            "[selfplay]\nrandom_plies = 4\nrandom_move_share = 0.1\nrandom_move_plies = 4\n",
+        )
+        .unwrap_err();
+        assert!(e.0.contains("selfplay.random_move_plies"), "{}", e.0);
     }
 }

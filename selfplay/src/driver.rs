@@ -739,7 +739,22 @@ fn finish_move<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) -> Option<Fin
         Algorithm::Puct if ply < config.temperature_plies => config.temperature,
         Algorithm::Puct => config.final_temperature,
     };
-    let mv = slot.search.choose_move(temperature, &mut slot.rng);
+    let mut mv = slot.search.choose_move(temperature, &mut slot.rng);
+    // `[selfplay] random_move_share`: the searched position keeps its row,
+    // but a uniformly random legal move is played. The share is tested
+    // first so that a run without it draws exactly what it always drew.
+    if config.random_move_share > 0.0
+        && ply < config.random_move_plies
+        && slot.rng.uniform() < config.random_move_share
+    {
+        let n = slot.search.root_moves().count() as u64;
+        if n > 0 {
+            let i = (slot.rng.next_u64() % n) as usize;
+            if let Some(m) = slot.search.root_moves().nth(i) {
+                mv = m;
+            }
+        }
+    }
     slot.search.root_visits(&mut slot.visits);
     // Gumbel's improved policy, or PUCT's visits with forced playouts
     // pruned; else (None) the trainer normalises the visit counts.

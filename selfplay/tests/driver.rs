@@ -509,3 +509,69 @@ fn random_opening_plies_are_unsearched_rows_that_replay() {
         assert!(g.records.iter().all(|r| r.simulations.is_some()));
     }
 }
+
+/// `[selfplay] random_move_share`: before `random_move_plies`, that share
+/// of the searched moves is a uniformly random legal move. The rows stay
+/// searched; at temperature 0 the move played is a most-visited one on
+/// every row without the share, and on far fewer of the early rows with
+/// it at 1 (a uniform draw among seven columns hits one about a seventh
+/// of the time, more where visits tie). The games replay, and the same
+/// seed gives the same games.
+#[test]
+fn random_moves_are_played_from_searched_rows() {
+    use connect4::Connect4;
+    let game = Connect4::standard();
+    let mut config = small(Algorithm::Puct, 1);
+    config.max_plies = 42;
+    config.simulations = 48;
+    config.cheap_share = 0.0;
+    config.temperature_plies = 0;
+    config.final_temperature = 0.0;
+    config.resign_threshold = -1.0;
+    config.random_move_plies = 10;
+    let run = |config: &SelfplayConfig| {
+        let mut sp = SelfPlay::new(&game, config, 9, 24, "uniform");
+        let mut out = Vec::new();
+        while !sp.is_done() {
+            sp.round(&mut UniformEvaluator, &mut out);
+        }
+        out
+    };
+    // (early rows, of which a most-visited move was played; the same later)
+    let greedy = |games: &[FinishedGame]| {
+        let mut counts = [(0usize, 0usize); 2];
+        for r in games.iter().flat_map(|g| &g.records) {
+            assert!(r.simulations.is_some(), "every row is searched");
+            let visits = r.visits.as_ref().expect("visits");
+            let best = visits.iter().copied().max().unwrap_or(0);
+            let i = r.legal_moves.iter().position(|&m| m == r.chosen_move);
+            let i = i.expect("the chosen move is legal");
+            let c = &mut counts[(r.ply >= 10) as usize];
+            c.0 += 1;
+            c.1 += (visits[i] == best) as usize;
+        }
+        counts
+    };
+    let plain = run(&config);
+    let [early, late] = greedy(&plain);
+    assert_eq!(early.1, early.0, "without the share every move is greedy");
+    assert_eq!(late.1, late.0);
+    config.random_move_share = 1.0;
+    let games = run(&config);
+    let [early, late] = greedy(&games);
+    assert!(early.0 > 24 * 8, "{} early rows", early.0);
+    assert!(
+        (early.1 as f64) < 0.6 * early.0 as f64,
+        "{} of {} early moves greedy",
+        early.1,
+        early.0
+    );
+    assert_eq!(late.1, late.0, "after random_move_plies the search plays");
+    let rows: Vec<_> = games.iter().flat_map(|g| g.records.clone()).collect();
+    let checked = data::verify::verify_records(&game, &rows);
+    assert_eq!(checked.games, 24);
+    assert!(checked.faults.is_empty(), "{:?}", checked.faults);
+    for (a, b) in games.iter().zip(&run(&config)) {
+        assert_eq!(a.records, b.records);
+    }
+}
