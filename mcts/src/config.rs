@@ -54,6 +54,15 @@ pub struct SearchConfig {
     /// leaf's value, in [0, 1] (default 0: the network alone). A weight
     /// above 0 needs the hint, handed to [`crate::Search::new`] with it.
     pub leaf_eval_weight: f32,
+    /// The move at temperature 0 by a lower confidence bound on its value
+    /// (KataGo's LCB selection), in standard errors (default 0: off, the
+    /// most visited move). Among the root moves with at least
+    /// [`crate::LCB_MIN_VISIT_SHARE`] of the most visited move's visits,
+    /// the one whose mean value less `lcb_stdevs` standard errors of that
+    /// mean is highest is played; KataGo uses 5. Move choice only: the
+    /// search and the visit counts (the policy targets) are unchanged.
+    /// PUCT only. See docs/selfplay.md, "LCB move selection".
+    pub lcb_stdevs: f32,
 }
 
 impl Default for SearchConfig {
@@ -73,6 +82,7 @@ impl Default for SearchConfig {
             solver: false,
             forced_playouts: 0.0,
             leaf_eval_weight: 0.0,
+            lcb_stdevs: 0.0,
         }
     }
 }

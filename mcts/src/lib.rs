@@ -24,4 +24,4 @@ pub use eval::{
     EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, UniformEvaluator,
 };
 pub use rng::Rng;
-pub use search::{gumbel_schedule, MoveStats, Search, SearchParams};
+pub use search::{gumbel_schedule, MoveStats, Search, SearchParams, LCB_MIN_VISIT_SHARE};

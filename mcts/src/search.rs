@@ -22,6 +22,11 @@ use game::{GameResult, GameState, History};
 
 const NONE: u32 = u32::MAX;
 
+/// LCB move selection (`lcb_stdevs`) considers the root moves with at least
+/// this share of the most visited move's visits (KataGo's
+/// `minVisitPropForLCB`).
+pub const LCB_MIN_VISIT_SHARE: f32 = 0.15;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum State {
     Unexpanded,
@@ -37,6 +42,9 @@ struct Node {
     visits: u32,
     /// Sum of backed-up values, for this node's side to move.
     value_sum: f32,
+    /// Sum of the squares of the backed-up values (their spread, for LCB
+    /// move selection).
+    value_sq_sum: f32,
     /// Sum of backed-up draw probabilities (the same for both sides).
     draw_sum: f32,
     /// The network's (or the rules') value and draw probability of this node.
@@ -52,6 +60,7 @@ impl Node {
             state: State::Unexpanded,
             visits: 0,
             value_sum: 0.0,
+            value_sq_sum: 0.0,
             draw_sum: 0.0,
             own_value: 0.0,
             own_draw: 0.0,
@@ -114,6 +123,7 @@ struct Settings {
     mate_check: bool,
     solver: bool,
     forced_k: f32,
+    lcb_stdevs: f32,
 }
 
 /// The search of one game. Reusable from move to move: its buffers keep
@@ -221,6 +231,11 @@ impl<S: GameState> Search<S> {
                 solver: config.solver,
                 forced_k: if config.algorithm == Algorithm::Puct {
                     config.forced_playouts
+                } else {
+                    0.0
+                },
+                lcb_stdevs: if config.algorithm == Algorithm::Puct {
+                    config.lcb_stdevs.max(0.0)
                 } else {
                     0.0
                 },
@@ -494,6 +509,7 @@ impl<S: GameState> Search<S> {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
             n.value_sum += v;
+            n.value_sq_sum += v * v;
             n.draw_sum += d;
             v = -v;
         }
@@ -965,6 +981,9 @@ impl<S: GameState> Search<S> {
                 best = i;
             }
         }
+        if temperature <= 0.0 && self.s.lcb_stdevs > 0.0 {
+            best = self.lcb_choice(&weights, best, avoid);
+        }
         let mut chosen = best;
         if temperature > 0.0 && best_key.0 > 0.0 {
             let inv = 1.0 / temperature as f64;
@@ -989,6 +1008,52 @@ impl<S: GameState> Search<S> {
         }
         self.scratch = weights;
         self.edges[first + chosen].mv
+    }
+
+    /// LCB move selection (`lcb_stdevs`): among the root moves not avoided
+    /// with at least [`LCB_MIN_VISIT_SHARE`] of `most`'s count in
+    /// `weights`, the one with the highest lower confidence bound
+    /// ([`Search::edge_lcb`]); `most` (the most visited move) on ties.
+    fn lcb_choice(&self, weights: &[f32], most: usize, avoid: impl Fn(usize) -> bool) -> usize {
+        let first = self.nodes[0].first_edge as usize;
+        let floor = LCB_MIN_VISIT_SHARE * weights[most];
+        let mut best = most;
+        let mut best_lcb = self.edge_lcb(&self.edges[first + most]);
+        for (i, &n) in weights.iter().enumerate() {
+            if i == most || avoid(i) || n <= 0.0 || n < floor {
+                continue;
+            }
+            let lcb = self.edge_lcb(&self.edges[first + i]);
+            if lcb > best_lcb {
+                best_lcb = lcb;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The lower confidence bound of edge `e`'s value for the side choosing
+    /// it: its mean value less `lcb_stdevs` standard errors of the mean,
+    /// the variance taken from the backed-up values' squares with KataGo's
+    /// small prior towards the widest spread (weight `1/n²`, so one or two
+    /// visits never look certain). A proven child is exact (no radius); an
+    /// unvisited one is at the bottom of the range.
+    fn edge_lcb(&self, e: &Edge<S::Move>) -> f32 {
+        let (n, mean) = self.edge_stats(e);
+        if n == 0 {
+            return -1.0 - 2.0 * self.s.lcb_stdevs;
+        }
+        let c = &self.nodes[e.child as usize];
+        if c.state == State::Terminal {
+            return mean;
+        }
+        let w = n as f32;
+        let prior_w = 1.0 / (w * w);
+        let sq = (c.value_sq_sum / w).max(mean * mean + 1e-8);
+        let sq = (sq * w + (sq + 1.0) * prior_w) / (w + prior_w);
+        let ess = (w + prior_w) * (w + prior_w) / (w + prior_w * prior_w);
+        let variance = (sq - mean * mean).max(0.0);
+        mean - self.s.lcb_stdevs * (variance / ess).sqrt()
     }
 
     /// The move `m` was played: keep its subtree as the next root (PUCT with

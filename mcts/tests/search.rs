@@ -643,3 +643,115 @@ fn a_leaf_weight_needs_a_hint() {
     };
     let _ = Search::new(&config, &Position::start(), None);
 }
+
+/// A Connect Four network that likes column `fav` at the root (prior 0.9)
+/// and barely looks at column `win` (0.02), but values every position
+/// below `win` as won for the root's mover (0.9) and every other as a
+/// little worse than even for it (-0.2): the shape of a winning move the
+/// prior missed, which PUCT finds only late in the search.
+struct LateWin {
+    root: String,
+    fav: u8,
+    win: u8,
+}
+
+impl mcts::Evaluator<connect4::Position> for LateWin {
+    fn evaluate(
+        &mut self,
+        batch: &[mcts::Request<'_, connect4::Position>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        policy.clear();
+        wdl.clear();
+        for r in batch {
+            let seq = r.position.sequence_text();
+            let below = &seq[self.root.len()..];
+            if below.is_empty() {
+                let others = 0.08 / (r.moves.len() - 2) as f32;
+                policy.extend(r.moves.iter().map(|m| match m.0 {
+                    c if c == self.fav => 0.9,
+                    c if c == self.win => 0.02,
+                    _ => others,
+                }));
+            } else {
+                let n = r.moves.len() as f32;
+                policy.extend(r.moves.iter().map(|_| 1.0 / n));
+            }
+            let won = below.starts_with(char::from(b'1' + self.win));
+            let for_root_mover = if won { 0.9 } else { -0.2 };
+            // The leaf's side to move is the root's mover after an even
+            // number of plies below it.
+            let v = if below.len() % 2 == 0 {
+                for_root_mover
+            } else {
+                -for_root_mover
+            };
+            wdl.push([(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0]);
+        }
+    }
+}
+
+/// LCB move selection (`lcb_stdevs`): when the winning move the prior
+/// missed has fewer visits than the favourite but far the better value,
+/// the most visited move is the favourite and LCB plays the win; when the
+/// win has too few visits to be considered (under 15% of the favourite's)
+/// the favourite stays. The search itself is the same with or without it.
+#[test]
+fn lcb_selection_plays_a_late_found_winning_move() {
+    use connect4::Connect4;
+    use game::{Game as _, History};
+    let c4 = Connect4::standard();
+    let root = "44";
+    let pos = c4.parse_state(root).unwrap();
+    let (fav, win) = (2u8, 5u8);
+    let searched = |lcb: f32, sims: u32| {
+        let config = SearchConfig {
+            lcb_stdevs: lcb,
+            ..quiet(Algorithm::Puct)
+        };
+        let mut search = Search::new(&config, &c4.start(), None);
+        let mut net = LateWin {
+            root: root.to_string(),
+            fav,
+            win,
+        };
+        let mut rng = Rng::new(3);
+        search.run(&History::new(pos), params(sims), &mut net, &mut rng);
+        search.check_visits().unwrap();
+        let mut stats = Vec::new();
+        search.root_stats(&mut stats);
+        let chosen = search.choose_move(0.0, &mut rng).0;
+        (stats, chosen)
+    };
+    let of = |stats: &[mcts::MoveStats<connect4::Column>], c: u8| {
+        *stats.iter().find(|s| s.mv.0 == c).expect("a legal column")
+    };
+    let mut checked = 0;
+    for sims in [60, 70, 80] {
+        let (plain, plain_move) = searched(0.0, sims);
+        let (lcb, lcb_move) = searched(5.0, sims);
+        assert_eq!(plain, lcb, "{sims} simulations: LCB changed the search");
+        let (f, w) = (of(&plain, fav), of(&plain, win));
+        // What the test is about: the win found, valued far above the
+        // favourite, with fewer visits but more than 15% of its.
+        assert!(w.visits < f.visits, "{sims}: {w:?} against {f:?}");
+        assert!(
+            w.visits as f32 >= 0.15 * f.visits as f32,
+            "{sims}: {w:?} against {f:?}"
+        );
+        assert!(w.value > f.value + 0.5, "{sims}: {w:?} against {f:?}");
+        assert_eq!(plain_move, fav, "{sims}: the most visited move");
+        assert_eq!(lcb_move, win, "{sims}: LCB's move");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    // Just found (a visit or two against dozens): not yet considered.
+    let (plain, _) = searched(0.0, 50);
+    let (f, w) = (of(&plain, fav), of(&plain, win));
+    assert!(
+        w.visits >= 1 && (w.visits as f32) < 0.15 * f.visits as f32,
+        "{w:?} against {f:?}"
+    );
+    assert_eq!(searched(5.0, 50).1, fav);
+}

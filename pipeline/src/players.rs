@@ -153,8 +153,9 @@ impl<S: GameState> NetPlayers<S> {
 /// weight of the game's quiescence judgement in each leaf's value, default
 /// 0; see `[selfplay] leaf_eval_weight`), `reuse` (default false: keep the
 /// subtree of the moves played since the last search, counting its visits
-/// in the budget, as self-play's `tree_reuse`); every other constant the
-/// search's default.
+/// in the budget, as self-play's `tree_reuse`), `lcb` (LCB move selection
+/// in standard errors, default 0: the most visited move); every other
+/// constant the search's default.
 pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
     let default = SearchConfig::default();
     SearchConfig {
@@ -167,6 +168,7 @@ pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
         mate_check: spec.mate_check,
         solver: spec.solver,
         leaf_eval_weight: spec.leaf_eval,
+        lcb_stdevs: spec.lcb,
         // A match player searches each move afresh unless told to keep
         // the subtree (`reuse=true`).
         tree_reuse: spec.reuse,

@@ -194,6 +194,10 @@ impl SelfplayConfig {
             solver: self.solver,
             forced_playouts: self.forced_playouts,
             leaf_eval_weight: self.leaf_eval_weight,
+            // Self-play's moves follow the visit counts (and its
+            // temperature); LCB selection is a match player's option
+            // (`net:…,lcb=5`).
+            lcb_stdevs: 0.0,
         }
     }
 

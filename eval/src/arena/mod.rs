@@ -410,13 +410,16 @@ mod tests {
     fn net_specs_are_typed_when_read_and_print_as_written() {
         use players::NetSpec;
         let text =
-            "net:x,sims=8,algorithm=gumbel,cpuct=2,mate_check=0,solver=true,leaf_eval=0.50,reuse=1,symmetry=average";
+            "net:x,sims=8,algorithm=gumbel,cpuct=2,mate_check=0,solver=true,leaf_eval=0.50,reuse=1,symmetry=average,lcb=5";
         let spec = text.parse::<PlayerSpec>().unwrap();
         let PlayerSpec::Net(n) = &spec else {
             panic!("{spec:?}")
         };
         assert!(n.gumbel && !n.mate_check && n.solver && n.reuse && n.symmetry);
-        assert_eq!((n.sims, n.cpuct, n.leaf_eval), (8, Some(2.0), 0.5));
+        assert_eq!(
+            (n.sims, n.cpuct, n.leaf_eval, n.lcb),
+            (8, Some(2.0), 0.5, 5.0)
+        );
         assert_eq!(spec.to_string(), text);
         let plain = match "net:x".parse::<PlayerSpec>().unwrap() {
             PlayerSpec::Net(n) => n,
@@ -426,7 +429,7 @@ mod tests {
         assert!(
             !plain.gumbel && plain.mate_check && !plain.solver && !plain.reuse && !plain.symmetry
         );
-        assert_eq!((plain.cpuct, plain.leaf_eval), (None, 0.0));
+        assert_eq!((plain.cpuct, plain.leaf_eval, plain.lcb), (None, 0.0, 0.0));
         let built = NetSpec::new("x", 8).with_leaf_eval(0.5).with_reuse(true);
         assert_eq!(
             PlayerSpec::Net(built.clone()).to_string(),
@@ -444,9 +447,11 @@ mod tests {
             ("net:x,reuse=maybe", "net player: reuse=`maybe` is not true or false"),
             ("net:x,solver=2", "net player: solver=`2` is not true or false"),
             ("net:x,symmetry=mirror", "net player: symmetry=`mirror` is not none or average"),
+            ("net:x,lcb=-1", "net player: lcb=`-1` is not a number of standard errors of 0 or more (KataGo uses 5)"),
+            ("net:x,lcb=inf", "net player: lcb=`inf` is not a number of standard errors of 0 or more (KataGo uses 5)"),
             (
                 "net:x,depth=3",
-                "net player: unknown option `depth` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry)",
+                "net player: unknown option `depth` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)",
             ),
             // The spec's shape is checked before its options.
             ("net:x,leaf_eval=2,sims=0", "player `net:x,leaf_eval=2,sims=0`: sims=`0` is not a positive number"),

@@ -32,7 +32,7 @@ pub enum PlayerSpec {
     Net(NetSpec),
 }
 
-/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average]`:
+/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average][,lcb=F]`:
 /// a network checkpoint and how the network player searches with it
 /// (docs/loop.md), read and checked once, when the spec's text is parsed.
 /// The builder of the player ([`NetFactory`]) maps these onto the search's
@@ -64,6 +64,12 @@ pub struct NetSpec {
     /// twice the network's work on Connect Four; `mcts::Symmetrized`);
     /// `symmetry=none`, the default, evaluates each leaf once.
     pub symmetry: bool,
+    /// LCB move selection (`lcb=F`, F ≥ 0 standard errors; KataGo uses 5):
+    /// the move played is the one with the highest lower confidence bound
+    /// on its value among those with at least 15% of the most visited
+    /// move's visits; 0, the default, plays the most visited move
+    /// (`mcts::SearchConfig::lcb_stdevs`).
+    pub lcb: f32,
     /// The options after `sims` as they were written (`,key=value` each),
     /// so that a spec prints as it was given.
     written: String,
@@ -83,6 +89,7 @@ impl NetSpec {
             leaf_eval: 0.0,
             reuse: false,
             symmetry: false,
+            lcb: 0.0,
             written: String::new(),
         }
     }
@@ -143,9 +150,18 @@ impl NetSpec {
                     _ => return Err(crate::EvalError::Spec(format!("net player: symmetry=`{v}` is not none or average"))),
                 }
             }
+            "lcb" => {
+                self.lcb = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f32| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| crate::EvalError::Spec({
+                        format!("net player: lcb=`{v}` is not a number of standard errors of 0 or more (KataGo uses 5)")
+                    }))?
+            }
             _ => {
                 return Err(crate::EvalError::Spec(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry)"
+                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)"
                 )))
             }
         }
