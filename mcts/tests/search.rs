@@ -727,7 +727,6 @@ fn lcb_selection_plays_a_late_found_winning_move() {
     let of = |stats: &[mcts::MoveStats<connect4::Column>], c: u8| {
         *stats.iter().find(|s| s.mv.0 == c).expect("a legal column")
     };
-    let mut checked = 0;
     for sims in [60, 70, 80] {
         let (plain, plain_move) = searched(0.0, sims);
         let (lcb, lcb_move) = searched(5.0, sims);
@@ -743,9 +742,7 @@ fn lcb_selection_plays_a_late_found_winning_move() {
         assert!(w.value > f.value + 0.5, "{sims}: {w:?} against {f:?}");
         assert_eq!(plain_move, fav, "{sims}: the most visited move");
         assert_eq!(lcb_move, win, "{sims}: LCB's move");
-        checked += 1;
     }
-    assert_eq!(checked, 3);
     // Just found (a visit or two against dozens): not yet considered.
     let (plain, _) = searched(0.0, 50);
     let (f, w) = (of(&plain, fav), of(&plain, win));
