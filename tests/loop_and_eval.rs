@@ -680,3 +680,47 @@ fn sample_ratio_sets_the_training_steps_from_the_positions() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("train_samples_per_position"));
 }
+
+/// `[loop] late_simulations`: after `late_from` of the generations, the
+/// full searches of self-play run the late count (the rows record it);
+/// before, `[selfplay] simulations`. The distributed trainer refuses it.
+#[test]
+fn late_simulations_deepen_the_late_generations_full_searches() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("run.toml");
+    let text = TINY.replace(
+        "generations = 1",
+        "generations = 2\nlate_simulations = 12\nlate_from = 0.5",
+    );
+    std::fs::write(&cfg, &text).unwrap();
+    let run = dir.path().join("run");
+    let out = common::run_loop(&cfg, &run);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("generation 2: self-play with gen-0001, 12 simulations a full search (late_simulations)"),
+        "{log}"
+    );
+    for (g, sims) in [(1, 8), (2, 12)] {
+        let gen = run.join(format!("games/gen-000{g}"));
+        let mut full = 0;
+        for shard in data::list_shards(&[&gen]).unwrap() {
+            for r in data::read_shard(&shard.path).unwrap() {
+                if r.full_search && r.simulations.is_some() {
+                    full += 1;
+                    assert_eq!(r.simulations, Some(sims), "generation {g}, ply {}", r.ply);
+                }
+            }
+        }
+        assert!(full > 0, "generation {g} has no full-search rows");
+    }
+    let refused = common::triad(&[
+        "trainer",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--run",
+        dir.path().join("store").to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("loop.late_simulations"));
+}

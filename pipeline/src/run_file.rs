@@ -144,6 +144,13 @@ mod tests {
             ("[eval]\nladder = [\"bogus:1\"]\n", "eval.ladder"),
             ("[loop]\ngenerations = 0\n", "loop.generations"),
             ("[loop]\ngate_score = 2.0\n", "loop.gate_score"),
+            ("[loop]\nlate_from = 1.0\n", "loop.late_from"),
+            ("[loop]\nlate_from = 0.0\n", "loop.late_from"),
+            ("[loop]\nlate_simulations = -1\n", "loop.late_simulations"),
+            (
+                "[loop]\nlate_simulations = 2000000\n",
+                "loop.late_simulations",
+            ),
         ];
         for (i, (text, key)) in cases.iter().enumerate() {
             let file = write(dir.path(), &format!("bad{i}.toml"), text);

@@ -54,6 +54,17 @@ pub struct LoopConfig {
     /// The share of each generation's self-play games played on the `mix`
     /// variants (default 0.5), within 0..1.
     pub mix_share: f64,
+    /// Simulations of self-play's full searches late in the run (default
+    /// 0: off, `[selfplay] simulations` throughout). Once the run has spent
+    /// `late_from` of its budget (of `minutes` when set, else of
+    /// `generations`), each generation's full searches run this many
+    /// simulations instead; cheap searches keep `cheap_simulations`.
+    /// Deeper searches give sharper policy targets and better-played games
+    /// where the network has learned what shallow ones can teach.
+    pub late_simulations: u32,
+    /// The share of the budget after which `late_simulations` applies
+    /// (default 0.5), between 0 and 1.
+    pub late_from: f64,
 }
 
 impl Default for LoopConfig {
@@ -69,6 +80,8 @@ impl Default for LoopConfig {
             init: None,
             mix: Vec::new(),
             mix_share: 0.5,
+            late_simulations: 0,
+            late_from: 0.5,
         }
     }
 }
@@ -109,6 +122,16 @@ impl LoopConfig {
                 "loop.mix_share: must be between 0 and 1 (the share of self-play games on the mix variants)".into(),
             ));
         }
+        if self.late_simulations > 1 << 20 {
+            return Err(ConfigError(
+                "loop.late_simulations: at most 1048576 (0 = off)".into(),
+            ));
+        }
+        if !(self.late_from.is_finite() && self.late_from > 0.0 && self.late_from < 1.0) {
+            return Err(ConfigError(
+                "loop.late_from: must be between 0 and 1 (the share of the budget after which late_simulations applies)".into(),
+            ));
+        }
         for (i, v) in self.mix.iter().enumerate() {
             if v.trim().is_empty() || v.contains('/') {
                 return Err(ConfigError(format!(
@@ -128,5 +151,44 @@ impl LoopConfig {
             )));
         }
         Ok(())
+    }
+
+    /// Whether generation `g`'s self-play runs `late_simulations`, the
+    /// stages so far having taken `spent_s` seconds: the budget's
+    /// `late_from` is spent (`minutes` when set, else `generations`).
+    pub fn late(&self, g: u32, spent_s: f64) -> bool {
+        if self.late_simulations == 0 {
+            return false;
+        }
+        if self.minutes > 0.0 {
+            spent_s >= self.late_from * self.minutes * 60.0
+        } else {
+            f64::from(g) > self.late_from * f64::from(self.generations)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoopConfig;
+
+    /// `late_simulations` starts at `late_from` of the minutes budget
+    /// when there is one, else of the generations; off at 0.
+    #[test]
+    fn late_simulations_start_at_late_from_of_the_budget() {
+        let mut c = LoopConfig {
+            generations: 10,
+            late_simulations: 96,
+            late_from: 0.6,
+            ..LoopConfig::default()
+        };
+        let late: Vec<u32> = (1..=10).filter(|&g| c.late(g, 1e9)).collect();
+        assert_eq!(late, vec![7, 8, 9, 10]);
+        c.minutes = 100.0;
+        assert!(!c.late(10, 3599.0));
+        assert!(c.late(1, 3600.0));
+        c.late_simulations = 0;
+        assert!(!c.late(10, 1e9));
+        assert!(!LoopConfig::default().late(u32::MAX, 1e9));
     }
 }

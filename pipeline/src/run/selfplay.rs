@@ -36,18 +36,28 @@ where
             .join(game.variant())
     }
 
-    /// Self-play of generation `g` with the network of generation `best`.
-    pub(super) fn selfplay(&self, g: u32, best: u32) -> Result<Stage, Error> {
+    /// Self-play of generation `g` with the network of generation `best`;
+    /// `late`: its full searches run `[loop] late_simulations`.
+    pub(super) fn selfplay(&self, g: u32, best: u32, late: bool) -> Result<Stage, Error> {
         let dir = self.run.join(crate::layout::games_dir(g));
         if dir.exists() {
             // An interrupted generation is played again from scratch.
             std::fs::remove_dir_all(&dir)
                 .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
         }
-        eprintln!("generation {g}: self-play with {}", gen_name(best));
+        let mut config = self.cfg.selfplay.clone();
+        if late {
+            config.simulations = self.cfg.r#loop.late_simulations;
+        }
+        eprintln!(
+            "generation {g}: self-play with {}, {} simulations a full search{}",
+            gen_name(best),
+            config.simulations,
+            if late { " (late_simulations)" } else { "" }
+        );
         let seed = self.cfg.seed.wrapping_mul(1000) + g as u64;
         let (own, mixed) = self.games_split();
-        let report = self.play_part(self.game, g, dir, own, 0, seed, best, false)?;
+        let report = self.play_part(self.game, &config, g, dir, own, 0, seed, best, false)?;
         let d = report.diagnostics();
         let mut first = own;
         for (i, (game, &games)) in self.mix.iter().zip(&mixed).enumerate() {
@@ -56,6 +66,7 @@ where
             let part_seed = seed ^ (((i as u64) + 1) << 40);
             self.play_part(
                 game,
+                &config,
                 g,
                 self.mix_dir(g, game),
                 games,
@@ -77,6 +88,7 @@ where
     fn play_part(
         &self,
         game: &G,
+        config: &selfplay::SelfplayConfig,
         g: u32,
         out: PathBuf,
         games: u64,
@@ -86,14 +98,8 @@ where
         mix: bool,
     ) -> Result<Report, Error> {
         let path = self.net_path(best);
-        let (mut evaluators, model_id) = load_pool_evaluators_as(
-            game,
-            &self.cfg.model,
-            Some(&path),
-            seed,
-            self.cfg.selfplay.pools,
-            mix,
-        )?;
+        let (mut evaluators, model_id) =
+            load_pool_evaluators_as(game, &self.cfg.model, Some(&path), seed, config.pools, mix)?;
         let job = Job {
             out,
             games,
@@ -111,14 +117,7 @@ where
             job.games,
             &format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {label}  {{msg}}"),
         );
-        let report = play_to_shards_pooled(
-            game,
-            &self.cfg.selfplay,
-            &mut evaluators,
-            &job,
-            self.stop,
-            &bar,
-        )?;
+        let report = play_to_shards_pooled(game, config, &mut evaluators, &job, self.stop, &bar)?;
         bar.finish_and_clear();
         if report.interrupted {
             return Err(Error::failed(format!(

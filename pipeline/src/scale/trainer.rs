@@ -80,8 +80,8 @@ pub struct TrainerReport {
 
 impl TrainerOptions<'_> {
     /// Refuses options the trainer cannot run with: the loop-only
-    /// `train_samples_per_position` and `mix`, no steps or no games per
-    /// generation.
+    /// `train_samples_per_position`, `mix` and `late_simulations`, no steps
+    /// or no games per generation.
     pub fn check(&self, cfg: &RunConfig) -> Result<(), Error> {
         if cfg.r#loop.train_samples_per_position > 0.0 {
             return Err(Error::input(
@@ -91,6 +91,11 @@ impl TrainerOptions<'_> {
         if !cfg.r#loop.mix.is_empty() {
             return Err(Error::input(
                 "loop.mix is for `triad loop`; the trainer and its workers play the run's variant alone: remove it",
+            ));
+        }
+        if cfg.r#loop.late_simulations > 0 {
+            return Err(Error::input(
+                "loop.late_simulations is for `triad loop`; the trainer's workers play [selfplay] simulations throughout: set it to 0",
             ));
         }
         if self.steps_per_generation == 0 || self.min_new_games == 0 {
