@@ -670,15 +670,22 @@ fn sample_ratio_sets_the_training_steps_from_the_positions() {
     assert_eq!(sidecar["step"].as_u64(), Some(expected), "{sidecar}");
     assert_eq!(sidecar["shape"]["global_pool"], true, "{sidecar}");
     // The distributed trainer has its own bound and refuses the key.
+    trainer_refuses(&cfg, dir.path(), "train_samples_per_position");
+}
+
+/// `triad trainer` with run file `cfg` (a store under `dir`) exits 2
+/// naming `key`, a `[loop]` key only `triad loop` runs.
+fn trainer_refuses(cfg: &std::path::Path, dir: &std::path::Path, key: &str) {
     let refused = common::triad(&[
         "trainer",
         "--config",
         cfg.to_str().unwrap(),
         "--run",
-        dir.path().join("store").to_str().unwrap(),
+        dir.join("store").to_str().unwrap(),
     ]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("train_samples_per_position"));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains(key), "{stderr}");
 }
 
 /// `[loop] late_simulations`: after `late_from` of the generations, the
@@ -714,13 +721,5 @@ fn late_simulations_deepen_the_late_generations_full_searches() {
         }
         assert!(full > 0, "generation {g} has no full-search rows");
     }
-    let refused = common::triad(&[
-        "trainer",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--run",
-        dir.path().join("store").to_str().unwrap(),
-    ]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("loop.late_simulations"));
+    trainer_refuses(&cfg, dir.path(), "loop.late_simulations");
 }
