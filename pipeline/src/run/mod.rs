@@ -250,10 +250,7 @@ where
             let (stage, started) = (state.stage, std::time::Instant::now());
             state.stage = match state.stage {
                 Stage::Init => self.init()?,
-                Stage::Selfplay => {
-                    let late = self.cfg.r#loop.late(g, timings.total());
-                    self.selfplay(g, state.best, late)?
-                }
+                Stage::Selfplay => self.selfplay(g, state.best, timings.total())?,
                 Stage::Train => self.train(g)?,
                 Stage::Eval => {
                     let next = self.eval(&mut state, &mut matches)?;

@@ -36,15 +36,17 @@ where
             .join(game.variant())
     }
 
-    /// Self-play of generation `g` with the network of generation `best`;
-    /// `late`: its full searches run `[loop] late_simulations`.
-    pub(super) fn selfplay(&self, g: u32, best: u32, late: bool) -> Result<Stage, Error> {
+    /// Self-play of generation `g` with the network of generation `best`,
+    /// the stages so far having taken `spent_s` seconds (whether its full
+    /// searches run `[loop] late_simulations`).
+    pub(super) fn selfplay(&self, g: u32, best: u32, spent_s: f64) -> Result<Stage, Error> {
         let dir = self.run.join(crate::layout::games_dir(g));
         if dir.exists() {
             // An interrupted generation is played again from scratch.
             std::fs::remove_dir_all(&dir)
                 .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
         }
+        let late = self.cfg.r#loop.late(g, spent_s);
         let mut config = self.cfg.selfplay.clone();
         if late {
             config.simulations = self.cfg.r#loop.late_simulations;
