@@ -4,7 +4,8 @@
 Reads a run's self-play shards (`RUN/games/gen-NNNN/*.parquet`) and counts,
 for each game with at least one proven root (a row whose root W/D/L is
 exactly one-hot: `[selfplay] solver` wrote the proof), the plies from its
-first proven root to the game's end. docs/methods.md ("Where the first aim
+first proven root to the game's end, and the share of searched rows proven
+in each band of six plies. docs/methods.md ("Where the first aim
 stands") uses it to ask whether training rows from the solver's proofs could
 reach the positions the two-hour networks still misplay.
 
@@ -54,14 +55,18 @@ def main():
     searched = proven = 0
     first = {}
     games_seen = set()
+    by_ply = collections.Counter()  # proven rows by ply, in bands of 6
+    rows_by_ply = collections.Counter()
     for i, ply in enumerate(d["ply"]):
         games_seen.add(d["game_id"][i])
         w = (d["root_win"][i], d["root_draw"][i], d["root_loss"][i])
         if w[0] is None:
             continue  # a random opening ply: no search
         searched += 1
+        rows_by_ply[ply // 6] += 1
         if max(w) == 1.0:
             proven += 1
+            by_ply[ply // 6] += 1
             g = d["game_id"][i]
             if g not in first or ply < first[g][0]:
                 first[g] = (ply, d["game_length"][i])
@@ -74,6 +79,9 @@ def main():
         "games": len(games_seen),
         "games_with_a_proven_root": len(first),
         "plies_to_end": {str(k): reach[k] for k in sorted(reach)},
+        "proven_share_by_ply": {
+            f"{6 * b}-{6 * b + 5}": by_ply[b] / rows_by_ply[b] for b in sorted(rows_by_ply)
+        },
     }
     if a.json:
         print(json.dumps(out))
@@ -85,6 +93,9 @@ def main():
     for k in sorted(reach):
         acc += reach[k]
         print(f"  {k:3d}  {reach[k]:6d}  (cumulative {acc / total:.1%})")
+    print("searched rows proven, by ply:")
+    for band, share in out["proven_share_by_ply"].items():
+        print(f"  {band:>7}  {share:6.1%}")
 
 
 if __name__ == "__main__":
