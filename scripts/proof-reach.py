@@ -34,7 +34,8 @@ def main():
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        sys.exit("proof-reach: pyarrow is missing: run scripts/setup.sh and use .venv/bin/python")
+        print("proof-reach: pyarrow is missing: run scripts/setup.sh and use .venv/bin/python", file=sys.stderr)
+        sys.exit(2)
     games = pathlib.Path(a.run) / "games"
     if not games.is_dir():
         print(f"proof-reach: {games} is not a directory: name a run directory", file=sys.stderr)
