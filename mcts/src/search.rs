@@ -643,6 +643,12 @@ impl<S: GameState> Search<S> {
         let mut best_score = f32::NEG_INFINITY;
         for (i, e) in edges.iter().enumerate() {
             let (visits, q) = self.edge_stats(e);
+            // MCTS-solver: a move proven lost is never searched again
+            // (its value is exact); its unproven siblings get the visits,
+            // so the node can be proven (every move lost) or saved.
+            if self.proven_edge(e) == Some(-1.0) {
+                continue;
+            }
             let q = if visits == 0 { fpu } else { q };
             let score = q + explore * e.prior / (1 + visits) as f32;
             if score > best_score {
@@ -821,14 +827,16 @@ impl<S: GameState> Search<S> {
     pub fn root_proof(&self) -> Option<f32> {
         let r = &self.nodes[0];
         let mut best = f32::NEG_INFINITY;
+        let mut all = true;
         for e in &self.edges[r.first_edge as usize..(r.first_edge + r.num_edges) as usize] {
             match self.proven_edge(e) {
                 Some(v) if v >= 1.0 => return Some(1.0),
                 Some(v) => best = best.max(v),
-                None => return None,
+                // Not decided yet: a later move may still be a proven win.
+                None => all = false,
             }
         }
-        best.is_finite().then_some(best)
+        (all && best.is_finite()).then_some(best)
     }
 
     /// Each root move's statistics, in legal-move order, for analysis

@@ -752,3 +752,69 @@ fn lcb_selection_plays_a_late_found_winning_move() {
     );
     assert_eq!(searched(5.0, 50).1, fav);
 }
+
+/// Priors that point the second player (black) at column 6: 0.99 of the
+/// mass, the rest sharing 0.01; uniform for the first player; every value
+/// even.
+struct ColumnSix;
+
+impl mcts::Evaluator<connect4::Position> for ColumnSix {
+    fn evaluate(
+        &mut self,
+        batch: &[mcts::Request<'_, connect4::Position>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        policy.clear();
+        wdl.clear();
+        for r in batch {
+            let n = r.moves.len();
+            let black = game::GameState::side(r.position) == game::Color::Black;
+            let six = r.moves.iter().position(|m| m.0 == 5).filter(|_| black);
+            let rest = match six {
+                Some(_) if n > 1 => 0.01 / (n - 1) as f32,
+                _ => 1.0 / n as f32,
+            };
+            policy.extend((0..n).map(|i| match six {
+                Some(k) if k == i && n > 1 => 0.99,
+                Some(k) if k == i => 1.0,
+                _ => rest,
+            }));
+            wdl.push([0.3, 0.4, 0.3]);
+        }
+    }
+}
+
+/// The MCTS-solver never searches a move again once it is proven lost, so
+/// its siblings get the visits and the node can be proven. Pons's End-Easy
+/// #473 (`triad solve --columns` reads 0 0 5 . . 0 0): column 3 wins in
+/// three plies, every reply losing to a four at once; the defender's prior
+/// points at one reply (column 6). Before the rule every later visit went
+/// down that lost reply, first-play urgency ranking the unvisited ones
+/// below a certain loss, and column 3 was never proven at 600
+/// simulations.
+#[test]
+fn the_solver_skips_moves_proven_lost_and_proves_a_three_ply_win() {
+    use connect4::Connect4;
+    use game::{Game as _, History};
+    let c4 = Connect4::standard();
+    let pos = c4
+        .parse_state("665161347545545635162742244772")
+        .expect("Pons's End-Easy #473");
+    let config = SearchConfig {
+        solver: true,
+        mate_check: true,
+        fpu_reduction: 0.2,
+        ..quiet(Algorithm::Puct)
+    };
+    let mut search = Search::new(&config, &c4.start(), None);
+    let mut rng = Rng::new(3);
+    search.run(&History::new(pos), params(600), &mut ColumnSix, &mut rng);
+    search.check_visits().unwrap();
+    assert_eq!(
+        search.root_proof(),
+        Some(1.0),
+        "column 3 wins in three plies"
+    );
+    assert_eq!(search.choose_move(0.0, &mut rng).0, 2, "column 3 is played");
+}
