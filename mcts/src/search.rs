@@ -642,13 +642,13 @@ impl<S: GameState> Search<S> {
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
         for (i, e) in edges.iter().enumerate() {
-            let (visits, q) = self.edge_stats(e);
             // MCTS-solver: a move proven lost is never searched again
             // (its value is exact); its unproven siblings get the visits,
             // so the node can be proven (every move lost) or saved.
             if self.proven_edge(e) == Some(-1.0) {
                 continue;
             }
+            let (visits, q) = self.edge_stats(e);
             let q = if visits == 0 { fpu } else { q };
             let score = q + explore * e.prior / (1 + visits) as f32;
             if score > best_score {
