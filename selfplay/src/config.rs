@@ -45,6 +45,13 @@ pub struct SelfplayConfig {
     /// self-play sees beyond those two strong players reach (Leela Chess
     /// Zero's opening books and KataGo's random openings do the same).
     pub random_plies: u32,
+    /// When above `random_plies`, each game draws its number of random
+    /// opening plies uniformly from `random_plies..=random_plies_max`, from
+    /// its own stream, so that searched play starts at every ply of that
+    /// range (default 0: every game opens with exactly `random_plies`, and
+    /// no number is drawn, so a seed plays the games it played before the
+    /// key existed).
+    pub random_plies_max: u32,
     /// Share of the searched moves before ply `random_move_plies` that are
     /// played uniformly at random instead of by the search, in [0, 1]
     /// (default 0: none). Unlike `random_plies` the position is searched
@@ -150,6 +157,7 @@ impl Default for SelfplayConfig {
             temperature_plies: 20,
             final_temperature: 0.0,
             random_plies: 0,
+            random_plies_max: 0,
             random_move_share: 0.0,
             random_move_plies: 0,
             gumbel_m: s.gumbel_m,
@@ -280,6 +288,20 @@ impl SelfplayConfig {
                 "must be below max_plies (a game needs a searched move)",
             );
         }
+        if self.random_plies_max != 0 {
+            if self.random_plies_max < self.random_plies {
+                return bad(
+                    "random_plies_max",
+                    "must be 0 (off) or at least random_plies",
+                );
+            }
+            if self.random_plies_max >= self.max_plies {
+                return bad(
+                    "random_plies_max",
+                    "must be below max_plies (a game needs a searched move)",
+                );
+            }
+        }
         if self.random_move_plies > self.max_plies {
             return bad("random_move_plies", "must be at most max_plies");
         }
@@ -359,5 +381,16 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("selfplay.random_move_plies"), "{}", e.0);
+        for bad in [
+            "random_plies = 4\nrandom_plies_max = 3\n",
+            "random_plies_max = 42\nmax_plies = 42\n",
+        ] {
+            let e = SelfplayConfig::from_toml_str(&format!("[selfplay]\n{bad}")).unwrap_err();
+            assert!(e.0.contains("selfplay.random_plies_max"), "{bad}: {}", e.0);
+        }
+        let ok =
+            SelfplayConfig::from_toml_str("[selfplay]\nrandom_plies = 4\nrandom_plies_max = 12\n")
+                .unwrap();
+        assert_eq!((ok.random_plies, ok.random_plies_max), (4, 12));
     }
 }

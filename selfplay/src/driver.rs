@@ -477,6 +477,7 @@ impl<G: Game> SelfPlay<G> {
                 let id = self.first_id + index;
                 slot.rng = Rng::new(seed);
                 let no_resign = slot.rng.uniform() < self.config.no_resign_share;
+                let random_plies = opening_plies(&self.config, &mut slot.rng);
                 slot.search.reset();
                 slot.active = Some(Active {
                     id,
@@ -492,12 +493,7 @@ impl<G: Game> SelfPlay<G> {
                 slot.waiting = false;
                 slot.answer = None;
                 if let Some(active) = &mut slot.active {
-                    random_opening(
-                        self.config.random_plies,
-                        active,
-                        &mut slot.rng,
-                        &mut slot.legal,
-                    );
+                    random_opening(random_plies, active, &mut slot.rng, &mut slot.legal);
                 }
                 begin_move(&self.config, slot);
             }
@@ -599,6 +595,18 @@ fn begin_move<S: GameState>(config: &SelfplayConfig, slot: &mut Slot<S>) {
         noise: full && config.algorithm == Algorithm::Puct,
     };
     slot.search.begin(&active.game, params);
+}
+
+/// The number of random opening plies of a new game: `random_plies`, or,
+/// when `random_plies_max` is above it, a uniform draw from
+/// `random_plies..=random_plies_max` from the game's stream (nothing is
+/// drawn otherwise).
+fn opening_plies(config: &SelfplayConfig, rng: &mut Rng) -> u32 {
+    if config.random_plies_max <= config.random_plies {
+        return config.random_plies;
+    }
+    let span = u64::from(config.random_plies_max - config.random_plies) + 1;
+    config.random_plies + (rng.next_u64() % span) as u32
 }
 
 /// Plays the game's first `plies` moves uniformly at random, from the

@@ -510,6 +510,76 @@ fn random_opening_plies_are_unsearched_rows_that_replay() {
     }
 }
 
+/// `[selfplay] random_plies_max`: each game draws its number of random
+/// opening plies from `random_plies..=random_plies_max`; the counts stay in
+/// the range, differ between games, repeat with the seed, and the shard
+/// replays. A maximum equal to `random_plies` draws nothing: the games are
+/// those of the key's default.
+#[test]
+fn random_opening_lengths_are_drawn_per_game_in_the_range() {
+    use connect4::Connect4;
+    let game = Connect4::standard();
+    let mut config = small(Algorithm::Puct, 1);
+    config.max_plies = 42;
+    config.random_plies = 2;
+    config.random_plies_max = 6;
+    config.resign_threshold = -1.0;
+    let play_n = |config: &SelfplayConfig| {
+        let mut sp = SelfPlay::new(&game, config, 9, 20, "uniform");
+        let mut out = Vec::new();
+        while !sp.is_done() {
+            sp.round(&mut UniformEvaluator, &mut out);
+        }
+        out
+    };
+    let games = play_n(&config);
+    assert_eq!(games.len(), 20);
+    let mut counts = std::collections::BTreeSet::new();
+    for g in &games {
+        let random = g
+            .records
+            .iter()
+            .take_while(|r| r.simulations.is_none())
+            .count();
+        assert!(
+            (2..=6).contains(&random),
+            "game {}: {random} random plies",
+            g.game_id
+        );
+        assert!(
+            g.records[random..].iter().all(|r| r.simulations.is_some()),
+            "game {}: an unsearched row after the opening",
+            g.game_id
+        );
+        counts.insert(random);
+    }
+    // Twenty uniform draws from five lengths: fewer than three distinct
+    // would mean the length is not drawn per game.
+    assert!(counts.len() >= 3, "lengths {counts:?}");
+    let rows: Vec<_> = games.iter().flat_map(|g| g.records.clone()).collect();
+    let checked = data::verify::verify_records(&game, &rows);
+    assert_eq!(checked.games, 20);
+    assert!(checked.faults.is_empty(), "{:?}", checked.faults);
+    let again = play_n(&config);
+    for (a, b) in games.iter().zip(&again) {
+        assert_eq!(a.records, b.records);
+    }
+    config.random_plies_max = 2;
+    let fixed = play_n(&config);
+    config.random_plies_max = 0;
+    let default = play_n(&config);
+    for (a, b) in fixed.iter().zip(&default) {
+        assert_eq!(a.records, b.records);
+        assert_eq!(
+            a.records
+                .iter()
+                .take_while(|r| r.simulations.is_none())
+                .count(),
+            2
+        );
+    }
+}
+
 /// `[selfplay] random_move_share`: before `random_move_plies`, that share
 /// of the searched moves is a uniformly random legal move. The rows stay
 /// searched; at temperature 0 the move played is a most-visited one on
