@@ -36,6 +36,22 @@ fn play(config: &SelfplayConfig, seed: u64, games: u64) -> (Vec<FinishedGame>, s
     (out, sp.totals)
 }
 
+/// Plays `games` Connect Four games with the uniform evaluator from `seed`.
+fn play_connect4(config: &SelfplayConfig, seed: u64, games: u64) -> Vec<FinishedGame> {
+    let mut sp = SelfPlay::new(
+        &connect4::Connect4::standard(),
+        config,
+        seed,
+        games,
+        "uniform",
+    );
+    let mut out = Vec::new();
+    while !sp.is_done() {
+        sp.round(&mut UniformEvaluator, &mut out);
+    }
+    out
+}
+
 #[test]
 fn same_seed_same_games_any_thread_count() {
     for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
@@ -462,14 +478,7 @@ fn random_opening_plies_are_unsearched_rows_that_replay() {
     config.max_plies = 42;
     config.random_plies = 4;
     config.resign_threshold = -1.0;
-    let play4 = |config: &SelfplayConfig| {
-        let mut sp = SelfPlay::new(&game, config, 5, 12, "uniform");
-        let mut out = Vec::new();
-        while !sp.is_done() {
-            sp.round(&mut UniformEvaluator, &mut out);
-        }
-        out
-    };
+    let play4 = |config: &SelfplayConfig| play_connect4(config, 5, 12);
     let games = play4(&config);
     assert_eq!(games.len(), 12);
     let mut openings = std::collections::HashSet::new();
@@ -524,14 +533,7 @@ fn random_opening_lengths_are_drawn_per_game_in_the_range() {
     config.random_plies = 2;
     config.random_plies_max = 6;
     config.resign_threshold = -1.0;
-    let play_n = |config: &SelfplayConfig| {
-        let mut sp = SelfPlay::new(&game, config, 9, 20, "uniform");
-        let mut out = Vec::new();
-        while !sp.is_done() {
-            sp.round(&mut UniformEvaluator, &mut out);
-        }
-        out
-    };
+    let play_n = |config: &SelfplayConfig| play_connect4(config, 9, 20);
     let games = play_n(&config);
     assert_eq!(games.len(), 20);
     let mut counts = std::collections::BTreeSet::new();
@@ -599,14 +601,7 @@ fn random_moves_are_played_from_searched_rows() {
     config.final_temperature = 0.0;
     config.resign_threshold = -1.0;
     config.random_move_plies = 10;
-    let run = |config: &SelfplayConfig| {
-        let mut sp = SelfPlay::new(&game, config, 9, 24, "uniform");
-        let mut out = Vec::new();
-        while !sp.is_done() {
-            sp.round(&mut UniformEvaluator, &mut out);
-        }
-        out
-    };
+    let run = |config: &SelfplayConfig| play_connect4(config, 9, 24);
     // (early rows, of which a most-visited move was played; the same later)
     let greedy = |games: &[FinishedGame]| {
         let mut counts = [(0usize, 0usize); 2];
