@@ -288,19 +288,18 @@ impl SelfplayConfig {
                 "must be below max_plies (a game needs a searched move)",
             );
         }
-        if self.random_plies_max != 0 {
-            if self.random_plies_max < self.random_plies {
-                return bad(
-                    "random_plies_max",
-                    "must be 0 (off) or at least random_plies",
-                );
-            }
-            if self.random_plies_max >= self.max_plies {
-                return bad(
-                    "random_plies_max",
-                    "must be below max_plies (a game needs a searched move)",
-                );
-            }
+        // 0 is off; otherwise the range must hold a searched move.
+        if self.random_plies_max != 0 && self.random_plies_max < self.random_plies {
+            return bad(
+                "random_plies_max",
+                "must be 0 (off) or at least random_plies",
+            );
+        }
+        if self.random_plies_max >= self.max_plies {
+            return bad(
+                "random_plies_max",
+                "must be below max_plies (a game needs a searched move)",
+            );
         }
         if self.random_move_plies > self.max_plies {
             return bad("random_move_plies", "must be at most max_plies");

@@ -478,8 +478,7 @@ fn random_opening_plies_are_unsearched_rows_that_replay() {
     config.max_plies = 42;
     config.random_plies = 4;
     config.resign_threshold = -1.0;
-    let play4 = |config: &SelfplayConfig| play_connect4(config, 5, 12);
-    let games = play4(&config);
+    let games = play_connect4(&config, 5, 12);
     assert_eq!(games.len(), 12);
     let mut openings = std::collections::HashSet::new();
     for g in &games {
@@ -509,12 +508,12 @@ fn random_opening_plies_are_unsearched_rows_that_replay() {
     assert_eq!(checked.games, 12);
     assert!(checked.faults.is_empty(), "{:?}", checked.faults);
     // Reproducible from the seed; and 0 random plies searches from ply 0.
-    let again = play4(&config);
+    let again = play_connect4(&config, 5, 12);
     for (a, b) in games.iter().zip(&again) {
         assert_eq!(a.records, b.records);
     }
     config.random_plies = 0;
-    for g in play4(&config) {
+    for g in play_connect4(&config, 5, 12) {
         assert!(g.records.iter().all(|r| r.simulations.is_some()));
     }
 }
@@ -533,8 +532,7 @@ fn random_opening_lengths_are_drawn_per_game_in_the_range() {
     config.random_plies = 2;
     config.random_plies_max = 6;
     config.resign_threshold = -1.0;
-    let play_n = |config: &SelfplayConfig| play_connect4(config, 9, 20);
-    let games = play_n(&config);
+    let games = play_connect4(&config, 9, 20);
     assert_eq!(games.len(), 20);
     let mut counts = std::collections::BTreeSet::new();
     for g in &games {
@@ -562,14 +560,14 @@ fn random_opening_lengths_are_drawn_per_game_in_the_range() {
     let checked = data::verify::verify_records(&game, &rows);
     assert_eq!(checked.games, 20);
     assert!(checked.faults.is_empty(), "{:?}", checked.faults);
-    let again = play_n(&config);
+    let again = play_connect4(&config, 9, 20);
     for (a, b) in games.iter().zip(&again) {
         assert_eq!(a.records, b.records);
     }
     config.random_plies_max = 2;
-    let fixed = play_n(&config);
+    let fixed = play_connect4(&config, 9, 20);
     config.random_plies_max = 0;
-    let default = play_n(&config);
+    let default = play_connect4(&config, 9, 20);
     for (a, b) in fixed.iter().zip(&default) {
         assert_eq!(a.records, b.records);
         assert_eq!(
@@ -601,7 +599,6 @@ fn random_moves_are_played_from_searched_rows() {
     config.final_temperature = 0.0;
     config.resign_threshold = -1.0;
     config.random_move_plies = 10;
-    let run = |config: &SelfplayConfig| play_connect4(config, 9, 24);
     // (early rows, of which a most-visited move was played; the same later)
     let greedy = |games: &[FinishedGame]| {
         let mut counts = [(0usize, 0usize); 2];
@@ -617,12 +614,12 @@ fn random_moves_are_played_from_searched_rows() {
         }
         counts
     };
-    let plain = run(&config);
+    let plain = play_connect4(&config, 9, 24);
     let [early, late] = greedy(&plain);
     assert_eq!(early.1, early.0, "without the share every move is greedy");
     assert_eq!(late.1, late.0);
     config.random_move_share = 1.0;
-    let games = run(&config);
+    let games = play_connect4(&config, 9, 24);
     let [early, late] = greedy(&games);
     assert!(early.0 > 24 * 8, "{} early rows", early.0);
     assert!(
@@ -636,7 +633,7 @@ fn random_moves_are_played_from_searched_rows() {
     let checked = data::verify::verify_records(&game, &rows);
     assert_eq!(checked.games, 24);
     assert!(checked.faults.is_empty(), "{:?}", checked.faults);
-    for (a, b) in games.iter().zip(&run(&config)) {
+    for (a, b) in games.iter().zip(&play_connect4(&config, 9, 24)) {
         assert_eq!(a.records, b.records);
     }
 }
