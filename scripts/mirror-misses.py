@@ -7,7 +7,7 @@ with the score unchanged and the per-column values reversed, taken from the
 labelled `.moves` file beside each Pons file (`benchmarks/connect4/F.moves`).
 Scoring that file with the same player says which misses depend on the
 image the network was shown and which it makes on both: docs/methods.md
-("The preset at a second seed, and the mirror images of the misses").
+("The preset at a second seed", the mirror images of the misses).
 
     .venv/bin/python scripts/mirror-misses.py runs/rp12-pons.json > /tmp/mirror.moves
     triad bench pons --player net:N,sims=600 --file /tmp/mirror.moves --misses --json
