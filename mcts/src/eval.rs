@@ -193,24 +193,75 @@ impl<S: GameState, E: Evaluator<S> + ?Sized> Evaluator<S> for Box<E> {
     }
 }
 
-/// The network averaged over the game's symmetries (`net:…,symmetry=average`;
-/// docs/methods.md, "Averaging the network over the mirror"): each request
-/// goes to the inner evaluator as it is and under every other symmetry
+/// How a [`Symmetrized`] evaluator uses the game's symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymmetryUse {
+    /// Every request under all of the game's `k` symmetries in one batch,
+    /// the answers averaged (`net:…,symmetry=average`: `k` times the
+    /// network's work). `Average(1)` is the inner evaluator.
+    Average(usize),
+    /// Every request under one of the game's `count` symmetries, drawn
+    /// from its position's hash mixed with `salt` (`net:…,symmetry=random`:
+    /// the network's work unchanged). AlphaGo Zero drew a symmetry at
+    /// random for each evaluation; drawn from the hash, the answer stays a
+    /// function of the position (an evaluation cache stays right, a run is
+    /// reproducible), and a position and its mirror image get independent
+    /// draws.
+    Random { count: usize, salt: u64 },
+}
+
+impl SymmetryUse {
+    /// The symmetry a request for `position` is evaluated under (0: as it
+    /// is).
+    #[inline]
+    pub fn draw<S: GameState>(&self, position: &S) -> usize {
+        match *self {
+            SymmetryUse::Average(_) => 0,
+            SymmetryUse::Random { count, salt } => {
+                (mix64(position.hash() ^ salt) % count.max(1) as u64) as usize
+            }
+        }
+    }
+}
+
+/// SplitMix64's finaliser: every bit of `x` moves every bit of the result,
+/// so a draw modulo a small count is near uniform even where Zobrist hashes
+/// share low bits.
+#[inline]
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The network under the game's symmetries ([`SymmetryUse`]; docs/methods.md,
+/// "Averaging the network over the mirror" and "One drawn symmetry an
+/// evaluation").
+///
+/// Averaged (`net:…,symmetry=average`), each request goes to the inner
+/// evaluator as it is and under every other symmetry
 /// (`GameState::transform`, its moves by `transform_move`, in the same
 /// order), in one batch of `symmetries` times the requests; a request's
 /// priors are the mean of its copies' priors move by move, its W/D/L the
-/// mean of theirs. AlphaGo Zero drew one symmetry at random for each
-/// evaluation; KataGo averages several in analysis. The answer is the same
-/// for a position and its mirror image (up to rounding), at `symmetries`
-/// times the network's work. With one symmetry it is the inner evaluator.
+/// mean of theirs. KataGo averages several symmetries in analysis. The
+/// answer is the same for a position and its mirror image (up to rounding),
+/// at `symmetries` times the network's work. With one symmetry it is the
+/// inner evaluator.
+///
+/// Drawn (`net:…,symmetry=random`), each request goes to the inner
+/// evaluator under the one symmetry [`SymmetryUse::draw`] picks for it, in
+/// a batch of the requests' size: the priors come back in the request's
+/// move order (its moves mapped by the same symmetry), the W/D/L as they
+/// are.
 ///
 /// The buffers keep their capacity; a batch allocates only its list of
 /// requests, once.
 pub struct Symmetrized<S: GameState, E> {
     inner: E,
-    symmetries: usize,
+    mode: SymmetryUse,
     positions: Vec<S>,
     moves: Vec<S::Move>,
+    draws: Vec<usize>,
     policy: Vec<f32>,
     wdl: Vec<[f32; 3]>,
 }
@@ -219,14 +270,67 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
     /// `inner` averaged over `symmetries` symmetries (the game's
     /// `Game::symmetries()`; at least 1).
     pub fn new(inner: E, symmetries: usize) -> Symmetrized<S, E> {
+        Symmetrized::with(inner, SymmetryUse::Average(symmetries.max(1)))
+    }
+
+    /// `inner` under the symmetries as `mode` says.
+    pub fn with(inner: E, mode: SymmetryUse) -> Symmetrized<S, E> {
+        let mode = match mode {
+            SymmetryUse::Average(k) => SymmetryUse::Average(k.max(1)),
+            SymmetryUse::Random { count, salt } => SymmetryUse::Random {
+                count: count.max(1),
+                salt,
+            },
+        };
         Symmetrized {
             inner,
-            symmetries: symmetries.max(1),
+            mode,
             positions: Vec::new(),
             moves: Vec::new(),
+            draws: Vec::new(),
             policy: Vec::new(),
             wdl: Vec::new(),
         }
+    }
+
+    /// Each request under its drawn symmetry, answered straight into
+    /// `policy` and `wdl`.
+    fn evaluate_drawn(
+        &mut self,
+        batch: &[Request<'_, S>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        let mode = self.mode;
+        self.positions.clear();
+        self.moves.clear();
+        self.draws.clear();
+        for r in batch {
+            let sym = mode.draw(r.position);
+            self.draws.push(sym);
+            if sym != 0 {
+                self.positions.push(r.position.transform(sym));
+                self.moves
+                    .extend(r.moves.iter().map(|&m| r.position.transform_move(m, sym)));
+            }
+        }
+        let mut all: Vec<Request<'_, S>> = Vec::with_capacity(batch.len());
+        let (mut p, mut m) = (0, 0);
+        for (r, &sym) in batch.iter().zip(&self.draws) {
+            if sym == 0 {
+                all.push(r.clone());
+            } else {
+                let n = r.moves.len();
+                all.push(Request {
+                    position: &self.positions[p],
+                    repetitions: r.repetitions,
+                    moves: &self.moves[m..m + n],
+                });
+                p += 1;
+                m += n;
+            }
+        }
+        self.inner.evaluate(&all, policy, wdl);
     }
 }
 
@@ -237,7 +341,10 @@ impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        let k = self.symmetries;
+        let k = match self.mode {
+            SymmetryUse::Average(k) => k,
+            SymmetryUse::Random { .. } => return self.evaluate_drawn(batch, policy, wdl),
+        };
         if k == 1 {
             self.inner.evaluate(batch, policy, wdl);
             return;
@@ -473,6 +580,98 @@ mod tests {
         assert_eq!(offset, policy.len());
         // One symmetry: the inner evaluator's answers, untouched.
         assert_eq!(answer(&mut Symmetrized::new(Lopsided, 1), &batch).0, plain);
+    }
+
+    /// Counts the requests it is asked, then answers as [`Lopsided`].
+    struct Counting(usize);
+
+    impl Evaluator<Position> for Counting {
+        fn evaluate(
+            &mut self,
+            batch: &[Request<'_, Position>],
+            policy: &mut Vec<f32>,
+            wdl: &mut Vec<[f32; 3]>,
+        ) {
+            self.0 += batch.len();
+            Lopsided.evaluate(batch, policy, wdl);
+        }
+    }
+
+    /// Under a drawn symmetry each request's answer is the inner
+    /// evaluator's for the image its hash draws (moves mapped), from one
+    /// pass of the batch's size; both images are drawn across positions,
+    /// the salt changes the draws, and a position asked again gets the
+    /// same answer.
+    #[test]
+    fn a_drawn_symmetry_answers_for_the_drawn_image() {
+        let game = Connect4::standard();
+        let positions: Vec<Position> = [
+            "", "1", "4453", "1122334", "7766", "12", "3", "2233", "671", "55", "4", "4444",
+        ]
+        .iter()
+        .map(|t| game.parse_state(t).unwrap())
+        .collect();
+        let moves: Vec<Vec<_>> = positions
+            .iter()
+            .map(|p| {
+                let mut m = Vec::new();
+                p.legal_moves(&mut m);
+                m
+            })
+            .collect();
+        let batch: Vec<Request<'_, Position>> = positions
+            .iter()
+            .zip(&moves)
+            .map(|(position, moves)| Request {
+                position,
+                repetitions: 1,
+                moves,
+            })
+            .collect();
+        let mut draws_by_salt = Vec::new();
+        for salt in 0..4u64 {
+            let mode = SymmetryUse::Random { count: 2, salt };
+            let mut sym = Symmetrized::with(Counting(0), mode);
+            let (policy, wdl) = answer(&mut sym, &batch);
+            assert_eq!(sym.inner.0, batch.len(), "one evaluation a request");
+            let mut draws = Vec::new();
+            let mut offset = 0;
+            for (i, r) in batch.iter().enumerate() {
+                let d = mode.draw(r.position);
+                assert!(d < 2);
+                draws.push(d);
+                let image = r.position.transform(d);
+                let image_moves: Vec<_> = r
+                    .moves
+                    .iter()
+                    .map(|&m| r.position.transform_move(m, d))
+                    .collect();
+                let (p, w) = answer(
+                    &mut Lopsided,
+                    &[Request {
+                        position: &image,
+                        repetitions: 1,
+                        moves: &image_moves,
+                    }],
+                );
+                let n = r.moves.len();
+                assert_close(&policy[offset..offset + n], &p, "priors of the drawn image");
+                assert_close(&wdl[i], &w[0], "W/D/L of the drawn image");
+                offset += n;
+            }
+            assert_eq!(offset, policy.len());
+            assert_eq!(answer(&mut sym, &batch), (policy, wdl), "asked again");
+            draws_by_salt.push(draws);
+        }
+        let all: Vec<usize> = draws_by_salt.iter().flatten().copied().collect();
+        assert!(all.contains(&0) && all.contains(&1), "{draws_by_salt:?}");
+        assert!(
+            draws_by_salt.windows(2).any(|w| w[0] != w[1]),
+            "the salt changes the draws: {draws_by_salt:?}"
+        );
+        // One symmetry: nothing to draw.
+        let one = SymmetryUse::Random { count: 1, salt: 9 };
+        assert!(positions.iter().all(|p| one.draw(p) == 0));
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub mod search;
 
 pub use config::{Algorithm, SearchConfig};
 pub use eval::{
-    EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, UniformEvaluator,
+    EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, SymmetryUse,
+    UniformEvaluator,
 };
 pub use rng::Rng;
 pub use search::{gumbel_schedule, MoveStats, Search, SearchParams, LCB_MIN_VISIT_SHARE};

@@ -394,11 +394,11 @@ where
             let tag = game::GameTag::of(game);
             let (net, _) = model::Network::load(std::path::Path::new(&n.path), &tag, device)
                 .map_err(|e| Error::input(format!("--player: {e}")))?;
-            let symmetries = crate::players::averaged_symmetries(n, game).map_err(Error::input)?;
+            let symmetries = crate::players::symmetry_use(n, game).map_err(Error::input)?;
             return Ok(Engine::with_evaluator(
                 game,
                 n.clone(),
-                Box::new(Symmetrized::new(NetworkEvaluator::packed(net), symmetries)),
+                Box::new(Symmetrized::with(NetworkEvaluator::packed(net), symmetries)),
                 seed,
             ));
         }

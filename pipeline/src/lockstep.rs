@@ -20,7 +20,7 @@
 //! numbers can differ in the last bit between batches of other widths, so
 //! another count may play other games.)
 
-use crate::players::{averaged_symmetries, search_config};
+use crate::players::{search_config, symmetry_use};
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
 use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
@@ -33,9 +33,10 @@ use std::sync::mpsc;
 /// 128), few enough that a match stopped early (SPRT) wastes little.
 pub const IN_FLIGHT: usize = 128;
 
-/// A network of a match: its checkpoint's path and the symmetries it is
-/// averaged over (1: evaluated once; `net:…,symmetry=average`).
-pub type NetKey = (String, usize);
+/// A network of a match: its checkpoint's path and how it uses the game's
+/// symmetries (`Average(1)`: evaluated once; `net:…,symmetry=average` or
+/// `symmetry=random`).
+pub type NetKey = (String, mcts::SymmetryUse);
 
 /// A network player's seat in one game.
 struct NetSeat<S: GameState> {
@@ -153,7 +154,7 @@ where
         let evaluators = keys
             .iter()
             .zip(nets)
-            .map(|(key, net)| Symmetrized::new(NetworkEvaluator::packed(net), key.1))
+            .map(|(key, net)| Symmetrized::with(NetworkEvaluator::packed(net), key.1))
             .collect();
         Driver {
             game,
@@ -290,7 +291,7 @@ where
     let seat = |spec: &PlayerSpec, seed: u64| -> Result<Seat<G>, String> {
         Ok(match spec {
             PlayerSpec::Net(n) => {
-                let key = (n.path.clone(), averaged_symmetries(n, game)?);
+                let key = (n.path.clone(), symmetry_use(n, game)?);
                 Seat::Net(Box::new(net_seat(n, &key, keys, opening, seed)?))
             }
             other => Seat::Plain(build_player(game, other, seed, None)?),
@@ -512,8 +513,14 @@ mod tests {
             cases,
         }];
         let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
-        // Evaluated once, and averaged over the file mirror.
-        for options in ["", ",symmetry=average"] {
+        // Evaluated once, averaged over the file mirror, and under one
+        // drawn symmetry a leaf (two salts).
+        for options in [
+            "",
+            ",symmetry=average",
+            ",symmetry=random",
+            ",symmetry=random:5",
+        ] {
             let spec: PlayerSpec = format!("net:{net},sims=24{options}").parse().unwrap();
             let score = |f: &dyn NetFactory<Piratechnics>| {
                 eval::suite::score_suite(&game, &spec, Some(f), &files, None, 2, &|_| {}).unwrap()

@@ -2,11 +2,12 @@
 //! MCTS (no root noise, the most visited move). They live here because the
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
-use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
+use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec, SymmetrySpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameState, GameTag, History};
 use mcts::{
     Algorithm, Evaluator, NetworkEvaluator, Rng, Search, SearchConfig, SearchParams, Symmetrized,
+    SymmetryUse,
 };
 use selfplay::{EvalServer, SelfplayConfig};
 use std::collections::HashMap;
@@ -104,19 +105,19 @@ impl<S: GameState> NetPlayers<S> {
     }
 
     /// The evaluator of `spec`'s checkpoint, which must be a network of
-    /// `tag`'s game and variant, averaged over `symmetries`
-    /// ([`averaged_symmetries`]; 1: evaluated once).
+    /// `tag`'s game and variant, under the symmetries as `symmetries` says
+    /// ([`symmetry_use`]; `Average(1)`: evaluated once, as it is).
     fn evaluator(
         &self,
         tag: &GameTag,
         spec: &NetSpec,
-        symmetries: usize,
+        symmetries: SymmetryUse,
     ) -> Result<Box<dyn Evaluator<S> + Send>, String> {
         let inner = self.network(tag, &spec.path)?;
-        Ok(if symmetries > 1 {
-            Box::new(Symmetrized::new(inner, symmetries))
-        } else {
+        Ok(if symmetries == SymmetryUse::Average(1) {
             inner
+        } else {
+            Box::new(Symmetrized::with(inner, symmetries))
         })
     }
 
@@ -176,17 +177,22 @@ pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
     }
 }
 
-/// How many symmetries a `net:` player averages its network over: the
-/// game's all with `symmetry=average`, else 1. Asked of a game (or variant)
-/// without symmetries, it is an error naming the option.
-pub(crate) fn averaged_symmetries<G: Game>(spec: &NetSpec, game: &G) -> Result<usize, String> {
-    if !spec.symmetry {
-        return Ok(1);
-    }
-    match game.symmetries() {
-        k if k > 1 => Ok(k),
+/// How a `net:` player uses the game's symmetries: averaged over all of
+/// them with `symmetry=average`, one drawn per evaluation with
+/// `symmetry=random[:SALT]`, else none (`Average(1)`: evaluated once, as it
+/// is). Asked of a game (or variant) without symmetries, it is an error
+/// naming the option.
+pub(crate) fn symmetry_use<G: Game>(spec: &NetSpec, game: &G) -> Result<SymmetryUse, String> {
+    let (name, salt) = match spec.symmetry {
+        SymmetrySpec::None => return Ok(SymmetryUse::Average(1)),
+        SymmetrySpec::Average => ("average", None),
+        SymmetrySpec::Random(salt) => ("random", Some(salt)),
+    };
+    match (game.symmetries(), salt) {
+        (k, None) if k > 1 => Ok(SymmetryUse::Average(k)),
+        (count, Some(salt)) if count > 1 => Ok(SymmetryUse::Random { count, salt }),
         _ => Err(format!(
-            "net player symmetry=average: {} has no symmetry to average over; remove the option",
+            "net player symmetry={name}: {} has no symmetry to use; remove the option",
             GameTag::of(game)
         )),
     }
@@ -224,11 +230,7 @@ where
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
         let config = search_config(spec);
         Ok(Box::new(NetPlayer {
-            evaluator: self.evaluator(
-                &GameTag::of(game),
-                spec,
-                averaged_symmetries(spec, game)?,
-            )?,
+            evaluator: self.evaluator(&GameTag::of(game), spec, symmetry_use(spec, game)?)?,
             search: player_search(&config, &game.start()),
             sims: spec.sims,
             rng: Rng::new(seed),
@@ -252,12 +254,12 @@ where
             return None;
         }
         let tag = GameTag::of(game);
-        // The distinct checkpoints, each with the symmetries it is
-        // averaged over (a checkpoint played both ways is two networks).
+        // The distinct checkpoints, each with the way it uses the
+        // symmetries (a checkpoint played two ways is two networks).
         let mut keys: Vec<crate::lockstep::NetKey> = Vec::new();
         for spec in players {
             let PlayerSpec::Net(n) = spec else { continue };
-            let key = match averaged_symmetries(n, game) {
+            let key = match symmetry_use(n, game) {
                 Ok(k) => (n.path.clone(), k),
                 Err(e) => return Some(Err(e)),
             };

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `mcts:sims=1000[,c=2]` (pure UCT with random playouts),\n`solver` / `solver:depth=8` (the game's exact solver: Connect Four), `net:CHECKPOINT,sims=64`\n(options: `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=false`, `solver=true`, `leaf_eval=W`,\n`reuse=true`, `symmetry=average`, `lcb=5`; see docs/loop.md).\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
+    after_help = "Players: `random`, `ab:depth=3` / `ab:nodes=100000` / `ab:movetime=200`\n(optionally `,random=20,seed=7`), `mcts:sims=1000[,c=2]` (pure UCT with random playouts),\n`solver` / `solver:depth=8` (the game's exact solver: Connect Four), `net:CHECKPOINT,sims=64`\n(options: `algorithm=puct|gumbel`, `cpuct=F`, `mate_check=false`, `solver=true`, `leaf_eval=W`,\n`reuse=true`, `symmetry=average|random[:SALT]`, `lcb=5`; see docs/loop.md).\n\nExamples:\n  triad eval --players ab:depth=2,random --games 20\n  triad eval --players net:runs/q/gen3.safetensors,sims=32,ab:depth=1 --games 40 --sprt 0,50\n  triad eval --players random,ab:depth=1,ab:depth=2 --round-robin --games 10 --json"
 )]
 pub struct Args {
     /// Players separated by `,` before a new `random`/`ab:`/`mcts:`/`solver`/`net:` word; or repeat --players.

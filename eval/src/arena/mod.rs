@@ -408,14 +408,15 @@ mod tests {
     /// same text would.
     #[test]
     fn net_specs_are_typed_when_read_and_print_as_written() {
-        use players::NetSpec;
+        use players::{NetSpec, SymmetrySpec};
         let text =
             "net:x,sims=8,algorithm=gumbel,cpuct=2,mate_check=0,solver=true,leaf_eval=0.50,reuse=1,symmetry=average,lcb=5";
         let spec = text.parse::<PlayerSpec>().unwrap();
         let PlayerSpec::Net(n) = &spec else {
             panic!("{spec:?}")
         };
-        assert!(n.gumbel && !n.mate_check && n.solver && n.reuse && n.symmetry);
+        assert!(n.gumbel && !n.mate_check && n.solver && n.reuse);
+        assert_eq!(n.symmetry, SymmetrySpec::Average);
         assert_eq!(
             (n.sims, n.cpuct, n.leaf_eval, n.lcb),
             (8, Some(2.0), 0.5, 5.0)
@@ -426,9 +427,18 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(plain, NetSpec::new("x", 64));
-        assert!(
-            !plain.gumbel && plain.mate_check && !plain.solver && !plain.reuse && !plain.symmetry
-        );
+        assert!(!plain.gumbel && plain.mate_check && !plain.solver && !plain.reuse);
+        assert_eq!(plain.symmetry, SymmetrySpec::None);
+        for (text, want) in [
+            ("net:x,symmetry=none", SymmetrySpec::None),
+            ("net:x,symmetry=random", SymmetrySpec::Random(0)),
+            ("net:x,symmetry=random:17", SymmetrySpec::Random(17)),
+        ] {
+            match text.parse::<PlayerSpec>() {
+                Ok(PlayerSpec::Net(n)) => assert_eq!(n.symmetry, want, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
         assert_eq!((plain.cpuct, plain.leaf_eval, plain.lcb), (None, 0.0, 0.0));
         let built = NetSpec::new("x", 8).with_leaf_eval(0.5).with_reuse(true);
         assert_eq!(
@@ -446,7 +456,8 @@ mod tests {
             ("net:x,cpuct=0", "net player: cpuct=`0` is not a positive number"),
             ("net:x,reuse=maybe", "net player: reuse=`maybe` is not true or false"),
             ("net:x,solver=2", "net player: solver=`2` is not true or false"),
-            ("net:x,symmetry=mirror", "net player: symmetry=`mirror` is not none or average"),
+            ("net:x,symmetry=mirror", "net player: symmetry=`mirror` is not none, average, random or random:SALT (SALT a whole number)"),
+            ("net:x,symmetry=random:-1", "net player: symmetry=`random:-1` is not none, average, random or random:SALT (SALT a whole number)"),
             ("net:x,lcb=-1", "net player: lcb=`-1` is not a number of standard errors of 0 or more (KataGo uses 5)"),
             ("net:x,lcb=inf", "net player: lcb=`inf` is not a number of standard errors of 0 or more (KataGo uses 5)"),
             (

@@ -32,7 +32,23 @@ pub enum PlayerSpec {
     Net(NetSpec),
 }
 
-/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average][,lcb=F]`:
+/// How a `net:` player uses the game's symmetries (`symmetry=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SymmetrySpec {
+    /// `none`, the default: each leaf evaluated once, as it is.
+    #[default]
+    None,
+    /// `average`: each leaf evaluated under every symmetry, the answers
+    /// averaged (twice the network's work on Connect Four).
+    Average,
+    /// `random` or `random:SALT`: each leaf evaluated once, under one
+    /// symmetry drawn from its position's hash mixed with SALT (default
+    /// 0), as AlphaGo Zero drew one at random for each evaluation: the
+    /// network's work unchanged.
+    Random(u64),
+}
+
+/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average|random[:SALT]][,lcb=F]`:
 /// a network checkpoint and how the network player searches with it
 /// (docs/loop.md), read and checked once, when the spec's text is parsed.
 /// The builder of the player ([`NetFactory`]) maps these onto the search's
@@ -59,11 +75,13 @@ pub struct NetSpec {
     /// Keep the subtree of the moves played since the last search, its
     /// visits counted in the budget (`reuse=true|false`, default false).
     pub reuse: bool,
-    /// Average the network over the game's symmetries (`symmetry=average`:
-    /// each leaf evaluated as it is and mirrored, the answers averaged, at
-    /// twice the network's work on Connect Four; `mcts::Symmetrized`);
-    /// `symmetry=none`, the default, evaluates each leaf once.
-    pub symmetry: bool,
+    /// The game's symmetries ([`SymmetrySpec`]; `mcts::Symmetrized`):
+    /// `symmetry=average` evaluates each leaf as it is and mirrored and
+    /// averages the answers, at twice the network's work on Connect Four;
+    /// `symmetry=random[:SALT]` evaluates each leaf once under a symmetry
+    /// drawn from its hash; `symmetry=none`, the default, evaluates each
+    /// leaf once as it is.
+    pub symmetry: SymmetrySpec,
     /// LCB move selection (`lcb=F`, F ≥ 0 standard errors; KataGo uses 5):
     /// the move played is the one with the highest lower confidence bound
     /// on its value among those with at least 15% of the most visited
@@ -88,7 +106,7 @@ impl NetSpec {
             solver: false,
             leaf_eval: 0.0,
             reuse: false,
-            symmetry: false,
+            symmetry: SymmetrySpec::None,
             lcb: 0.0,
             written: String::new(),
         }
@@ -144,10 +162,19 @@ impl NetSpec {
             }
             "reuse" => self.reuse = flag(k, v)?,
             "symmetry" => {
+                let bad = || {
+                    crate::EvalError::Spec(format!(
+                        "net player: symmetry=`{v}` is not none, average, random or random:SALT (SALT a whole number)"
+                    ))
+                };
                 self.symmetry = match v {
-                    "none" => false,
-                    "average" => true,
-                    _ => return Err(crate::EvalError::Spec(format!("net player: symmetry=`{v}` is not none or average"))),
+                    "none" => SymmetrySpec::None,
+                    "average" => SymmetrySpec::Average,
+                    "random" => SymmetrySpec::Random(0),
+                    _ => match v.strip_prefix("random:") {
+                        Some(salt) => SymmetrySpec::Random(salt.trim().parse().map_err(|_| bad())?),
+                        None => return Err(bad()),
+                    },
                 }
             }
             "lcb" => {
