@@ -33,6 +33,12 @@ pub struct Encoding {
     /// Bumped by a game whenever a plane or a move feature changes meaning,
     /// so that old checkpoints refuse to load instead of misreading inputs.
     pub version: u32,
+    /// Whether the game's symmetry 1 is a left-right flip of the planes
+    /// (column `c` to `width - 1 - c`, every plane) that maps each move's
+    /// cells the same way and leaves its features as they are: then a
+    /// mirror-equivariant network (`[model] mirror`) answers the mirror
+    /// image exactly as the position, mirrored. Connect Four's is.
+    pub mirror: bool,
 }
 
 impl Encoding {

@@ -54,6 +54,16 @@ pub struct ModelConfig {
     /// --precision fp32,bf16` measures the speed and the change in the
     /// evaluations (docs/model.md, "Precision").
     pub precision: crate::net::Precision,
+    /// A network equivariant to the left-right mirror by construction
+    /// (default false): each trunk convolution's channels in two halves
+    /// that the mirror swaps, the second half's weights the first's
+    /// flipped, so the answer for a position's mirror image is the
+    /// position's answer mirrored, exactly, at the same work a pass and
+    /// half the trunk's weights. For games whose encoding declares its
+    /// mirror a flip of the planes (`Encoding::mirror`: Connect Four);
+    /// needs an even `channels` and `padding = "zeros"` (docs/model.md,
+    /// "A network that cannot tell a position from its mirror image").
+    pub mirror: bool,
 }
 
 impl Default for ModelConfig {
@@ -70,6 +80,7 @@ impl Default for ModelConfig {
             global_pool: false,
             aux_heads: false,
             precision: crate::net::Precision::Fp32,
+            mirror: false,
         }
     }
 }
@@ -108,6 +119,18 @@ impl ModelConfig {
                 "model.blocks: at most {}",
                 crate::net::MAX_BLOCKS
             )));
+        }
+        if self.mirror && !self.channels.is_multiple_of(2) {
+            return Err(ConfigError(format!(
+                "model.mirror: needs an even number of channels (channels = {}); make it {}",
+                self.channels,
+                self.channels + 1
+            )));
+        }
+        if self.mirror && self.padding != crate::net::Padding::Zeros {
+            return Err(ConfigError(
+                "model.mirror: needs padding = \"zeros\" (a mirror-equivariant trunk pads with zeros)".into(),
+            ));
         }
         if self.threads > 1024 {
             return Err(ConfigError("model.threads: at most 1024".into()));

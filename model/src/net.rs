@@ -122,6 +122,14 @@ pub struct Shape {
     /// evaluation a few plies ahead. Play never reads them.
     #[serde(default)]
     pub aux_heads: bool,
+    /// Equivariant to the left-right mirror by construction (`[model]
+    /// mirror`; absent in sidecars written before it existed: no): the
+    /// trunk's channels come in two halves that the mirror swaps, so the
+    /// network's answer for a position's mirror image is its answer for
+    /// the position, mirrored (docs/model.md, "A network that cannot tell
+    /// a position from its mirror image").
+    #[serde(default)]
+    pub mirror: bool,
 }
 
 impl Shape {
@@ -138,6 +146,7 @@ impl Shape {
             padding: config.padding,
             global_pool: config.global_pool,
             aux_heads: config.aux_heads,
+            mirror: config.mirror,
         }
     }
 }
@@ -172,6 +181,12 @@ impl Shape {
                 )));
             }
         }
+        if self.mirror && (!self.channels.is_multiple_of(2) || self.padding != Padding::Zeros) {
+            return Err(crate::ConfigError(format!(
+                "shape.mirror: needs an even number of channels ({}) and zero padding",
+                self.channels
+            )));
+        }
         Ok(())
     }
 }
@@ -180,7 +195,7 @@ impl std::fmt::Display for Shape {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}{}{}",
+            "{} blocks × {} channels, move embed {}, policy hidden {}, value hidden {}, {} planes, {} move features{}{}{}{}",
             self.blocks,
             self.channels,
             self.move_embed,
@@ -199,6 +214,11 @@ impl std::fmt::Display for Shape {
             },
             if self.aux_heads {
                 ", auxiliary heads"
+            } else {
+                ""
+            },
+            if self.mirror {
+                ", mirror-equivariant"
             } else {
                 ""
             }
@@ -223,14 +243,127 @@ fn masked(logits: Tensor, mask: &Tensor) -> Tensor {
     logits.masked_fill(&mask.logical_not(), fill)
 }
 
+/// A convolution of the trunk or the value head.
+enum Conv {
+    Plain(nn::Conv2D),
+    /// Mirror-equivariant (`Shape::mirror`): the free weight `w` is the
+    /// first half of the output channels, `[C_out/2, C_in, k, k]`; the
+    /// second half is `w` flipped left to right with its input halves
+    /// swapped (`lift`: the input is the game's planes, which the mirror
+    /// only flips, so nothing is swapped). Output half a of the mirror
+    /// image is then output half b of the position, flipped, and the
+    /// reverse. The same work as a plain convolution of `C_out` channels,
+    /// from half its weights.
+    Mirror {
+        w: Tensor,
+        lift: bool,
+        padding: i64,
+    },
+}
+
+impl Conv {
+    fn new(vs: &nn::Path, i: usize, o: usize, k: i64, mirror: Option<bool>, pad: Padding) -> Conv {
+        match mirror {
+            None => Conv::Plain(conv(vs, i, o, k, false, pad)),
+            Some(lift) => Conv::Mirror {
+                // The plain convolution's initialisation, over the same
+                // fan-in (the inputs of one output channel).
+                w: vs.var(
+                    "weight",
+                    &[(o / 2) as i64, i as i64, k, k],
+                    nn::ConvConfig::default().ws_init,
+                ),
+                lift,
+                padding: k / 2,
+            },
+        }
+    }
+
+    fn forward(&self, x: &Tensor) -> Tensor {
+        match self {
+            Conv::Plain(c) => x.apply(c),
+            Conv::Mirror { w, lift, padding } => {
+                let flipped = w.flip([3]);
+                let other = if *lift {
+                    flipped
+                } else {
+                    let h = w.size()[1] / 2;
+                    Tensor::cat(&[flipped.narrow(1, h, h), flipped.narrow(1, 0, h)], 1)
+                };
+                let full = Tensor::cat(&[w, &other], 0);
+                x.conv2d(
+                    &full,
+                    None::<Tensor>,
+                    [1, 1],
+                    [*padding, *padding],
+                    [1, 1],
+                    1,
+                )
+            }
+        }
+    }
+}
+
+/// Batch norm of the trunk: per channel, or (`Shape::mirror`) per pair of
+/// channels the mirror swaps, so both halves share statistics and affine
+/// weights.
+struct Norm {
+    bn: nn::BatchNorm,
+    mirror: bool,
+}
+
+impl Norm {
+    fn new(vs: nn::Path, ch: usize, mirror: bool) -> Norm {
+        let n = if mirror { ch / 2 } else { ch };
+        Norm {
+            bn: nn::batch_norm2d(vs, n as i64, Default::default()),
+            mirror,
+        }
+    }
+
+    fn forward_t(&self, x: &Tensor, train: bool) -> Tensor {
+        if !self.mirror {
+            return x.apply_t(&self.bn, train);
+        }
+        let s = x.size();
+        // [B, C, H, W] -> [2B, C/2, H, W]: each half a batch row of its own.
+        x.reshape([s[0] * 2, s[1] / 2, s[2], s[3]])
+            .apply_t(&self.bn, train)
+            .reshape(s.as_slice())
+    }
+}
+
+/// Global-pooling bias of a block.
+enum PoolBias {
+    /// `[mean ‖ max]` of the block's first activations (2C) to a bias per
+    /// channel (C).
+    Plain(nn::Linear),
+    /// Mirror-equivariant: half a's pooled `[mean ‖ max]` (C numbers) by
+    /// `same` plus half b's by `other` is half a's bias, and the reverse
+    /// for half b.
+    Mirror { same: nn::Linear, other: nn::Linear },
+}
+
+impl PoolBias {
+    fn forward(&self, y: &Tensor) -> Tensor {
+        match self {
+            PoolBias::Plain(l) => pool_cells(y).apply(l),
+            PoolBias::Mirror { same, other } => {
+                let (a, b) = pooled_halves(y);
+                let bias_a = a.apply(same) + b.apply(other);
+                let bias_b = b.apply(same) + a.apply(other);
+                Tensor::cat(&[bias_a, bias_b], 1)
+            }
+        }
+    }
+}
+
 struct Block {
-    conv1: nn::Conv2D,
-    bn1: nn::BatchNorm,
-    conv2: nn::Conv2D,
-    bn2: nn::BatchNorm,
-    /// Global-pooling bias: `[mean ‖ max]` of the block's first activations
-    /// (2C) to a bias per channel (C).
-    pool: Option<nn::Linear>,
+    conv1: Conv,
+    bn1: Norm,
+    conv2: Conv,
+    bn2: Norm,
+    pool: Option<PoolBias>,
 }
 
 impl Shape {
@@ -251,6 +384,28 @@ fn pool_cells(t: &Tensor) -> Tensor {
         ],
         1,
     )
+}
+
+/// [`pool_cells`] of each half of the channels of a mirror-equivariant
+/// trunk: `([B, C], [B, C])`, `[mean ‖ max]` of half a and of half b.
+fn pooled_halves(t: &Tensor) -> (Tensor, Tensor) {
+    let h = t.size()[1] / 2;
+    (
+        pool_cells(&t.narrow(1, 0, h)),
+        pool_cells(&t.narrow(1, h, h)),
+    )
+}
+
+/// What the value and reply heads read of the whole board: `[B, 2C]`,
+/// [`pool_cells`]; for a mirror-equivariant trunk, the pooled halves'
+/// sum and absolute difference, which the mirror (swapping the halves)
+/// leaves as they are.
+fn pool_board(t: &Tensor, mirror: bool) -> Tensor {
+    if !mirror {
+        return pool_cells(t);
+    }
+    let (a, b) = pooled_halves(t);
+    Tensor::cat(&[&a + &b, (&a - &b).abs()], 1)
 }
 
 /// The training-only heads (`Shape::aux_heads`; docs/model.md,
@@ -293,16 +448,16 @@ pub struct AuxOutputs {
 pub struct Network {
     vs: nn::VarStore,
     shape: Shape,
-    input_conv: nn::Conv2D,
-    input_bn: nn::BatchNorm,
+    input_conv: Conv,
+    input_bn: Norm,
     blocks: Vec<Block>,
     from_proj: nn::Conv2D,
     to_proj: nn::Conv2D,
     move_embed: nn::Linear,
     move_proj: nn::Linear,
     policy_out: nn::Linear,
-    value_conv: nn::Conv2D,
-    value_bn: nn::BatchNorm,
+    value_conv: Conv,
+    value_bn: Norm,
     value_fc: nn::Linear,
     value_out: nn::Linear,
     aux: Option<AuxHeads>,
@@ -360,6 +515,11 @@ impl Network {
         seed: u64,
     ) -> Result<Network, ConfigError> {
         config.validate()?;
+        if config.mirror && !encoding.mirror {
+            return Err(ConfigError(
+                "model.mirror: this game's mirror is not a left-right flip of its planes with the move features unchanged (only Connect Four's is); remove the key".into(),
+            ));
+        }
         let device = config.tch_device()?;
         if config.threads > 0 {
             tch::set_num_threads(config.threads as i32);
@@ -384,28 +544,45 @@ impl Network {
     fn draw(shape: Shape, device: Device) -> Network {
         let vs = nn::VarStore::new(device);
         let root = vs.root();
-        let (ch, pad) = (shape.channels, shape.padding);
-        let bn = |p: nn::Path| nn::batch_norm2d(p, ch as i64, Default::default());
-        let input_conv = conv(&(&root / "input_conv"), shape.planes, ch, 3, false, pad);
+        let (ch, pad, mirror) = (shape.channels, shape.padding, shape.mirror);
+        // A mirror-equivariant trunk's convolutions: lifting from the
+        // planes, then between channel halves.
+        let (lift, inner) = if mirror {
+            (Some(true), Some(false))
+        } else {
+            (None, None)
+        };
+        let bn = |p: nn::Path| Norm::new(p, ch, mirror);
+        let input_conv = Conv::new(&(&root / "input_conv"), shape.planes, ch, 3, lift, pad);
         let input_bn = bn(&root / "input_bn");
         let blocks = (0..shape.blocks)
             .map(|i| {
                 let p = &root / format!("block{i}");
                 Block {
-                    conv1: conv(&(&p / "conv1"), ch, ch, 3, false, pad),
+                    conv1: Conv::new(&(&p / "conv1"), ch, ch, 3, inner, pad),
                     bn1: bn(&p / "bn1"),
-                    conv2: conv(&(&p / "conv2"), ch, ch, 3, false, pad),
+                    conv2: Conv::new(&(&p / "conv2"), ch, ch, 3, inner, pad),
                     bn2: bn(&p / "bn2"),
-                    pool: shape
-                        .pools_in_block(i)
-                        .then(|| linear(&(&p / "pool"), 2 * ch, ch, true)),
+                    pool: shape.pools_in_block(i).then(|| {
+                        if mirror {
+                            PoolBias::Mirror {
+                                same: linear(&(&p / "pool_same"), ch, ch / 2, true),
+                                other: linear(&(&p / "pool_other"), ch, ch / 2, false),
+                            }
+                        } else {
+                            PoolBias::Plain(linear(&(&p / "pool"), 2 * ch, ch, true))
+                        }
+                    }),
                 }
             })
             .collect();
         let pol = &root / "policy";
         let h = shape.policy_hidden;
-        let from_proj = conv(&(&pol / "from_proj"), ch, h, 1, true, Padding::Zeros);
-        let to_proj = conv(&(&pol / "to_proj"), ch, h, 1, false, Padding::Zeros);
+        // The policy head reads the sum of the two halves of a
+        // mirror-equivariant trunk, which the mirror only flips.
+        let cell_ch = if mirror { ch / 2 } else { ch };
+        let from_proj = conv(&(&pol / "from_proj"), cell_ch, h, 1, true, Padding::Zeros);
+        let to_proj = conv(&(&pol / "to_proj"), cell_ch, h, 1, false, Padding::Zeros);
         let move_embed = linear(
             &(&pol / "move_embed"),
             shape.move_features,
@@ -415,7 +592,7 @@ impl Network {
         let move_proj = linear(&(&pol / "move_proj"), shape.move_embed, h, false);
         let policy_out = linear(&(&pol / "out"), h, 1, true);
         let val = &root / "value";
-        let value_conv = conv(&(&val / "conv"), ch, ch, 1, false, Padding::Zeros);
+        let value_conv = Conv::new(&(&val / "conv"), ch, ch, 1, inner, Padding::Zeros);
         let value_bn = bn(&val / "bn");
         let value_fc = linear(&(&val / "fc"), 2 * ch, shape.value_hidden, true);
         let value_out = linear(&(&val / "out"), shape.value_hidden, 3, true);
@@ -531,7 +708,9 @@ impl Network {
         let hidden = self.value_hidden(&t, train);
         let value = hidden.apply(&self.value_out);
         let future_logit = hidden.apply(&aux.future_out).squeeze_dim(-1);
-        let board = pool_cells(&t).apply(&aux.reply_pool).unsqueeze(1); // [B, 1, H]
+        let board = pool_board(&t, self.shape.mirror)
+            .apply(&aux.reply_pool)
+            .unsqueeze(1); // [B, 1, H]
         let moves = reply
             .move_features
             .apply(&aux.reply_embed)
@@ -551,24 +730,34 @@ impl Network {
 
     /// The residual trunk: `[B, C, H, W]`.
     fn trunk(&self, planes: &Tensor, train: bool) -> Tensor {
-        let mut t = planes
-            .apply(&self.input_conv)
-            .apply_t(&self.input_bn, train)
+        let mut t = self
+            .input_bn
+            .forward_t(&self.input_conv.forward(planes), train)
             .relu();
         for b in &self.blocks {
-            let y = t.apply(&b.conv1).apply_t(&b.bn1, train).relu();
+            let y = b.bn1.forward_t(&b.conv1.forward(&t), train).relu();
             // Not in place: relu's backward reads its output.
             let y = match &b.pool {
                 Some(pool) => {
-                    let bias = pool_cells(&y).apply(pool);
+                    let bias = pool.forward(&y);
                     y + bias.unsqueeze(-1).unsqueeze(-1)
                 }
                 None => y,
             };
-            let y = y.apply(&b.conv2).apply_t(&b.bn2, train);
+            let y = b.bn2.forward_t(&b.conv2.forward(&y), train);
             t = (y + t).relu();
         }
         t
+    }
+
+    /// What the policy head reads of each cell: the trunk, or the sum of
+    /// a mirror-equivariant trunk's two halves.
+    fn cells(&self, t: &Tensor) -> Tensor {
+        if !self.shape.mirror {
+            return t.shallow_clone();
+        }
+        let h = t.size()[1] / 2;
+        t.narrow(1, 0, h) + t.narrow(1, h, h)
     }
 
     /// The legal-move scorer: `[B, M]` logits, padding masked.
@@ -576,6 +765,7 @@ impl Network {
         let (bsz, m) = (x.move_from.size()[0], x.move_from.size()[1]);
         let h = self.shape.policy_hidden as i64;
         // [B, H, cells] -> gather the cells of each move -> [B, H, M].
+        let t = self.cells(t);
         let from = t.apply(&self.from_proj).flatten(2, 3);
         let to = t.apply(&self.to_proj).flatten(2, 3);
         let from = from.gather(
@@ -598,6 +788,7 @@ impl Network {
     /// `[B * cells, H]` rows).
     fn policy_logits_packed(&self, t: &Tensor, x: &PackedTensors) -> Tensor {
         let h = self.shape.policy_hidden as i64;
+        let t = self.cells(t);
         let rows = |proj: &nn::Conv2D| {
             // [B, H, cells] -> [B, cells, H] -> [B * cells, H].
             t.apply(proj).flatten(2, 3).transpose(1, 2).reshape([-1, h])
@@ -615,11 +806,13 @@ impl Network {
 
     /// The value head's hidden layer: `[B, value_hidden]`.
     fn value_hidden(&self, t: &Tensor, train: bool) -> Tensor {
-        let v = t
-            .apply(&self.value_conv)
-            .apply_t(&self.value_bn, train)
+        let v = self
+            .value_bn
+            .forward_t(&self.value_conv.forward(t), train)
             .relu();
-        pool_cells(&v).apply(&self.value_fc).relu()
+        pool_board(&v, self.shape.mirror)
+            .apply(&self.value_fc)
+            .relu()
     }
 
     /// Evaluates a finished batch without gradients. `policy` receives the

@@ -19,6 +19,7 @@ fn small_config() -> ModelConfig {
         global_pool: false,
         aux_heads: false,
         precision: Precision::Fp32,
+        mirror: false,
     }
 }
 

@@ -104,3 +104,6 @@ def test_bad_checkpoints_raise(tmp_path):
     (tmp_path / "x.safetensors").write_bytes(b"")
     with pytest.raises(ValueError, match="not a triad checkpoint"):
         tt.TriadNet.load(tmp_path / "x.safetensors")
+    # A mirror-equivariant checkpoint ([model] mirror) is refused by name.
+    with pytest.raises(ValueError, match="mirror-equivariant"):
+        tt.TriadNet({"mirror": True, "channels": 8, "planes": 4})

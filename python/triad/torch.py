@@ -87,6 +87,12 @@ class TriadNet(nn.Module):
 
     def __init__(self, shape: dict, game: dict | None = None):
         super().__init__()
+        if shape.get("mirror"):
+            raise ValueError(
+                "TriadNet: this checkpoint is a mirror-equivariant network "
+                "([model] mirror = true), which triad.torch does not build yet; "
+                "load it with triad.Network instead"
+            )
         self.shape = dict(shape)
         self.game = dict(game or {})
         ch, pad = shape["channels"], shape.get("padding", "zeros")

@@ -306,6 +306,7 @@ impl GameState for Position {
             height: self.size.height as usize,
             width: self.size.width as usize,
             version: ENCODING_VERSION,
+            mirror: true,
         }
     }
 

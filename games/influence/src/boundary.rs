@@ -241,6 +241,7 @@ impl GameState for Position {
             height: crate::types::RANKS as usize,
             width: crate::types::FILES as usize,
             version: ENCODING_VERSION,
+            mirror: false,
         }
     }
     #[inline]

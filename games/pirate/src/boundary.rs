@@ -228,6 +228,7 @@ impl GameState for Position {
             height: s.height as usize,
             width: s.width as usize,
             version: ENCODING_VERSION,
+            mirror: false,
         }
     }
     #[inline]

@@ -295,6 +295,7 @@ impl GameState for Position {
             height: self.variant().height as usize,
             width: self.variant().width as usize,
             version: crate::ENCODING_VERSION,
+            mirror: false,
         }
     }
     #[inline]
