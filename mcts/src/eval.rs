@@ -309,28 +309,48 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
             let sym = mode.draw(r.position);
             self.draws.push(sym);
             if sym != 0 {
-                self.positions.push(r.position.transform(sym));
-                self.moves
-                    .extend(r.moves.iter().map(|&m| r.position.transform_move(m, sym)));
+                push_image(&mut self.positions, &mut self.moves, r, sym);
             }
         }
         let mut all: Vec<Request<'_, S>> = Vec::with_capacity(batch.len());
-        let (mut p, mut m) = (0, 0);
+        let mut cursor = (0, 0);
         for (r, &sym) in batch.iter().zip(&self.draws) {
-            if sym == 0 {
-                all.push(r.clone());
-            } else {
-                let n = r.moves.len();
-                all.push(Request {
-                    position: &self.positions[p],
-                    repetitions: r.repetitions,
-                    moves: &self.moves[m..m + n],
-                });
-                p += 1;
-                m += n;
-            }
+            all.push(match sym {
+                0 => r.clone(),
+                _ => next_image(&self.positions, &self.moves, &mut cursor, r),
+            });
         }
         self.inner.evaluate(&all, policy, wdl);
+    }
+}
+
+/// Appends `r`'s position under symmetry `sym` to `positions`, and its
+/// moves, mapped in order, to `moves`.
+fn push_image<S: GameState>(
+    positions: &mut Vec<S>,
+    moves: &mut Vec<S::Move>,
+    r: &Request<'_, S>,
+    sym: usize,
+) {
+    positions.push(r.position.transform(sym));
+    moves.extend(r.moves.iter().map(|&m| r.position.transform_move(m, sym)));
+}
+
+/// The next image [`push_image`] stored, as a request shaped like `r`;
+/// `cursor` (position, move) moves past it.
+fn next_image<'b, S: GameState>(
+    positions: &'b [S],
+    moves: &'b [S::Move],
+    cursor: &mut (usize, usize),
+    r: &Request<'_, S>,
+) -> Request<'b, S> {
+    let (p, m) = *cursor;
+    let n = r.moves.len();
+    *cursor = (p + 1, m + n);
+    Request {
+        position: &positions[p],
+        repetitions: r.repetitions,
+        moves: &moves[m..m + n],
     }
 }
 
@@ -355,25 +375,16 @@ impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
         self.moves.clear();
         for sym in 1..k {
             for r in batch {
-                self.positions.push(r.position.transform(sym));
-                self.moves
-                    .extend(r.moves.iter().map(|&m| r.position.transform_move(m, sym)));
+                push_image(&mut self.positions, &mut self.moves, r, sym);
             }
         }
         // The batch: the requests as they are, then each symmetry's copies.
         let mut all: Vec<Request<'_, S>> = Vec::with_capacity(batch.len() * k);
         all.extend_from_slice(batch);
-        let (mut p, mut m) = (0, 0);
+        let mut cursor = (0, 0);
         for _ in 1..k {
             for r in batch {
-                let n = r.moves.len();
-                all.push(Request {
-                    position: &self.positions[p],
-                    repetitions: r.repetitions,
-                    moves: &self.moves[m..m + n],
-                });
-                p += 1;
-                m += n;
+                all.push(next_image(&self.positions, &self.moves, &mut cursor, r));
             }
         }
         self.inner.evaluate(&all, &mut self.policy, &mut self.wdl);
@@ -494,6 +505,34 @@ mod tests {
         }
     }
 
+    /// Each position's legal moves.
+    fn legal_moves(positions: &[Position]) -> Vec<Vec<<Position as GameState>::Move>> {
+        positions
+            .iter()
+            .map(|p| {
+                let mut m = Vec::new();
+                p.legal_moves(&mut m);
+                m
+            })
+            .collect()
+    }
+
+    /// A request for each position with its moves.
+    fn requests<'a>(
+        positions: &'a [Position],
+        moves: &'a [Vec<<Position as GameState>::Move>],
+    ) -> Vec<Request<'a, Position>> {
+        positions
+            .iter()
+            .zip(moves)
+            .map(|(position, moves)| Request {
+                position,
+                repetitions: 1,
+                moves,
+            })
+            .collect()
+    }
+
     fn assert_close(got: &[f32], want: &[f32], what: &str) {
         assert_eq!(got.len(), want.len(), "{what}");
         for (g, w) in got.iter().zip(want) {
@@ -521,23 +560,8 @@ mod tests {
             .iter()
             .map(|t| game.parse_state(t).unwrap())
             .collect();
-        let moves: Vec<Vec<_>> = positions
-            .iter()
-            .map(|p| {
-                let mut m = Vec::new();
-                p.legal_moves(&mut m);
-                m
-            })
-            .collect();
-        let batch: Vec<Request<'_, Position>> = positions
-            .iter()
-            .zip(&moves)
-            .map(|(position, moves)| Request {
-                position,
-                repetitions: 1,
-                moves,
-            })
-            .collect();
+        let moves = legal_moves(&positions);
+        let batch = requests(&positions, &moves);
         let mut sym = Symmetrized::new(Lopsided, game.symmetries());
         let (policy, wdl) = answer(&mut sym, &batch);
         let (plain, _) = answer(&mut Lopsided, &batch);
@@ -611,23 +635,8 @@ mod tests {
         .iter()
         .map(|t| game.parse_state(t).unwrap())
         .collect();
-        let moves: Vec<Vec<_>> = positions
-            .iter()
-            .map(|p| {
-                let mut m = Vec::new();
-                p.legal_moves(&mut m);
-                m
-            })
-            .collect();
-        let batch: Vec<Request<'_, Position>> = positions
-            .iter()
-            .zip(&moves)
-            .map(|(position, moves)| Request {
-                position,
-                repetitions: 1,
-                moves,
-            })
-            .collect();
+        let moves = legal_moves(&positions);
+        let batch = requests(&positions, &moves);
         let mut draws_by_salt = Vec::new();
         for salt in 0..4u64 {
             let mode = SymmetryUse::Random { count: 2, salt };
