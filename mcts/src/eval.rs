@@ -261,7 +261,6 @@ pub struct Symmetrized<S: GameState, E> {
     mode: SymmetryUse,
     positions: Vec<S>,
     moves: Vec<S::Move>,
-    draws: Vec<usize>,
     policy: Vec<f32>,
     wdl: Vec<[f32; 3]>,
 }
@@ -287,7 +286,6 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
             mode,
             positions: Vec::new(),
             moves: Vec::new(),
-            draws: Vec::new(),
             policy: Vec::new(),
             wdl: Vec::new(),
         }
@@ -304,18 +302,17 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
         let mode = self.mode;
         self.positions.clear();
         self.moves.clear();
-        self.draws.clear();
         for r in batch {
             let sym = mode.draw(r.position);
-            self.draws.push(sym);
             if sym != 0 {
                 push_image(&mut self.positions, &mut self.moves, r, sym);
             }
         }
         let mut all: Vec<Request<'_, S>> = Vec::with_capacity(batch.len());
         let mut cursor = (0, 0);
-        for (r, &sym) in batch.iter().zip(&self.draws) {
-            all.push(match sym {
+        // The same draws again (a hash and a mix each), in the same order.
+        for r in batch {
+            all.push(match mode.draw(r.position) {
                 0 => r.clone(),
                 _ => next_image(&self.positions, &self.moves, &mut cursor, r),
             });

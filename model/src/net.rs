@@ -261,21 +261,33 @@ enum Conv {
     },
 }
 
+/// Which [`Conv`] to build.
+#[derive(Clone, Copy)]
+enum ConvKind {
+    Plain,
+    /// Mirror-equivariant, from the game's planes.
+    MirrorLift,
+    /// Mirror-equivariant, between channel halves.
+    MirrorHalves,
+}
+
 impl Conv {
-    fn new(vs: &nn::Path, i: usize, o: usize, k: i64, mirror: Option<bool>, pad: Padding) -> Conv {
-        match mirror {
-            None => Conv::Plain(conv(vs, i, o, k, false, pad)),
-            Some(lift) => Conv::Mirror {
-                // The plain convolution's initialisation, over the same
-                // fan-in (the inputs of one output channel).
-                w: vs.var(
-                    "weight",
-                    &[(o / 2) as i64, i as i64, k, k],
-                    nn::ConvConfig::default().ws_init,
-                ),
-                lift,
-                padding: k / 2,
-            },
+    fn new(vs: &nn::Path, i: usize, o: usize, k: i64, kind: ConvKind, pad: Padding) -> Conv {
+        let lift = match kind {
+            ConvKind::Plain => return Conv::Plain(conv(vs, i, o, k, false, pad)),
+            ConvKind::MirrorLift => true,
+            ConvKind::MirrorHalves => false,
+        };
+        Conv::Mirror {
+            // The plain convolution's initialisation, over the same fan-in
+            // (the inputs of one output channel).
+            w: vs.var(
+                "weight",
+                &[(o / 2) as i64, i as i64, k, k],
+                nn::ConvConfig::default().ws_init,
+            ),
+            lift,
+            padding: k / 2,
         }
     }
 
@@ -389,11 +401,15 @@ fn pool_cells(t: &Tensor) -> Tensor {
 /// [`pool_cells`] of each half of the channels of a mirror-equivariant
 /// trunk: `([B, C], [B, C])`, `[mean ‖ max]` of half a and of half b.
 fn pooled_halves(t: &Tensor) -> (Tensor, Tensor) {
+    let (a, b) = halves(t);
+    (pool_cells(&a), pool_cells(&b))
+}
+
+/// The two channel halves (a, b) of a mirror-equivariant trunk's
+/// `[B, C, H, W]`, each `[B, C/2, H, W]`.
+fn halves(t: &Tensor) -> (Tensor, Tensor) {
     let h = t.size()[1] / 2;
-    (
-        pool_cells(&t.narrow(1, 0, h)),
-        pool_cells(&t.narrow(1, h, h)),
-    )
+    (t.narrow(1, 0, h), t.narrow(1, h, h))
 }
 
 /// What the value and reply heads read of the whole board: `[B, 2C]`,
@@ -548,9 +564,9 @@ impl Network {
         // A mirror-equivariant trunk's convolutions: lifting from the
         // planes, then between channel halves.
         let (lift, inner) = if mirror {
-            (Some(true), Some(false))
+            (ConvKind::MirrorLift, ConvKind::MirrorHalves)
         } else {
-            (None, None)
+            (ConvKind::Plain, ConvKind::Plain)
         };
         let bn = |p: nn::Path| Norm::new(p, ch, mirror);
         let input_conv = Conv::new(&(&root / "input_conv"), shape.planes, ch, 3, lift, pad);
@@ -756,8 +772,8 @@ impl Network {
         if !self.shape.mirror {
             return t.shallow_clone();
         }
-        let h = t.size()[1] / 2;
-        t.narrow(1, 0, h) + t.narrow(1, h, h)
+        let (a, b) = halves(t);
+        a + b
     }
 
     /// The legal-move scorer: `[B, M]` logits, padding masked.
