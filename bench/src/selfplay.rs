@@ -142,7 +142,7 @@ where
     // The leaf hint as self-play uses it (`[selfplay] leaf_eval_weight`):
     // the loop figure includes its cost.
     let mut driver = SelfPlay::new(game, config, 0, u64::MAX, "bench")
-        .with_leaf_hint(|| Box::new(pipeline::leafhint::QuiescenceHint::<G::State>::new()));
+        .with_leaf_hint(|| Box::new(players::QuiescenceHint::<G::State>::new()));
     bar.enable_steady_tick(Duration::from_millis(200));
     let slice = options.budget / SLICES;
     bar.set_message("self-play warm-up");

@@ -5,7 +5,7 @@
 //! knows (`eval`'s player specs, built as `triad play` builds them); a game
 //! is saved as a record in the game's notation (`triad replay` reads it)
 //! and as a shard of its rows (`data`'s writer). The analysis is
-//! `pipeline::analysis` (the engine of `triad analysis`), its reports during
+//! `analysis` (the engine of `triad analysis`), its reports during
 //! the search sent to the page as events, with the network's raw view and,
 //! for a game with a solver, the exact value of every move beside it.
 
@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use analysis::{Answer, Engine, Query};
 use data::{GameRecord, ShardWriter, Source};
 use eval::arena::players::{build_player, Player, PlayerSpec};
 use game::{AlphaBetaState, Color, Game, GameState, History, Mark, MarkKind};
 use model::Network;
-use pipeline::analysis::{Answer, Engine, Query};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -229,7 +229,7 @@ where
             if players.len() >= PLAYERS_KEPT {
                 players.clear();
             }
-            let nets = pipeline::players::factory::<G>(self.options.device);
+            let nets = players::factory::<G>(self.options.device);
             let player = build_player(game, &spec, self.options.seed, nets.as_deref())
                 .map_err(|e| format!("player: {e}"))?;
             players.insert(key.clone(), player);
@@ -318,10 +318,10 @@ where
             ));
         }
         if let Some(v) = req.visits {
-            if !(1..=pipeline::analysis::MAX_VISITS).contains(&v) {
+            if !(1..=analysis::MAX_VISITS).contains(&v) {
                 return Err(format!(
                     "visits: {v} is not in 1..={}",
-                    pipeline::analysis::MAX_VISITS
+                    analysis::MAX_VISITS
                 ));
             }
         }

@@ -144,21 +144,26 @@ pub fn verified_data<G: game::Game>(
     Ok(if bad == 0 { data } else { good })
 }
 
-/// `triad data import`: reads the record `files` and writes the games of
-/// `game` (a `NAME[/VARIANT]` flag; default: the game the first file's
-/// `triad data export` header names, else [`registry::DEFAULT_GAME`]) into
-/// the new shard `out` ([`data::import::import`]), calling `on_game` after
-/// each record read. An existing `out`, a file that cannot be read, a bad
-/// game, no record at all or a shard that cannot be written are bad input;
-/// every record refused is a failed check ([`Error::Failed`]).
-pub fn import_files(
+/// The record files of `triad data import`, read, and the game they are
+/// of ([`read_imports`]).
+pub struct Imports {
+    /// The game of the `--game` flag, else the one the first file's
+    /// `triad data export` header names, else [`registry::DEFAULT_GAME`].
+    pub game: registry::AnyGame,
+    /// Each file's name and text.
+    texts: Vec<(String, String)>,
+}
+
+/// `triad data import`, first part: reads the record `files` and picks
+/// their game (a `NAME[/VARIANT]` flag; default: the game the first
+/// file's `triad data export` header names, else
+/// [`registry::DEFAULT_GAME`]). An existing `out`, a file that cannot be
+/// read or a bad game are bad input.
+pub fn read_imports(
     files: &[PathBuf],
     game: Option<&str>,
-    options: &data::import::ImportOptions,
     out: &std::path::Path,
-    on_game: impl FnMut(),
-) -> Result<(data::import::ImportReport, data::ShardSummary), Error> {
-    use data::import::{import, ImportError, ImportInput};
+) -> Result<Imports, Error> {
     if out.exists() {
         return Err(Error::Input(format!(
             "{} exists: give --out a new file",
@@ -179,14 +184,29 @@ pub fn import_files(
             .unwrap_or_else(|| registry::DEFAULT_GAME.to_string()),
     };
     let game = registry::from_flag(&name)?;
-    let inputs: Vec<ImportInput> = texts
-        .iter()
-        .map(|(name, text)| ImportInput { name, text })
-        .collect();
-    registry::with_game!(game, |g| import(&g, &inputs, options, out, on_game)).map_err(
-        |e| match e {
+    Ok(Imports { game, texts })
+}
+
+impl Imports {
+    /// Writes the games of `game` (the files', [`Imports::game`]) into the
+    /// new shard `out` ([`data::import::import`]), calling `on_game` after
+    /// each record read. No record at all or a shard that cannot be
+    /// written are bad input; every record refused is a failed check
+    /// ([`Error::Failed`]).
+    pub fn import<G: game::Game>(
+        &self,
+        game: &G,
+        options: &data::import::ImportOptions,
+        out: &std::path::Path,
+        on_game: impl FnMut(),
+    ) -> Result<(data::import::ImportReport, data::ShardSummary), Error> {
+        use data::import::{import, ImportError, ImportInput};
+        let inputs: Vec<ImportInput> = (self.texts.iter())
+            .map(|(name, text)| ImportInput { name, text })
+            .collect();
+        import(game, &inputs, options, out, on_game).map_err(|e| match e {
             e @ ImportError::Nothing { .. } => Error::Failed(e.to_string()),
             e => Error::Input(e.to_string()),
-        },
-    )
+        })
+    }
 }

@@ -1,7 +1,6 @@
 //! The long-running roles of triad, built from the layers below (KataGo's
 //! `program/`): the loop of generations ([`run::Loop`]), self-play into
-//! shards ([`selfplay::play_to_shards`]), network players for matches
-//! ([`players`]), a match between players ([`matchup`]), the
+//! shards ([`selfplay::play_to_shards`]), a match between players ([`matchup`]), the
 //! generation-match stage of the loop and the distributed trainer
 //! ([`matches`](mod@matches)), the ratings of a run ([`ratings`]), its benchmark-suite
 //! scores ([`suite`]) and the run file that
@@ -11,20 +10,16 @@
 //! picks the game once and calls in. Stages run in-process from the typed
 //! config.
 
-pub mod analysis;
 pub mod config;
 mod error;
 pub mod inputs;
 pub mod layout;
-pub mod leafhint;
 pub mod lock;
-pub mod lockstep;
 pub mod matches;
 pub mod matchup;
-pub mod options;
-pub mod players;
 pub mod plot;
 pub mod ratings;
+pub mod roles;
 pub mod run;
 pub mod run_file;
 pub mod scale;

@@ -40,7 +40,7 @@ pub fn ladder(cfg: &RunConfig) -> Result<Vec<PlayerSpec>, Error> {
 /// The network at `path` as a match player: the self-play search at
 /// `[eval] simulations`.
 pub fn net_player(cfg: &RunConfig, path: &Path) -> PlayerSpec {
-    PlayerSpec::Net(crate::players::selfplay_net_spec(
+    PlayerSpec::Net(players::selfplay_net_spec(
         path.display().to_string(),
         cfg.eval.simulations,
         &cfg.selfplay,
@@ -226,7 +226,7 @@ where
         seed: cfg.seed.wrapping_add(g as u64),
     };
     let device = cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
-    let factory = crate::players::factory::<G>(device);
+    let factory = players::factory::<G>(device);
     let mut table = Table::new(lineup.players.len());
     let games = arena::run(
         game,

@@ -40,7 +40,7 @@ pub struct MatchOptions {
     pub out: Option<PathBuf>,
     /// How network players' matches run on the CPU (lockstep, or game by
     /// game to compare).
-    pub batching: crate::players::Batching,
+    pub batching: players::Batching,
 }
 
 /// What [`play`] reports while it plays.
@@ -91,7 +91,7 @@ where
     }
     .tch_device()
     .map_err(|e| Error::input(e.to_string().replacen("model.device", "--device", 1)))?;
-    let nets = crate::players::factory_with::<G>(device, opts.batching);
+    let nets = players::factory_with::<G>(device, opts.batching);
     let run_opts = RunOptions {
         threads: opts.threads,
         max_plies: opts.max_plies,

@@ -72,10 +72,7 @@ fn check_suite(config: &RunConfig, game: &AnyGame) -> Result<(), game::GameError
     if dir.is_empty() {
         return Ok(());
     }
-    registry::with_game!(game.clone(), |g| {
-        use game::Game;
-        g.read_suite(Path::new(dir)).map(|_| ())
-    })
+    game.check_suite(Path::new(dir))
 }
 
 #[cfg(test)]

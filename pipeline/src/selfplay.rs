@@ -612,7 +612,7 @@ where
         .with_first_index(part.first)
         .with_first_game_id(job.first_game_id)
         .with_adjudicator(static_adjudicator(&game.start()))
-        .with_leaf_hint(|| Box::new(crate::leafhint::QuiescenceHint::<G::State>::new()));
+        .with_leaf_hint(|| Box::new(players::QuiescenceHint::<G::State>::new()));
     let shard_path = |i: u64| match part.pool {
         None => job.shard_path(i),
         Some(p) => job.pool_shard_path(p, i),

@@ -33,7 +33,7 @@ pub fn selfplay(
     first_game_id: u64,
     shard_games: u64,
 ) -> PyResult<Vec<String>> {
-    let flags = pipeline::options::SelfplayFlags {
+    let request = pipeline::roles::SelfplayRequest {
         model,
         games,
         out,
@@ -43,13 +43,19 @@ pub fn selfplay(
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     py.detach(|| {
+        let run = pipeline::load_run(&config)?;
         let mut shards = Vec::new();
-        pipeline::options::run_selfplay(&config, &flags, &stop, &mut |report, _| {
+        let mut done = |report: &pipeline::selfplay::Report, _: &str| {
             shards = report
                 .shards
                 .iter()
                 .map(|s| s.path.to_string_lossy().into_owned())
                 .collect();
+        };
+        pipeline::roles::into_shard_folder(&request.out, |out| {
+            registry::with_game!(run.game.clone(), |g| {
+                pipeline::roles::selfplay_game(&g, &run.config, &request, out, &stop, &mut done)
+            })
         })
         .map(|()| shards)
     })

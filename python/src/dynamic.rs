@@ -387,7 +387,7 @@ where
         if self.outcome.is_some() {
             return Err("the game is over in this position: no move to choose".into());
         }
-        let nets = pipeline::players::factory::<G>(device);
+        let nets = ::players::factory::<G>(device);
         let choice =
             eval::choose::choose_move(&self.game, spec, seed, nets.as_deref(), self.state())
                 .map_err(|e| e.to_string())?;

@@ -341,6 +341,13 @@ impl AnyGame {
         with_game!(self, |g| game::Game::variant(g))
     }
 
+    /// Checks that the folder `dir` holds the game's benchmark suite
+    /// ([`game::Game::read_suite`]): a run file's `[eval] suite` is checked
+    /// when the file is read, not at the loop's first evaluation.
+    pub fn check_suite(&self, dir: &Path) -> Result<(), game::GameError> {
+        with_game!(self, |g| game::Game::read_suite(g, dir).map(|_| ()))
+    }
+
     /// The concrete game, if it is a `G` (`game.as_game::<Connect4>()`,
     /// for the tools only one game has).
     pub fn as_game<G: 'static>(&self) -> Option<&G> {

@@ -1,7 +1,7 @@
 //! `triad analysis`: the analysis engine for programs (KataGo's analysis
-//! engine's protocol over JSON lines; `pipeline::analysis`).
+//! engine's protocol over JSON lines; `analysis`).
 
-pub use ::cli::flags::analysis::*;
+pub use crate::flags::analysis::*;
 
 use super::CliError;
 use crate::games::with_game;
@@ -19,7 +19,7 @@ where
 {
     let spec = crate::cli::player_flag("--player", &args.player)?;
     let device = model::ModelConfig::device_flag(&args.device)?;
-    let mut engine = pipeline::analysis::Engine::new(game, &spec, args.seed, device)?;
+    let mut engine = analysis::Engine::new(game, &spec, args.seed, device)?;
     let mut out = std::io::stdout().lock();
     engine.serve(std::io::BufReader::new(std::io::stdin()), &mut |line| {
         writeln!(out, "{line}").and_then(|_| out.flush()).is_ok()

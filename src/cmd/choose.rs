@@ -2,7 +2,7 @@
 //! the smallest interface for outside programs that pit their own engines
 //! against triad's players (scripts/bench_openspiel_mcts.py does).
 
-pub use ::cli::flags::choose::*;
+pub use crate::flags::choose::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;
@@ -22,7 +22,7 @@ where
 {
     let spec = crate::cli::player_flag("--player", &args.player)?;
     let device = model::ModelConfig::device_flag(&args.device)?;
-    let nets = pipeline::players::factory::<G>(device);
+    let nets = players::factory::<G>(device);
     // A bad spec or checkpoint fails here, before any position.
     build_player(game, &spec, args.seed, nets.as_deref())
         .map_err(|e| CliError::input(format!("--player: {e}")))?;

@@ -4,7 +4,7 @@
 //! shards against their game's rules; `triad data positions`: sample
 //! positions from games.
 
-pub use ::cli::flags::data::*;
+pub use crate::flags::data::*;
 
 use super::{print_json, CliError};
 use crate::cli::{emit, print_either, row_progress, write_atomically};
@@ -114,13 +114,10 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
         first_id: args.first_id,
     };
     let bar = pipeline::bar_with(0, "{spinner} {pos} records read");
-    let (report, shard) = pipeline::inputs::import_files(
-        &args.files,
-        args.game.as_deref(),
-        &options,
-        &args.out,
-        || bar.inc(1),
-    )?;
+    let imports = pipeline::inputs::read_imports(&args.files, args.game.as_deref(), &args.out)?;
+    let (report, shard) = with_game!(imports.game.clone(), |g| {
+        imports.import(&g, &options, &args.out, || bar.inc(1))
+    })?;
     bar.finish_and_clear();
     for r in &report.rejected {
         eprintln!("refused: {r}");

@@ -1,7 +1,7 @@
 //! `triad explore`: the opening explorer and game viewer (the `explore`
 //! crate) over shards or run directories.
 
-pub use ::cli::flags::explore::*;
+pub use crate::flags::explore::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;

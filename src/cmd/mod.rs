@@ -1,5 +1,5 @@
 //! Subcommands. Each module re-exports its flags, `Args` (clap, defined in
-//! `cli::flags::<name>`), and has `run(Args) -> Result<(), CliError>`.
+//! `src/flags/<name>.rs`), and has `run(Args) -> Result<(), CliError>`.
 
 pub mod analysis;
 pub mod analyze;

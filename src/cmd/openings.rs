@@ -2,7 +2,7 @@
 //! line (`data::openings::Report`), and the explorer page with it baked in
 //! (`explore::static_page`).
 
-pub use ::cli::flags::openings::*;
+pub use crate::flags::openings::*;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! `triad play`: a game against any player in the terminal.
 
-pub use ::cli::flags::play::*;
+pub use crate::flags::play::*;
 
 use super::CliError;
 use crate::games::with_game;
@@ -30,7 +30,7 @@ where
         PlayerSpec::AlphaBeta(ab) => PlaySession::new(start, ab, human),
         other => {
             let device = model::ModelConfig::device_flag(&args.device)?;
-            let nets = pipeline::players::factory::<G>(device);
+            let nets = players::factory::<G>(device);
             let player = build_player(g, &other, args.seed, nets.as_deref())
                 .map_err(|e| CliError::input(format!("--engine: {e}")))?;
             PlaySession::with_player(start, player, other.to_string(), human)

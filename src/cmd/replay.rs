@@ -1,7 +1,7 @@
 //! `triad replay`: replays a game record in the game's own notation (the
 //! inventor's for PiRaTeKnIcS).
 
-pub use ::cli::flags::replay::*;
+pub use crate::flags::replay::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;

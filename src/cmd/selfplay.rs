@@ -1,13 +1,14 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-pub use ::cli::flags::selfplay::*;
+pub use crate::flags::selfplay::*;
 
 use crate::cli::{print_either, stop_on_signal, CliError};
-use pipeline::options::{run_selfplay, SelfplayFlags};
+use crate::games::with_game;
+use pipeline::roles::{into_shard_folder, selfplay_game, SelfplayRequest};
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let flags = SelfplayFlags {
+    let request = SelfplayRequest {
         model: args.model,
         games: args.games,
         out: args.out,
@@ -17,12 +18,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let json = args.json;
     let stop = stop_on_signal();
-    run_selfplay(&args.config, &flags, &stop, &mut |report, model_id| {
+    let run = pipeline::load_run(&args.config)?;
+    let mut done = |report: &pipeline::selfplay::Report, model_id: &str| {
         print_either(
             json,
             || report.summary_json(model_id),
             || report.summary_text(),
         )
+    };
+    into_shard_folder(&request.out, |out| {
+        with_game!(run.game.clone(), |g| {
+            selfplay_game(&g, &run.config, &request, out, &stop, &mut done)
+        })
     })?;
     Ok(())
 }

@@ -1,13 +1,14 @@
 //! `triad train`: train a network on self-play shards (see docs/train.md).
 
-pub use ::cli::flags::train::*;
+pub use crate::flags::train::*;
 
 use super::{print_json, CliError};
-use pipeline::options::{run_training, TrainFlags};
+use crate::games::with_game;
+use pipeline::roles::{in_out_folder, prepare_training, train_game, TrainRequest};
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let data = pipeline::inputs::localize(&args.data)?;
-    let flags = TrainFlags {
+    let request = TrainRequest {
         generations: args.generations.parse()?,
         config: args.config,
         data,
@@ -20,7 +21,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         mix: args.mix,
     };
     let json = args.json;
-    run_training(&flags, &mut |summary, out| {
+    let mut done = |summary: &train::Summary, out: &std::path::Path| {
         if json {
             print_json(&summary.summary_json(out));
         } else {
@@ -32,6 +33,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 );
             }
         }
+    };
+    let (data, game) = prepare_training(&request)?;
+    in_out_folder(&request.out, |out| {
+        with_game!(game, |g| train_game(&g, &request, data, out, &mut done))
     })?;
     Ok(())
 }

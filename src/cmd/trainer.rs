@@ -1,14 +1,17 @@
 //! `triad trainer`: the trainer of a run in an object store (or a shared
 //! folder), fed by `triad worker`s (docs/scale-out.md).
 
-pub use ::cli::flags::trainer::*;
+pub use crate::flags::trainer::*;
 
 use super::{print_json, CliError};
 use crate::cli::stop_on_signal;
-use pipeline::options::{run_trainer, TrainerFlags};
+use crate::games::with_game;
+use pipeline::roles::{prepare_trainer, TrainerRequest};
+use pipeline::scale::trainer::TrainerReport;
+use serde_json::Value;
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let flags = TrainerFlags {
+    let request = TrainerRequest {
         work: args.work,
         generations: args.generations,
         min_new_games: args.min_new_games,
@@ -21,11 +24,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         no_verify: args.no_verify,
     };
     let stop = stop_on_signal();
-    let report = run_trainer(&args.config, &args.run, &flags, &stop)?;
+    let job = prepare_trainer(&args.config, &args.run, &request)?;
+    let report = with_game!(job.run.game.clone(), |g| job.run(&g, &stop))?;
     if args.json {
-        print_json(&report.json());
+        print_json(&json(&report));
     } else {
-        eprintln!("{}", report.line());
+        eprintln!("{}", line(&report));
     }
     if report.interrupted {
         return Err(CliError::failed(
@@ -33,4 +37,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// `--json`: the report with its ingestion rates.
+fn json(report: &TrainerReport) -> Value {
+    let mut v = serde_json::to_value(report).unwrap_or_default();
+    v["shards_per_s"] = report.shards_per_s().into();
+    v["rows_per_s"] = report.rows_per_s().into();
+    v
+}
+
+/// The trainer's closing line on stderr.
+fn line(r: &TrainerReport) -> String {
+    format!(
+        "trainer: published {:?}; ingested {} shards ({} rows) at {:.1} shards/s, {:.0} rows/s ({:.1} s of it verifying), {} quarantined; {} steps in {:.1} s",
+        r.published,
+        r.shards_ingested,
+        r.rows_ingested,
+        r.shards_per_s(),
+        r.rows_per_s(),
+        r.verify_seconds,
+        r.shards_quarantined,
+        r.steps,
+        r.train_seconds
+    )
 }

@@ -2,7 +2,6 @@
 //! generation's error rates, into `suite.json` and `suite.csv`.
 
 use super::{bar_with, gen_name, Loop};
-use crate::players;
 use crate::Error;
 use eval::arena::players::PlayerSpec;
 use game::{AlphaBetaState, Game};
@@ -25,7 +24,7 @@ where
             ec.suite_sample
         };
         let sample = (n > 0).then_some(n);
-        let spec = PlayerSpec::Net(crate::players::selfplay_net_spec(
+        let spec = PlayerSpec::Net(players::selfplay_net_spec(
             self.net_path(g).display().to_string(),
             ec.suite_simulations,
             &self.cfg.selfplay,

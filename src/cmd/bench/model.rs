@@ -3,7 +3,7 @@
 //! self-play's batched evaluation is measured against (the harness is
 //! `bench::model`).
 
-pub use ::cli::flags::bench::model::*;
+pub use crate::flags::bench::model::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

@@ -7,7 +7,7 @@
 //! (`connect4::pons`); the scoring is `eval::suite`, which the loop's
 //! `[eval] suite` runs every generation. The harness is `bench::pons`.
 
-pub use ::cli::flags::bench::pons::*;
+pub use crate::flags::bench::pons::*;
 
 use super::print_figures;
 use crate::cmd::CliError;
@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.game
         )));
     };
-    let nets = pipeline::players::factory::<Connect4>(device);
+    let nets = players::factory::<Connect4>(device);
     // A net: checkpoint must be a Connect Four 7x6 network: one probe
     // build gives the clean error before any work.
     build_player(&game, &spec, 0, nets.as_deref())

@@ -1,6 +1,6 @@
 //! The flags of `triad data` (its `run` is `src/cmd/data.rs`).
 
-use crate::GenerationsArg;
+use crate::cli::GenerationsArg;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

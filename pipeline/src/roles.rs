@@ -1,23 +1,29 @@
-//! The long-running roles as the commands start them: their flags checked
-//! and turned into the options of [`crate::scale::trainer`],
-//! [`crate::scale::worker`], [`crate::Loop`], [`train::train`] (`triad
-//! train`, in a local folder or a store's mirror) and self-play into
-//! shards ([`crate::selfplay`], to a folder or a store), the run file loaded and
-//! its game picked, the role run, and what it reports rendered as JSON or
-//! text. The binary only parses the flags into the `*Flags` structs here
-//! and prints.
+//! The long-running roles as the commands start them: what the caller
+//! asks of each (a `*Request`) checked and turned into the options of
+//! [`crate::scale::trainer`], [`crate::scale::worker`], [`crate::Loop`],
+//! [`train::train`] (`triad train`, in a local folder or a store's mirror)
+//! and self-play into shards ([`crate::selfplay`], to a folder or a
+//! store).
+//!
+//! Each role comes in three parts, so that the caller (the binary, the
+//! Python module), and only the caller, picks the game: a `prepare_*`
+//! step that reads the run file and checks the request without knowing
+//! the game; a generic body (`*_game<G>`) that runs the role for one game;
+//! and, where the run may live in a store, a function that hands the body
+//! a local folder (a mirror pushed back, a temporary folder uploaded).
+//! Rendering what a role reports (JSON, text) is the caller's.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use game::{AlphaBetaState, Game};
-use serde_json::{json, Value};
+use registry::AnyGame;
 use store::Store;
 
 use crate::scale::{self, trainer, worker};
 use crate::suite::SuiteRecord;
-use crate::{gen_name, load_run, ratings, Error, Loop, RunConfig, Summary};
+use crate::{load_run, Error, Loop, Run, RunConfig, Summary};
 
 /// The poll and patience flags the trainer and the worker share, checked:
 /// the patience is set for the process ([`scale::set_patience`]).
@@ -42,8 +48,8 @@ pub fn open_store(url: &str, flag: &str) -> Result<Store, Error> {
     Store::open(url).map_err(|e| Error::input(format!("{flag}: {e}")))
 }
 
-/// `triad trainer`'s flags (the run file's `[loop]` values where absent).
-pub struct TrainerFlags {
+/// What `triad trainer` asks (the run file's `[loop]` values where absent).
+pub struct TrainerRequest {
     /// `--work`: the local folder (default: one named after the run).
     pub work: Option<PathBuf>,
     /// `--generations` (default: `[loop] generations`).
@@ -66,71 +72,97 @@ pub struct TrainerFlags {
     pub no_verify: bool,
 }
 
-/// Runs the trainer of the run at `url` with the run file `config`
-/// (checked first), until `stop` or the last generation.
-pub fn run_trainer(
+/// A trainer ready to run: its run file, its store and its settings,
+/// checked ([`prepare_trainer`]).
+pub struct TrainerJob {
+    /// The run file, checked, with its game.
+    pub run: Run,
+    store: Store,
+    incarnation: String,
+    work: PathBuf,
+    poll: Duration,
+    generations: u32,
+    min_new_games: u64,
+    steps_per_generation: u64,
+    max_sample_ratio: f64,
+    window_generations: u32,
+    matches: bool,
+    verify: bool,
+}
+
+/// Reads the run file `config` and checks the trainer's request for the
+/// run at `url`.
+pub fn prepare_trainer(
     config: &Path,
     url: &str,
-    flags: &TrainerFlags,
-    stop: &AtomicBool,
-) -> Result<trainer::TrainerReport, Error> {
+    request: &TrainerRequest,
+) -> Result<TrainerJob, Error> {
     let run = load_run(config)?;
-    let poll = poll_and_patience(flags.poll, flags.patience, Some(flags.max_sample_ratio))?;
+    let poll = poll_and_patience(
+        request.poll,
+        request.patience,
+        Some(request.max_sample_ratio),
+    )?;
     let store = open_store(url, "--run")?;
     let cfg = &run.config;
-    let work = (flags.work.clone()).unwrap_or_else(|| trainer::default_work(url));
-    let opts = trainer::TrainerOptions {
-        store: &store,
+    let work = (request.work.clone()).unwrap_or_else(|| trainer::default_work(url));
+    let job = TrainerJob {
+        generations: request.generations.unwrap_or(cfg.r#loop.generations),
+        min_new_games: (request.min_new_games).unwrap_or(cfg.r#loop.games_per_generation),
+        steps_per_generation: request
+            .steps
+            .unwrap_or(cfg.r#loop.train_steps_per_generation),
+        max_sample_ratio: request.max_sample_ratio,
+        window_generations: request.window_generations,
+        matches: request.matches,
+        verify: !request.no_verify,
+        run,
+        store,
         incarnation: scale::incarnation(),
-        work: work.clone(),
-        config_text: run.text.clone(),
-        generations: flags.generations.unwrap_or(cfg.r#loop.generations),
-        min_new_games: (flags.min_new_games).unwrap_or(cfg.r#loop.games_per_generation),
-        steps_per_generation: flags.steps.unwrap_or(cfg.r#loop.train_steps_per_generation),
-        max_sample_ratio: flags.max_sample_ratio,
-        window_generations: flags.window_generations,
+        work,
         poll,
-        matches: flags.matches,
-        verify: !flags.no_verify,
-        stop,
     };
-    opts.check(cfg)?;
-    eprintln!(
-        "trainer: run {} (work folder {})",
-        store.url(),
-        work.display()
-    );
-    registry::with_game!(run.game, |g| trainer::run(&g, cfg, &opts))
+    job.options(&AtomicBool::new(false))
+        .check(&job.run.config)?;
+    Ok(job)
 }
 
-impl trainer::TrainerReport {
-    /// `triad trainer --json`: the report with its ingestion rates.
-    pub fn json(&self) -> Value {
-        let mut v = serde_json::to_value(self).unwrap_or_default();
-        v["shards_per_s"] = self.shards_per_s().into();
-        v["rows_per_s"] = self.rows_per_s().into();
-        v
+impl TrainerJob {
+    fn options<'a>(&'a self, stop: &'a AtomicBool) -> trainer::TrainerOptions<'a> {
+        trainer::TrainerOptions {
+            store: &self.store,
+            incarnation: self.incarnation.clone(),
+            work: self.work.clone(),
+            config_text: self.run.text.clone(),
+            generations: self.generations,
+            min_new_games: self.min_new_games,
+            steps_per_generation: self.steps_per_generation,
+            max_sample_ratio: self.max_sample_ratio,
+            window_generations: self.window_generations,
+            poll: self.poll,
+            matches: self.matches,
+            verify: self.verify,
+            stop,
+        }
     }
 
-    /// The trainer's closing line on stderr.
-    pub fn line(&self) -> String {
-        format!(
-            "trainer: published {:?}; ingested {} shards ({} rows) at {:.1} shards/s, {:.0} rows/s ({:.1} s of it verifying), {} quarantined; {} steps in {:.1} s",
-            self.published,
-            self.shards_ingested,
-            self.rows_ingested,
-            self.shards_per_s(),
-            self.rows_per_s(),
-            self.verify_seconds,
-            self.shards_quarantined,
-            self.steps,
-            self.train_seconds
-        )
+    /// Runs the trainer on `game` (the run file's) until `stop` or the
+    /// last generation.
+    pub fn run<G: Game>(&self, game: &G, stop: &AtomicBool) -> Result<trainer::TrainerReport, Error>
+    where
+        G::State: AlphaBetaState,
+    {
+        eprintln!(
+            "trainer: run {} (work folder {})",
+            self.store.url(),
+            self.work.display()
+        );
+        trainer::run(game, &self.run.config, &self.options(stop))
     }
 }
 
-/// `triad worker`'s flags.
-pub struct WorkerFlags {
+/// What `triad worker` asks.
+pub struct WorkerRequest {
     /// `--worker` (default: from the scheduler's environment).
     pub worker: Option<u32>,
     /// `--work` (default: a temporary folder, removed at the end).
@@ -157,88 +189,93 @@ pub struct WorkerOutcome {
     pub report: worker::WorkerReport,
 }
 
-/// Runs a self-play worker of the run at `url` until `stop` or
-/// `--max-shards`; `None` when stopped before the trainer published a run
-/// file.
-pub fn run_worker(
+/// A worker ready to play: the run file the trainer published, its store
+/// and its settings ([`prepare_worker`]).
+pub struct WorkerJob {
+    /// The run file, checked, with its game.
+    pub run: Run,
+    store: Store,
+    index: u32,
+    incarnation: String,
+    work: PathBuf,
+    keep_work: bool,
+    games_per_shard: u64,
+    max_shards: Option<u64>,
+    poll: Duration,
+}
+
+/// Checks the worker's request, opens the run at `url` and waits for the
+/// trainer's run file; `None` when stopped before the trainer published
+/// one.
+pub fn prepare_worker(
     url: &str,
-    flags: &WorkerFlags,
+    request: &WorkerRequest,
     stop: &AtomicBool,
-) -> Result<Option<WorkerOutcome>, Error> {
-    let index = worker::index(flags.worker)?;
-    if flags.games_per_shard == 0 {
+) -> Result<Option<WorkerJob>, Error> {
+    let index = worker::index(request.worker)?;
+    if request.games_per_shard == 0 {
         return Err(Error::input("--games-per-shard must be at least 1"));
     }
-    let poll = poll_and_patience(flags.poll, flags.patience, None)?;
+    let poll = poll_and_patience(request.poll, request.patience, None)?;
     let store = open_store(url, "--run")?;
     let incarnation = scale::incarnation();
-    let work = (flags.work.clone()).unwrap_or_else(|| worker::default_work(index, &incarnation));
+    let work = (request.work.clone()).unwrap_or_else(|| worker::default_work(index, &incarnation));
     std::fs::create_dir_all(&work)
         .map_err(|e| Error::input(format!("--work {}: {e}", work.display())))?;
     let Some(config) = worker::wait_for_config(&store, &work, poll, stop)? else {
         return Ok(None);
     };
     let mut run = load_run(&config)?;
-    if let Some(device) = &flags.device {
+    if let Some(device) = &request.device {
         // This machine's device, whatever the run file says: GPU and CPU
         // workers share a run (checkpoints are stored device-free).
         run.config.model.device = device.clone();
         (run.config.model.tch_device()).map_err(|e| Error::input(format!("--device: {}", e.0)))?;
     }
-    let opts = worker::WorkerOptions {
-        store: &store,
-        worker: index,
-        incarnation: incarnation.clone(),
-        work: work.clone(),
-        games_per_shard: flags.games_per_shard,
-        max_shards: flags.max_shards,
-        poll,
-        stop,
-    };
-    let cfg = &run.config;
-    let report = registry::with_game!(run.game, |g| worker::run(&g, cfg, &opts))?;
-    if flags.work.is_none() {
-        let _ = std::fs::remove_dir_all(&work);
-    }
-    Ok(Some(WorkerOutcome {
-        worker: index,
+    Ok(Some(WorkerJob {
+        run,
+        store,
+        index,
         incarnation,
-        report,
+        work,
+        keep_work: request.work.is_some(),
+        games_per_shard: request.games_per_shard,
+        max_shards: request.max_shards,
+        poll,
     }))
 }
 
-impl WorkerOutcome {
-    /// `triad worker --json`: the report, who it was and its rates.
-    pub fn json(&self) -> Value {
-        let r = &self.report;
-        let mut v = serde_json::to_value(r).unwrap_or_default();
-        v["worker"] = self.worker.into();
-        v["incarnation"] = self.incarnation.clone().into();
-        v["games_per_hour"] = r.per_hour(r.games).into();
-        v["rows_per_hour"] = r.per_hour(r.rows).into();
-        v
-    }
-
-    /// The worker's closing line on stderr.
-    pub fn line(&self) -> String {
-        let r = &self.report;
-        format!(
-            "worker {}: {} shards, {} games, {} rows in {:.1} s ({:.0} games/h; {:.1} s playing, {:.1} s uploading){}",
-            self.worker,
-            r.shards,
-            r.games,
-            r.rows,
-            r.seconds,
-            r.per_hour(r.games),
-            r.play_seconds,
-            r.upload_seconds,
-            if r.interrupted { "; stopped by a signal after uploading its finished games" } else { "" }
-        )
+impl WorkerJob {
+    /// Plays on `game` (the run file's) until `stop` or `--max-shards`,
+    /// then removes a work folder of its own making.
+    pub fn run<G: Game>(&self, game: &G, stop: &AtomicBool) -> Result<WorkerOutcome, Error>
+    where
+        G::State: AlphaBetaState,
+    {
+        let opts = worker::WorkerOptions {
+            store: &self.store,
+            worker: self.index,
+            incarnation: self.incarnation.clone(),
+            work: self.work.clone(),
+            games_per_shard: self.games_per_shard,
+            max_shards: self.max_shards,
+            poll: self.poll,
+            stop,
+        };
+        let report = worker::run(game, &self.run.config, &opts)?;
+        if !self.keep_work {
+            let _ = std::fs::remove_dir_all(&self.work);
+        }
+        Ok(WorkerOutcome {
+            worker: self.index,
+            incarnation: self.incarnation.clone(),
+            report,
+        })
     }
 }
 
-/// `triad loop`'s flags.
-pub struct LoopFlags {
+/// What `triad loop` asks beyond its run file.
+pub struct LoopRequest {
     /// `--generations`, replacing `[loop] generations`.
     pub generations: Option<u32>,
     /// `--minutes`, replacing `[loop] minutes`.
@@ -257,34 +294,33 @@ pub struct Finished {
     pub suite: Vec<SuiteRecord>,
 }
 
-/// Runs the loop of the run file `config` in `run` (a folder, or a store
-/// URL: then in a local mirror pushed every minute and at the end, however
-/// the loop ends), calling `done` with the result before the last push.
-pub fn run_loop(
-    config: &Path,
-    run: &Path,
-    flags: &LoopFlags,
-    stop: &AtomicBool,
-    done: &mut dyn FnMut(&Finished),
-) -> Result<(), Error> {
+/// Reads the run file `config` and applies the loop's request to it.
+pub fn prepare_loop(config: &Path, request: &LoopRequest) -> Result<Run, Error> {
     let mut file = load_run(config)?;
-    if let Some(n) = flags.generations {
+    if let Some(n) = request.generations {
         if n == 0 {
             return Err(Error::input("--generations must be at least 1"));
         }
         file.config.r#loop.generations = n;
     }
-    if let Some(m) = flags.minutes {
+    if let Some(m) = request.minutes {
         file.config.r#loop.minutes = m;
         (file.config.r#loop.validate()).map_err(|e| Error::input(format!("--minutes: {e}")))?;
     }
-    let (cfg, text) = (&file.config, file.text.as_str());
+    Ok(file)
+}
+
+/// Calls `body` with the local folder of the run at `run` (a folder, or a
+/// store URL: then a local mirror, pushed every minute and at the end,
+/// however `body` ends).
+pub fn in_run_folder(
+    run: &Path,
+    body: impl FnOnce(&Path) -> Result<(), Error>,
+) -> Result<(), Error> {
     let url = run.to_string_lossy().into_owned();
     if !store::is_url(run) || url.starts_with("file://") {
         let dir = url.strip_prefix("file://").map_or(run, Path::new);
-        return registry::with_game!(file.game, |g| {
-            loop_game(&g, cfg, text, dir, flags, stop, done)
-        });
+        return body(dir);
     }
     // A run in a store: the loop works in a local mirror, pushed every
     // minute and at the end, however it ends.
@@ -292,11 +328,7 @@ pub fn run_loop(
     let local = mirror.local.display().to_string();
     let warn = |e: &Error| eprintln!("warning: pushing the run to {local}: {e}");
     let dir = mirror.local.clone();
-    let (result, pushed) = mirror.pushing(Duration::from_secs(60), warn, || {
-        registry::with_game!(file.game, |g| {
-            loop_game(&g, cfg, text, &dir, flags, stop, done)
-        })
-    });
+    let (result, pushed) = mirror.pushing(Duration::from_secs(60), warn, || body(&dir));
     match (&result, pushed) {
         (_, Ok(n)) => eprintln!("{url}: {n} files pushed"),
         (Ok(()), Err(e)) => return Err(e),
@@ -305,20 +337,21 @@ pub fn run_loop(
     result
 }
 
-fn loop_game<G: Game>(
+/// Runs the loop of `file` (its game, `game`) in the folder `run`,
+/// calling `done` with the result.
+pub fn loop_game<G: Game>(
     game: &G,
-    cfg: &RunConfig,
-    text: &str,
+    file: &Run,
     run: &Path,
-    flags: &LoopFlags,
+    request: &LoopRequest,
     stop: &AtomicBool,
     done: &mut dyn FnMut(&Finished),
 ) -> Result<(), Error>
 where
     G::State: AlphaBetaState,
 {
-    let summary = Loop::open(game, cfg, text, run, stop)
-        .and_then(|l| l.open_ended(flags.open_ended).run())?;
+    let summary = Loop::open(game, &file.config, &file.text, run, stop)
+        .and_then(|l| l.open_ended(request.open_ended).run())?;
     let suite = crate::suite::read(run)?;
     done(&Finished {
         run: run.to_path_buf(),
@@ -328,41 +361,8 @@ where
     Ok(())
 }
 
-impl Finished {
-    /// `triad loop --json`: generations, best network, ratings and suite.
-    pub fn json(&self) -> Value {
-        let m = &self.summary.matches;
-        let fitted = ratings::fitted(m);
-        json!({
-            "generations": self.summary.state.generation,
-            "best": gen_name(self.summary.state.best),
-            "ratings": m.players.iter().zip(&fitted).map(|(p, r)| json!({"player": p, "elo": eval::report::rounded_elo(*r)})).collect::<Vec<_>>(),
-            "suite": self.suite,
-        })
-    }
-
-    /// `triad loop`'s text: the ratings table, the suite's error rates and
-    /// the closing line.
-    pub fn text(&self) -> String {
-        let m = &self.summary.matches;
-        let mut out = format!("{}\n", ratings::ratings_table(m, &ratings::fitted(m)));
-        if !self.suite.is_empty() {
-            out += &format!(
-                "benchmark error rate (%), suite.csv:\n{}",
-                crate::suite::csv(&self.suite)
-            );
-        }
-        out += &format!(
-            "run complete: {} (best network {})\n",
-            self.run.display(),
-            gen_name(self.summary.state.best)
-        );
-        out
-    }
-}
-
-/// `triad train`'s flags (shard paths already localized).
-pub struct TrainFlags {
+/// What `triad train` asks (shard paths already localized).
+pub struct TrainRequest {
     /// `--config`: the run file (its `[game]`, `[model]` and `[train]`).
     pub config: Option<PathBuf>,
     /// `--data`: shard files, folders or run directories.
@@ -384,75 +384,54 @@ pub struct TrainFlags {
     pub skip_bad_shards: bool,
     /// `--mix VARIANT=PATHS`: other variants of the game and their shards,
     /// trained on beside the run's (`train::train_mixed`).
-    pub mix: Vec<MixFlag>,
+    pub mix: Vec<MixRequest>,
 }
 
 /// One `--mix GAME=PATH[,PATH…]`: another variant of the run's game and
 /// its shards.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MixFlag {
+pub struct MixRequest {
     /// The variant, as `--game` takes it (`connect4/6x5`).
     pub game: String,
     /// Its shard files, folders or run directories.
     pub data: Vec<PathBuf>,
 }
 
-impl std::str::FromStr for MixFlag {
-    type Err = String;
-    fn from_str(text: &str) -> Result<MixFlag, String> {
-        let (game, paths) = text.split_once('=').ok_or_else(|| {
-            format!("{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5")
-        })?;
-        let data: Vec<PathBuf> = paths
-            .split(',')
-            .filter(|p| !p.is_empty())
-            .map(PathBuf::from)
-            .collect();
-        if game.is_empty() || data.is_empty() {
-            return Err(format!(
-                "{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5"
-            ));
-        }
-        Ok(MixFlag {
-            game: game.to_string(),
-            data,
-        })
-    }
-}
-
-/// Trains a network as `triad train` does (with a progress bar), calling
-/// `done` with the summary and the run directory before a store's mirror
-/// is pushed back, however the training ends.
-pub fn run_training(
-    flags: &TrainFlags,
-    done: &mut dyn FnMut(&train::Summary, &Path),
-) -> Result<(), Error> {
-    let mut data = flags.data.clone();
-    if let Some(range) = &flags.generations {
+/// The shards `triad train` reads (the chosen generations' files, in the
+/// order of the whole listing) and its game: the run file's, `--game`'s,
+/// else the shards'.
+pub fn prepare_training(request: &TrainRequest) -> Result<(Vec<PathBuf>, AnyGame), Error> {
+    let mut data = request.data.clone();
+    if let Some(range) = &request.generations {
         // The trainer reads what it is given: the chosen generations' shard
         // files, in the order of the whole listing.
         data = (crate::inputs::shards_of(&data, Some(range))?.into_iter())
             .map(|s| s.path)
             .collect();
     }
-    let game = match (&flags.config, &flags.game) {
+    let game = match (&request.config, &request.game) {
         (Some(path), _) => crate::load_game(path)?,
         (None, Some(flag)) => registry::from_flag(flag)?,
         (None, None) => registry::of_shards(&data)?,
     };
-    // A run directory in a store: trained in its local mirror, pushed back
-    // at the end however the training ends (docs/scale-out.md).
-    let out_text = flags.out.to_string_lossy().into_owned();
+    Ok((data, game))
+}
+
+/// Calls `body` with the local folder of the run directory `out`: the
+/// folder itself, or, for a store URL, its local mirror, pushed back at
+/// the end however `body` ends (docs/scale-out.md).
+pub fn in_out_folder(
+    out: &Path,
+    body: impl FnOnce(&Path) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let out_text = out.to_string_lossy().into_owned();
     if let Some(local) = out_text.strip_prefix("file://") {
-        let out = Path::new(local);
-        return registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
-    } else if !store::is_url(&flags.out) {
-        let out = &flags.out;
-        return registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
+        return body(Path::new(local));
+    } else if !store::is_url(out) {
+        return body(out);
     }
     let mirror = crate::inputs::pull_mirror(&out_text)?;
-    let out = &mirror.local;
-    let result = registry::with_game!(game, |g| train_game(&g, flags, data, out, done));
+    let result = body(&mirror.local);
     match (result, mirror.push()) {
         (Ok(()), Ok(n)) => {
             eprintln!("{out_text}: {n} files pushed");
@@ -466,9 +445,11 @@ pub fn run_training(
     }
 }
 
-fn train_game<G: Game>(
+/// Trains a network on `game` as `triad train` does (with a progress bar)
+/// into the folder `out`, calling `done` with the summary.
+pub fn train_game<G: Game>(
     game: &G,
-    flags: &TrainFlags,
+    request: &TrainRequest,
     data: Vec<PathBuf>,
     out: &Path,
     done: &mut dyn FnMut(&train::Summary, &Path),
@@ -476,13 +457,13 @@ fn train_game<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    let (model_cfg, train_cfg, text) = train::run_configs(flags.config.as_deref())?;
-    if flags.steps == Some(0) && (flags.init.is_none() || flags.resume) {
+    let (model_cfg, train_cfg, text) = train::run_configs(request.config.as_deref())?;
+    if request.steps == Some(0) && (request.init.is_none() || request.resume) {
         return Err(Error::input(
             "--steps must be at least 1 (0 only with --init, to label the start network for this game's variant)",
         ));
     }
-    let total = flags.steps.unwrap_or(train_cfg.steps);
+    let total = request.steps.unwrap_or(train_cfg.steps);
     let bar = indicatif::ProgressBar::new(total);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{bar:30} {pos}/{len} steps  {msg}  [{elapsed_precise} < {eta_precise}]",
@@ -491,13 +472,13 @@ where
     }
     // What it trains on is what the game's rules say: a shard that fails
     // verification is refused, or left out with --skip-bad-shards.
-    let data = crate::inputs::verified_data(game, data, flags.skip_bad_shards)?;
+    let data = crate::inputs::verified_data(game, data, request.skip_bad_shards)?;
     bar.set_message("loading the replay window");
     // One writer per run directory: a second `triad train` into it is
     // refused naming the first; a killed one's lock is taken over.
     let _lock = crate::lock::RunLock::acquire(out, "triad train")?;
-    let mut mix = Vec::with_capacity(flags.mix.len());
-    for part in &flags.mix {
+    let mut mix = Vec::with_capacity(request.mix.len());
+    for part in &request.mix {
         let any = registry::from_flag(&part.game)
             .map_err(|e| Error::input(format!("--mix {}: {e}", part.game)))?;
         let Some(other) = any.as_game::<G>() else {
@@ -507,7 +488,7 @@ where
                 G::NAME
             )));
         };
-        let data = crate::inputs::verified_data(other, part.data.clone(), flags.skip_bad_shards)?;
+        let data = crate::inputs::verified_data(other, part.data.clone(), request.skip_bad_shards)?;
         mix.push(train::MixPart {
             game: other.clone(),
             data,
@@ -516,9 +497,9 @@ where
     let opts = train::RunOptions {
         run_dir: out.to_path_buf(),
         data,
-        resume: flags.resume,
-        steps: flags.steps,
-        init: flags.init.clone(),
+        resume: request.resume,
+        steps: request.steps,
+        init: request.init.clone(),
         stop_after: None,
         config_text: Some(text),
     };
@@ -538,8 +519,8 @@ where
     Ok(())
 }
 
-/// `triad selfplay`'s flags.
-pub struct SelfplayFlags {
+/// What `triad selfplay` asks beyond its run file.
+pub struct SelfplayRequest {
     /// `--model`: a checkpoint (default: a fresh network of `[model]`).
     pub model: Option<PathBuf>,
     /// `--games`.
@@ -554,41 +535,35 @@ pub struct SelfplayFlags {
     pub shard_games: u64,
 }
 
-/// Plays self-play games into shards as `triad selfplay` does (with a
-/// progress bar), calling `done` with the report and the network's id;
-/// for a store, the shards are written in a temporary folder and then each
-/// uploaded by put-if-absent (a name already there is refused).
-pub fn run_selfplay(
-    config: &Path,
-    flags: &SelfplayFlags,
-    stop: &AtomicBool,
-    done: &mut dyn FnMut(&crate::selfplay::Report, &str),
+/// Calls `body` with the folder self-play writes its shards into: `out`
+/// itself, or, for a store URL, a temporary folder whose shards are then
+/// each uploaded by put-if-absent (a name already there is refused).
+pub fn into_shard_folder(
+    out: &Path,
+    body: impl FnOnce(&Path) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let run = load_run(config)?;
-    let cfg = &run.config;
-    let out_text = flags.out.to_string_lossy().into_owned();
+    let out_text = out.to_string_lossy().into_owned();
     if let Some(local) = out_text.strip_prefix("file://") {
-        let out = Path::new(local);
-        return registry::with_game!(run.game, |g| selfplay_game(&g, cfg, flags, out, stop, done));
-    } else if !store::is_url(&flags.out) {
-        let out = &flags.out;
-        return registry::with_game!(run.game, |g| selfplay_game(&g, cfg, flags, out, stop, done));
+        return body(Path::new(local));
+    } else if !store::is_url(out) {
+        return body(out);
     }
     let store = open_store(&out_text, "--out")?;
     let local = std::env::temp_dir().join(format!("triad-selfplay-{}", scale::incarnation()));
-    registry::with_game!(run.game, |g| selfplay_game(
-        &g, cfg, flags, &local, stop, done
-    ))?;
+    body(&local)?;
     let result = crate::selfplay::upload_shards(&store, &local);
     let _ = std::fs::remove_dir_all(&local);
     eprintln!("{out_text}: {} shards uploaded", result?);
     Ok(())
 }
 
-fn selfplay_game<G: Game>(
+/// Plays self-play games of `game` into shards in `out` as `triad
+/// selfplay` does (with a progress bar), calling `done` with the report
+/// and the network's id.
+pub fn selfplay_game<G: Game>(
     game: &G,
     cfg: &RunConfig,
-    flags: &SelfplayFlags,
+    request: &SelfplayRequest,
     out: &Path,
     stop: &AtomicBool,
     done: &mut dyn FnMut(&crate::selfplay::Report, &str),
@@ -596,23 +571,23 @@ fn selfplay_game<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    if flags.games == 0 {
+    if request.games == 0 {
         return Err(Error::input("--games must be at least 1"));
     }
-    if flags.shard_games == 0 {
+    if request.shard_games == 0 {
         return Err(Error::input("--shard-games must be at least 1"));
     }
     let job = crate::selfplay::Job {
         out: out.to_path_buf(),
-        games: flags.games,
-        first_game_id: flags.first_game_id,
-        seed: flags.seed,
-        shard_games: flags.shard_games,
+        games: request.games,
+        first_game_id: request.first_game_id,
+        seed: request.seed,
+        shard_games: request.shard_games,
         model_id: String::new(),
     };
-    let prepared = crate::selfplay::prepare_job(game, cfg, flags.model.as_deref(), job)?;
+    let prepared = crate::selfplay::prepare_job(game, cfg, request.model.as_deref(), job)?;
     let model_id = prepared.model_id().to_string();
-    let bar = indicatif::ProgressBar::new(flags.games);
+    let bar = indicatif::ProgressBar::new(request.games);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}",

@@ -1,5 +1,6 @@
 //! The flags of `triad train` (its `run` is `src/cmd/train.rs`).
 
+use pipeline::roles::MixRequest;
 use std::path::PathBuf;
 
 /// Train a network on self-play shards: batches from the replay window of
@@ -22,7 +23,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
     #[command(flatten)]
-    pub generations: crate::GenerationsArg,
+    pub generations: crate::cli::GenerationsArg,
     /// The run directory (created if missing), or a store URL (s3://,
     /// gs://, az://: trained in a local mirror, pushed back at the end).
     #[arg(long, value_name = "RUN_DIR|URL")]
@@ -52,9 +53,27 @@ pub struct Args {
     /// shards: `connect4/6x5=runs/c4-6x5[,more]`; repeat for more. Each
     /// variant has its own replay window; each batch is of one variant,
     /// drawn in proportion to the windows' sizes (docs/train.md).
-    #[arg(long, value_name = "GAME=PATHS")]
-    pub mix: Vec<pipeline::options::MixFlag>,
+    #[arg(long, value_name = "GAME=PATHS", value_parser = parse_mix)]
+    pub mix: Vec<MixRequest>,
     /// Print a one-object JSON summary on stdout at the end.
     #[arg(long)]
     pub json: bool,
+}
+
+/// One `--mix GAME=PATH[,PATH…]`.
+fn parse_mix(text: &str) -> Result<MixRequest, String> {
+    let usage = || format!("{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5");
+    let (game, paths) = text.split_once('=').ok_or_else(usage)?;
+    let data: Vec<PathBuf> = paths
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if game.is_empty() || data.is_empty() {
+        return Err(usage());
+    }
+    Ok(MixRequest {
+        game: game.to_string(),
+        data,
+    })
 }

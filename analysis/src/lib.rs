@@ -11,14 +11,12 @@
 //!
 //! With a network player (`net:CKPT,sims=N`) up to [`MAX_IN_FLIGHT`]
 //! queries are searched at once, in lockstep as matches are
-//! ([`crate::lockstep`]): every search runs until its next leaf needs the
+//! (`players::lockstep`): every search runs until its next leaf needs the
 //! network, the waiting leaves go through the one network as a batch, and
 //! a query is answered as soon as its search is done, so answers may come
 //! in another order than the queries. Every other player (`ab:`, `mcts:`,
 //! `solver`, `random`) answers each query when it is read, in order.
 
-use crate::players::{player_search, search_config};
-use crate::Error;
 use eval::analyze::line_text;
 use eval::arena::players::{NetSpec, Player, PlayerSpec, RandomPlayer};
 use eval::search::{Limits, Score, Searcher};
@@ -27,6 +25,7 @@ use game::{AlphaBetaState, Color, Game, GameState, History, PerfectPlayer};
 use mcts::{
     Evaluator, MoveStats, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized,
 };
+use players::{player_search, search_config};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::BufRead;
@@ -44,8 +43,47 @@ pub const PV_LEN: usize = 16;
 pub const MAX_VISITS: u32 = 1 << 24;
 
 /// Centipawns at which an `ab:` score reads as a 73% winrate
-/// (`1 / (1 + e^-1)`): the leaf hint's scale ([`crate::leafhint::HINT_SCALE`]).
-pub const CP_SCALE: f32 = crate::leafhint::HINT_SCALE;
+/// (`1 / (1 + e^-1)`): the leaf hint's scale ([`players::HINT_SCALE`]).
+pub const CP_SCALE: f32 = players::HINT_SCALE;
+
+/// Why the engine could not start or stopped: a player it cannot seat
+/// (bad input) or its input failing while read.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A `net:` player's checkpoint that cannot be loaded for this game.
+    #[error("--player: {source}")]
+    Checkpoint {
+        /// The checkpoint's path as the spec gives it.
+        path: String,
+        #[source]
+        source: model::CheckpointError,
+    },
+    /// A `symmetry=` option asked of a game without symmetries.
+    #[error(transparent)]
+    Symmetry(#[from] players::SymmetryError),
+    /// `solver` asked of a game that has none.
+    #[error("--player {spec}: the game `{game}` has no solver")]
+    NoSolver {
+        /// The player spec as written.
+        spec: String,
+        /// The game's name.
+        game: &'static str,
+    },
+    /// Reading the queries failed.
+    #[error("reading the input: {source}")]
+    Read {
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Whether the user can fix it (a player that cannot be seated), as
+    /// against a failure while working.
+    pub fn is_input(&self) -> bool {
+        !matches!(self, Error::Read { .. })
+    }
+}
 
 /// One query as read from its line (KataGo's field names).
 #[derive(Clone, Debug, PartialEq)]
@@ -393,8 +431,11 @@ where
         if let PlayerSpec::Net(n) = spec {
             let tag = game::GameTag::of(game);
             let (net, _) = model::Network::load(std::path::Path::new(&n.path), &tag, device)
-                .map_err(|e| Error::input(format!("--player: {e}")))?;
-            let symmetries = crate::players::symmetry_use(n, game).map_err(Error::input)?;
+                .map_err(|source| Error::Checkpoint {
+                    path: n.path.clone(),
+                    source,
+                })?;
+            let symmetries = players::symmetry_use(n, game)?;
             return Ok(Engine::with_evaluator(
                 game,
                 n.clone(),
@@ -415,10 +456,10 @@ where
             PlayerSpec::Solver(depth) => match G::State::solver(*depth, seed) {
                 Some(s) => Analyst::Solver(s),
                 None => {
-                    return Err(Error::input(format!(
-                        "--player {spec}: the game `{}` has no solver",
-                        G::NAME
-                    )))
+                    return Err(Error::NoSolver {
+                        spec: spec.to_string(),
+                        game: G::NAME,
+                    })
                 }
             },
             PlayerSpec::Net(_) => unreachable!("loaded above"),
@@ -454,14 +495,14 @@ where
         input: impl BufRead + Send,
         out: &mut dyn FnMut(&str) -> bool,
     ) -> Result<(), Error> {
-        let (tx, rx) = mpsc::sync_channel::<Result<Vec<u8>, String>>(MAX_IN_FLIGHT);
+        let (tx, rx) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(MAX_IN_FLIGHT);
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 for line in input.split(b'\n') {
                     let stop = match line {
                         Ok(l) => tx.send(Ok(l)).is_err(),
                         Err(e) => {
-                            let _ = tx.send(Err(format!("reading the input: {e}")));
+                            let _ = tx.send(Err(e));
                             true
                         }
                     };
@@ -479,7 +520,7 @@ where
 
     fn serve_lines(
         &mut self,
-        rx: &mpsc::Receiver<Result<Vec<u8>, String>>,
+        rx: &mpsc::Receiver<std::io::Result<Vec<u8>>>,
         out: &mut dyn FnMut(&str) -> bool,
     ) -> Result<(), Error> {
         let mut searches: Vec<NetTurn<G::State>> = Vec::new();
@@ -500,7 +541,7 @@ where
                     ended = true;
                     break;
                 };
-                let bytes = msg.map_err(Error::failed)?;
+                let bytes = msg.map_err(|source| Error::Read { source })?;
                 let line = match String::from_utf8(bytes) {
                     Ok(l) => l,
                     Err(_) => {

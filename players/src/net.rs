@@ -2,14 +2,13 @@
 //! MCTS (no root noise, the most visited move). They live here because the
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
-use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec, SymmetrySpec};
+use crate::lockstep::{self, NetKey};
+use crate::spec::{player_search, search_config, symmetry_use};
+use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
 use game::{AlphaBetaState, Game, GameState, GameTag, History};
-use mcts::{
-    Algorithm, Evaluator, NetworkEvaluator, Rng, Search, SearchConfig, SearchParams, Symmetrized,
-    SymmetryUse,
-};
-use selfplay::{EvalServer, SelfplayConfig};
+use mcts::{Evaluator, NetworkEvaluator, Rng, Search, SearchParams, Symmetrized, SymmetryUse};
+use selfplay::EvalServer;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -148,81 +147,6 @@ impl<S: GameState> NetPlayers<S> {
     }
 }
 
-/// The search configuration of a `net:` player (its options are read and
-/// checked with the spec, [`NetSpec`]): `algorithm`, `cpuct`,
-/// `mate_check` (default true), `solver` (default false), `leaf_eval` (the
-/// weight of the game's quiescence judgement in each leaf's value, default
-/// 0; see `[selfplay] leaf_eval_weight`), `reuse` (default false: keep the
-/// subtree of the moves played since the last search, counting its visits
-/// in the budget, as self-play's `tree_reuse`), `lcb` (LCB move selection
-/// in standard errors, default 0: the most visited move); every other
-/// constant the search's default.
-pub(crate) fn search_config(spec: &NetSpec) -> SearchConfig {
-    let default = SearchConfig::default();
-    SearchConfig {
-        algorithm: if spec.gumbel {
-            Algorithm::Gumbel
-        } else {
-            Algorithm::Puct
-        },
-        c_puct: spec.cpuct.unwrap_or(default.c_puct),
-        mate_check: spec.mate_check,
-        solver: spec.solver,
-        leaf_eval_weight: spec.leaf_eval,
-        lcb_stdevs: spec.lcb,
-        // A match player searches each move afresh unless told to keep
-        // the subtree (`reuse=true`).
-        tree_reuse: spec.reuse,
-        ..default
-    }
-}
-
-/// How a `net:` player uses the game's symmetries: averaged over all of
-/// them with `symmetry=average`, one drawn per evaluation with
-/// `symmetry=random[:SALT]`, else none (`Average(1)`: evaluated once, as it
-/// is). Asked of a game (or variant) without symmetries, it is an error
-/// naming the option.
-pub(crate) fn symmetry_use<G: Game>(spec: &NetSpec, game: &G) -> Result<SymmetryUse, String> {
-    let (name, salt) = match spec.symmetry {
-        SymmetrySpec::None => return Ok(SymmetryUse::Average(1)),
-        SymmetrySpec::Average => ("average", None),
-        SymmetrySpec::Random(salt) => ("random", Some(salt)),
-    };
-    match (game.symmetries(), salt) {
-        (k, None) if k > 1 => Ok(SymmetryUse::Average(k)),
-        (count, Some(salt)) if count > 1 => Ok(SymmetryUse::Random { count, salt }),
-        _ => Err(format!(
-            "net player symmetry={name}: {} has no symmetry to use; remove the option",
-            GameTag::of(game)
-        )),
-    }
-}
-
-/// The `net:` spec of a match player at `path` with `sims` simulations
-/// that searches as the run's self-play does, beyond its simulations: the
-/// leaf hint's weight (`[selfplay] leaf_eval_weight`), since the hint is
-/// part of the agent, and tree reuse (`[selfplay] tree_reuse` with PUCT,
-/// the players' algorithm): the subtree of the moves played since its last
-/// search is kept, which cut a 128-simulation match against `ab:depth=1`
-/// to 0.83 of its wall time at the same score (docs/methods.md, "Tree
-/// reuse in matches").
-pub fn selfplay_net_spec(path: String, sims: u32, config: &SelfplayConfig) -> NetSpec {
-    let mut spec = NetSpec::new(path, sims);
-    if config.leaf_eval_weight > 0.0 {
-        spec = spec.with_leaf_eval(config.leaf_eval_weight);
-    }
-    if config.tree_reuse && config.algorithm == Algorithm::Puct {
-        spec = spec.with_reuse(true);
-    }
-    spec
-}
-
-/// The search of a network player with `config`, the quiescence leaf hint
-/// included when its `leaf_eval_weight` asks for one.
-pub(crate) fn player_search<S: AlphaBetaState>(config: &SearchConfig, start: &S) -> Search<S> {
-    Search::new(config, start, crate::leafhint::quiescence_hint(config))
-}
-
 impl<G: Game> NetFactory<G> for NetPlayers<G::State>
 where
     G::State: AlphaBetaState,
@@ -230,7 +154,11 @@ where
     fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
         let config = search_config(spec);
         Ok(Box::new(NetPlayer {
-            evaluator: self.evaluator(&GameTag::of(game), spec, symmetry_use(spec, game)?)?,
+            evaluator: self.evaluator(
+                &GameTag::of(game),
+                spec,
+                symmetry_use(spec, game).map_err(|e| e.to_string())?,
+            )?,
             search: player_search(&config, &game.start()),
             sims: spec.sims,
             rng: Rng::new(seed),
@@ -238,7 +166,7 @@ where
     }
 
     /// Without a shared server (the CPU), matches are played in lockstep
-    /// (crate::lockstep): each checkpoint loaded once per driver thread, its
+    /// ([`crate::lockstep`]): each checkpoint loaded once per driver thread, its
     /// leaves batched across that thread's games in flight; with
     /// [`Batching::Game`], game by game (`None`).
     fn run_match(
@@ -256,19 +184,19 @@ where
         let tag = GameTag::of(game);
         // The distinct checkpoints, each with the way it uses the
         // symmetries (a checkpoint played two ways is two networks).
-        let mut keys: Vec<crate::lockstep::NetKey> = Vec::new();
+        let mut keys: Vec<NetKey> = Vec::new();
         for spec in players {
             let PlayerSpec::Net(n) = spec else { continue };
             let key = match symmetry_use(n, game) {
                 Ok(k) => (n.path.clone(), k),
-                Err(e) => return Some(Err(e)),
+                Err(e) => return Some(Err(e.to_string())),
             };
             if !keys.contains(&key) {
                 keys.push(key);
             }
         }
         // A copy of each for every driver thread.
-        let mut networks: Vec<Vec<(crate::lockstep::NetKey, model::Network)>> = Vec::new();
+        let mut networks: Vec<Vec<(NetKey, model::Network)>> = Vec::new();
         for _ in 0..opts.threads.max(1) {
             let mut nets = Vec::with_capacity(keys.len());
             for key in &keys {
@@ -279,7 +207,7 @@ where
             }
             networks.push(nets);
         }
-        Some(crate::lockstep::run(
+        Some(lockstep::run(
             game, players, networks, schedule, openings, opts, on_game,
         ))
     }
@@ -314,95 +242,6 @@ mod tests {
     use eval::arena::{self, openings::random_openings, players::PlayerSpec, RunOptions, Schedule};
     use model::{CheckpointInfo, Network, Shape};
     use piratechnics::{Piratechnics, Position};
-
-    /// `net:…,leaf_eval=W` sets the search's leaf weight and refuses a
-    /// weight outside [0, 1], naming the option; the loop's players get
-    /// the run's `[selfplay] leaf_eval_weight`.
-    #[test]
-    fn leaf_eval_is_a_weight_and_the_loop_passes_it_on() {
-        let spec = |o: &str| -> Result<NetSpec, String> {
-            match format!("net:x.safetensors,sims=8,{o}").parse()? {
-                PlayerSpec::Net(n) => Ok(n),
-                other => panic!("{other}"),
-            }
-        };
-        let c = search_config(&spec("leaf_eval=0.25").unwrap());
-        assert_eq!(c.leaf_eval_weight, 0.25);
-        for bad in ["leaf_eval=1.5", "leaf_eval=-0.1", "leaf_eval=x"] {
-            let e = spec(bad).unwrap_err();
-            assert!(e.contains("leaf_eval"), "{e}");
-        }
-        let sp = SelfplayConfig {
-            leaf_eval_weight: 0.5,
-            ..SelfplayConfig::default()
-        };
-        let n = selfplay_net_spec("x".into(), 8, &sp);
-        assert_eq!(
-            PlayerSpec::Net(n.clone()).to_string(),
-            "net:x,sims=8,leaf_eval=0.5,reuse=true"
-        );
-        let c = search_config(&n);
-        assert_eq!(c.leaf_eval_weight, 0.5);
-        assert!(c.tree_reuse);
-        // A player keeps no tree unless told; self-play without reuse, or
-        // with Gumbel (which never reuses), asks for none.
-        assert!(!search_config(&spec("mate_check=true").unwrap()).tree_reuse);
-        for sp in [
-            SelfplayConfig {
-                tree_reuse: false,
-                ..SelfplayConfig::default()
-            },
-            SelfplayConfig {
-                algorithm: Algorithm::Gumbel,
-                ..SelfplayConfig::default()
-            },
-        ] {
-            assert_eq!(selfplay_net_spec("x".into(), 8, &sp), NetSpec::new("x", 8));
-        }
-        assert!(spec("reuse=maybe").unwrap_err().contains("reuse"));
-    }
-
-    /// The quiescence hint: the start is about even; elsewhere the
-    /// hint is at least the static evaluation's probability (the side to
-    /// move may stand pat, out of check) and above it where a capture
-    /// wins material, so it is the captures-played-out judgement.
-    #[test]
-    fn the_quiescence_hint_plays_out_the_captures() {
-        use mcts::LeafHint;
-        let mut hint = crate::leafhint::QuiescenceHint::<Position>::new();
-        let mut engine = eval::Searcher::<Position>::new(1);
-        let start = Position::start();
-        let even = hint.win_probability(&start);
-        assert!((even - 0.5).abs() < 0.05, "start: {even}");
-        let prob = |cp: i32| game::win_probability(cp as f32, crate::leafhint::HINT_SCALE);
-        let mut rng = game::SplitMix::new(3);
-        let mut moves = Vec::new();
-        let (mut checked, mut gains) = (0, 0);
-        for _ in 0..6 {
-            let mut pos = start.clone();
-            for _ in 0..60 {
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() || pos.terminal(true, 1).is_some() {
-                    break;
-                }
-                let p = hint.win_probability(&pos);
-                assert!((0.0..=1.0).contains(&p), "{p}");
-                if !pos.in_check() {
-                    let stand = prob(engine.evaluate(&pos));
-                    assert!(p >= stand - 1e-6, "{pos}: hint {p} below static {stand}");
-                    checked += 1;
-                    if p > stand + 0.05 {
-                        gains += 1;
-                    }
-                }
-                pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
-            }
-        }
-        assert!(
-            checked > 100 && gains > 0,
-            "{checked} positions, {gains} gains"
-        );
-    }
 
     /// Games on four threads whose net players share one evaluation server
     /// (what CUDA gets), games in lockstep (the CPU default) and games

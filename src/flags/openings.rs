@@ -1,6 +1,6 @@
 //! The flags of `triad openings` (its `run` is `src/cmd/openings.rs`).
 
-use crate::GenerationsArg;
+use crate::cli::GenerationsArg;
 use data::openings;
 use std::path::PathBuf;
 
