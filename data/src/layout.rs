@@ -41,7 +41,7 @@
 //! Runs written before this layout (distributed runs: `shards/g000003/`,
 //! `checkpoints/g000003…`, `matches/g000003.json`) are named by [`v1`];
 //! readers refuse them with [`old_layout_message`], and `triad data
-//! upgrade` renames them (`pipeline::layout::upgrade`).
+//! upgrade` renames them (`pipeline::scale::upgrade`).
 
 use std::path::Path;
 

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use tch::{nn, Kind};
 
 /// Network shape and where it runs. Every field has a default, so an empty
 /// `[model]` section (or none) gives the quickstart network: small enough
@@ -34,7 +35,7 @@ pub struct ModelConfig {
     /// What the trunk's convolutions see past the board's edge: "zeros"
     /// (default) or "circular" (the opposite edge, for toroidal boards such
     /// as Pirate Chess's; docs/games/pirate.md has the measurement).
-    pub padding: crate::net::Padding,
+    pub padding: Padding,
     /// Global-pooling bias in every second residual block (KataGo's
     /// "global pooling"; default false): the block's first activations are
     /// pooled over the board (mean and max per channel) and a linear map of
@@ -53,7 +54,7 @@ pub struct ModelConfig {
     /// they are faster; training always runs in fp32). `triad bench model
     /// --precision fp32,bf16` measures the speed and the change in the
     /// evaluations (docs/model.md, "Precision").
-    pub precision: crate::net::Precision,
+    pub precision: Precision,
     /// A network equivariant to the left-right mirror by construction
     /// (default false): each trunk convolution's channels in two halves
     /// that the mirror swaps, the second half's weights the first's
@@ -76,16 +77,101 @@ impl Default for ModelConfig {
             value_hidden: 64,
             device: "auto".to_string(),
             threads: 1,
-            padding: crate::net::Padding::Zeros,
+            padding: Padding::Zeros,
             global_pool: false,
             aux_heads: false,
-            precision: crate::net::Precision::Fp32,
+            precision: Precision::Fp32,
             mirror: false,
         }
     }
 }
 
 pub use runfile::ConfigError;
+
+/// What the trunk's 3×3 convolutions see beyond the board's edge: zeros
+/// (an edge is an edge), or the opposite edge (`circular`: for boards
+/// without an edge, such as Pirate Chess's torus, where `a1` neighbours
+/// `h1`). The weights are the same either way; the sidecar records it
+/// because the same weights compute a different function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Padding {
+    #[default]
+    Zeros,
+    Circular,
+}
+
+impl Padding {
+    pub(crate) fn mode(self) -> nn::PaddingMode {
+        match self {
+            Padding::Zeros => nn::PaddingMode::Zeros,
+            Padding::Circular => nn::PaddingMode::Circular,
+        }
+    }
+}
+
+/// The number format a network evaluates in (`[model] precision`):
+/// `fp32` (the default, and always what training uses), or `bf16` / `fp16`,
+/// weights and activations in 16 bits, for inference only. Softmaxes run
+/// in fp32 either way. On a GPU 16 bits halve the memory traffic and use
+/// the tensor cores; on a CPU fp32 is the fastest. `triad bench model
+/// --precision fp32,bf16` measures both the speed and what the 16 bits
+/// change in the evaluations (docs/model.md, "Precision").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    #[default]
+    Fp32,
+    Bf16,
+    Fp16,
+}
+
+impl Precision {
+    /// Every precision, in the order `bench model` reports them.
+    pub const ALL: [Precision; 3] = [Precision::Fp32, Precision::Bf16, Precision::Fp16];
+
+    /// The name written in run files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Bf16 => "bf16",
+            Precision::Fp16 => "fp16",
+        }
+    }
+
+    /// The tensor kind of the weights and activations.
+    pub fn kind(self) -> Kind {
+        match self {
+            Precision::Fp32 => Kind::Float,
+            Precision::Bf16 => Kind::BFloat16,
+            Precision::Fp16 => Kind::Half,
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = crate::ConfigError;
+    fn from_str(s: &str) -> Result<Precision, crate::ConfigError> {
+        Precision::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                crate::ConfigError(format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
+            })
+    }
+}
+
+/// The largest sizes a network may have (far above anything trainable on
+/// one machine): a config or sidecar beyond them is refused by name
+/// instead of aborting in an allocation.
+pub const MAX_BLOCKS: usize = 256;
+pub const MAX_WIDTH: usize = 8192;
 
 impl ModelConfig {
     /// Reads the `[model]` section of a run file (defaults when absent); an
@@ -107,18 +193,15 @@ impl ModelConfig {
             ("policy_hidden", self.policy_hidden),
             ("value_hidden", self.value_hidden),
         ] {
-            if !(1..=crate::net::MAX_WIDTH).contains(&v) {
+            if !(1..=MAX_WIDTH).contains(&v) {
                 return Err(ConfigError(format!(
                     "model.{key}: must be 1..={}",
-                    crate::net::MAX_WIDTH
+                    MAX_WIDTH
                 )));
             }
         }
-        if self.blocks > crate::net::MAX_BLOCKS {
-            return Err(ConfigError(format!(
-                "model.blocks: at most {}",
-                crate::net::MAX_BLOCKS
-            )));
+        if self.blocks > MAX_BLOCKS {
+            return Err(ConfigError(format!("model.blocks: at most {}", MAX_BLOCKS)));
         }
         if self.mirror && !self.channels.is_multiple_of(2) {
             return Err(ConfigError(format!(
@@ -127,7 +210,7 @@ impl ModelConfig {
                 self.channels + 1
             )));
         }
-        if self.mirror && self.padding != crate::net::Padding::Zeros {
+        if self.mirror && self.padding != Padding::Zeros {
             return Err(ConfigError(
                 "model.mirror: needs padding = \"zeros\" (a mirror-equivariant trunk pads with zeros)".into(),
             ));

@@ -21,9 +21,8 @@ pub mod net;
 pub mod runtime;
 
 pub use checkpoint::{CheckpointError, CheckpointInfo};
-pub use config::{ConfigError, ModelConfig};
+pub use config::{ConfigError, ModelConfig, Padding, Precision};
 pub use encode::{encode_batch, BatchTensors, EncodedLeaf, Encoder, Input, PackedTensors};
 pub use net::{
-    policy_loss, value_loss, with_torch_rng, AuxOutputs, Evaluation, Network, Padding, Precision,
-    ReplyMoves, Shape,
+    policy_loss, value_loss, with_torch_rng, AuxOutputs, Evaluation, Network, ReplyMoves, Shape,
 };

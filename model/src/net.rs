@@ -9,91 +9,12 @@
 //! (often 50–150), then gathered per move; the result is the same function at
 //! a fraction of the cost.
 
-use crate::config::{ConfigError, ModelConfig};
+use crate::config::{ConfigError, ModelConfig, Padding, Precision, MAX_BLOCKS, MAX_WIDTH};
 use crate::encode::{BatchTensors, Encoder, Input, PackedTensors};
 use game::{Encoding, GameState};
 use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
-
-/// What the trunk's 3×3 convolutions see beyond the board's edge: zeros
-/// (an edge is an edge), or the opposite edge (`circular`: for boards
-/// without an edge, such as Pirate Chess's torus, where `a1` neighbours
-/// `h1`). The weights are the same either way; the sidecar records it
-/// because the same weights compute a different function.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Padding {
-    #[default]
-    Zeros,
-    Circular,
-}
-
-impl Padding {
-    fn mode(self) -> nn::PaddingMode {
-        match self {
-            Padding::Zeros => nn::PaddingMode::Zeros,
-            Padding::Circular => nn::PaddingMode::Circular,
-        }
-    }
-}
-
-/// The number format a network evaluates in (`[model] precision`):
-/// `fp32` (the default, and always what training uses), or `bf16` / `fp16`,
-/// weights and activations in 16 bits, for inference only. Softmaxes run
-/// in fp32 either way. On a GPU 16 bits halve the memory traffic and use
-/// the tensor cores; on a CPU fp32 is the fastest. `triad bench model
-/// --precision fp32,bf16` measures both the speed and what the 16 bits
-/// change in the evaluations (docs/model.md, "Precision").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Precision {
-    #[default]
-    Fp32,
-    Bf16,
-    Fp16,
-}
-
-impl Precision {
-    /// Every precision, in the order `bench model` reports them.
-    pub const ALL: [Precision; 3] = [Precision::Fp32, Precision::Bf16, Precision::Fp16];
-
-    /// The name written in run files and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Precision::Fp32 => "fp32",
-            Precision::Bf16 => "bf16",
-            Precision::Fp16 => "fp16",
-        }
-    }
-
-    /// The tensor kind of the weights and activations.
-    pub fn kind(self) -> Kind {
-        match self {
-            Precision::Fp32 => Kind::Float,
-            Precision::Bf16 => Kind::BFloat16,
-            Precision::Fp16 => Kind::Half,
-        }
-    }
-}
-
-impl std::fmt::Display for Precision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Precision {
-    type Err = crate::ConfigError;
-    fn from_str(s: &str) -> Result<Precision, crate::ConfigError> {
-        Precision::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                crate::ConfigError(format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
-            })
-    }
-}
 
 /// Everything that fixes the set and shapes of the weights. Stored in every
 /// checkpoint's sidecar; a checkpoint loads only into the same shape.
@@ -150,12 +71,6 @@ impl Shape {
         }
     }
 }
-
-/// The largest sizes a network may have (far above anything trainable on
-/// one machine): a config or sidecar beyond them is refused by name
-/// instead of aborting in an allocation.
-pub const MAX_BLOCKS: usize = 256;
-pub const MAX_WIDTH: usize = 8192;
 
 impl Shape {
     /// Checks every size is within `1..=MAX_WIDTH` (blocks `0..=MAX_BLOCKS`);

@@ -5,7 +5,7 @@
 //! section's values included, so a bad value stops a run before any work
 //! (docs/config.md).
 
-use crate::run::LoopConfig;
+use crate::loop_config::LoopConfig;
 use runfile::ConfigError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -12,9 +12,11 @@
 
 pub mod config;
 mod error;
+pub mod files;
 pub mod inputs;
 pub mod layout;
 pub mod lock;
+pub mod loop_config;
 pub mod matches;
 pub mod matchup;
 pub mod plot;

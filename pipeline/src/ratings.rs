@@ -90,7 +90,11 @@ pub fn decided(m: &Matches, rung: &str, g: u32, n: u32) -> Option<f64> {
         if seen.len() == n as usize {
             break;
         }
-        let Some(i) = m.players.iter().position(|p| *p == crate::run::gen_name(k)) else {
+        let Some(i) = m
+            .players
+            .iter()
+            .position(|p| *p == crate::layout::gen_name(k))
+        else {
             continue;
         };
         let [w, d, l] = m.wdl[i][j];
@@ -125,7 +129,11 @@ pub fn write_ratings(run: &Path, m: &Matches, up_to: u32) -> Result<(), Error> {
     }
     csv.push('\n');
     for g in 0..=up_to {
-        let Some(i) = m.players.iter().position(|p| *p == crate::run::gen_name(g)) else {
+        let Some(i) = m
+            .players
+            .iter()
+            .position(|p| *p == crate::layout::gen_name(g))
+        else {
             continue;
         };
         csv.push_str(&format!("{g},{:.1}", ratings[i]));
@@ -140,14 +148,14 @@ pub fn write_ratings(run: &Path, m: &Matches, up_to: u32) -> Result<(), Error> {
         }
         csv.push('\n');
     }
-    crate::run::write_atomic(&run.join("ratings.csv"), &csv)?;
-    crate::run::write_atomic(&run.join("ratings.md"), &ratings_table(m, &ratings))
+    crate::files::write_atomic(&run.join("ratings.csv"), &csv)?;
+    crate::files::write_atomic(&run.join("ratings.md"), &ratings_table(m, &ratings))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::gen_name;
+    use crate::layout::gen_name;
 
     fn with(results: &[(u32, &str, [u64; 3])]) -> Matches {
         let mut m = Matches::default();

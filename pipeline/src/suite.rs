@@ -4,7 +4,7 @@
 //! rate in percent by generation and file, what `triad plot` draws beside
 //! the ratings).
 
-use crate::run::write_atomic;
+use crate::files::write_atomic;
 use crate::Error;
 use eval::suite::SuiteScore;
 use serde::{Deserialize, Serialize};

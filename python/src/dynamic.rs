@@ -4,8 +4,12 @@
 //! `with_game!`). A Python call makes one virtual call here; the games'
 //! own code under it stays monomorphised.
 
-use game::{AlphaBetaState, Encoding, Game, GameError, GameMove, GameState, History, Outcome};
+use game::{
+    AlphaBetaState, Encoding, Game, GameError, GameMove, GameState, GameTag, History, Outcome,
+};
+use model::{CheckpointInfo, ModelConfig, Network};
 use std::any::Any;
+use std::path::Path;
 
 /// The pyspiel player id of a finished game (`kTerminalPlayerId`).
 pub const TERMINAL_PLAYER: i32 = -4;
@@ -36,12 +40,9 @@ pub trait DynGame: Send + Sync {
     /// legal moves padded to the most of any state.
     fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String>;
     /// A fresh network of `[model]`'s default shape for this game.
-    fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet>;
+    fn fresh_network(&self, seed: u64) -> Box<dyn DynNet>;
     /// The checkpoint at `path`, which must be of this game and variant.
-    fn load_network(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<Box<dyn crate::network::DynNet>, String>;
+    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, String>;
 }
 
 /// One game in progress (its start, moves and position), as the Python
@@ -268,14 +269,11 @@ where
             max_moves: enc.max_moves(),
         })
     }
-    fn fresh_network(&self, seed: u64) -> Box<dyn crate::network::DynNet> {
-        crate::network::fresh(&self.0, seed)
+    fn fresh_network(&self, seed: u64) -> Box<dyn DynNet> {
+        fresh(&self.0, seed)
     }
-    fn load_network(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<Box<dyn crate::network::DynNet>, String> {
-        crate::network::load(&self.0, path)
+    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, String> {
+        load(&self.0, path)
     }
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String> {
         let mut inputs = Vec::with_capacity(states.len());
@@ -402,5 +400,88 @@ where
         let best = uct.search(self.state()).map(|m| m.code());
         let edges = uct.root_edges().map(|(m, n, q)| (m.code(), n, q)).collect();
         (best, edges)
+    }
+}
+
+/// A position's answer: its legal moves' probabilities and its W/D/L.
+pub type Answer = (Vec<f32>, [f32; 3]);
+
+/// One network of one game, behind one interface for Python.
+pub trait DynNet: Send {
+    /// Each state's move probabilities (its legal moves' order) and W/D/L.
+    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String>;
+    /// Writes the checkpoint and its sidecar (whole files, atomically).
+    fn save(&self, path: &Path, step: u64) -> Result<(), String>;
+    /// The game and variant it plays, `name/variant`.
+    fn game_text(&self) -> String;
+    /// Its parameters.
+    fn parameters(&self) -> usize;
+}
+
+/// A network and the game it plays.
+pub struct GameNet<G: Game> {
+    game: G,
+    net: Network,
+}
+
+/// A fresh network of the default `[model]` shape for `game`.
+pub fn fresh<G: Game>(game: &G, seed: u64) -> Box<dyn DynNet> {
+    let shape = model::Shape::of(&ModelConfig::default(), game.encoding());
+    Box::new(GameNet {
+        game: game.clone(),
+        net: Network::with_shape(shape, tch::Device::Cpu, seed),
+    })
+}
+
+/// The checkpoint at `path`, which must be of `game`.
+pub fn load<G: Game>(game: &G, path: &Path) -> Result<Box<dyn DynNet>, String> {
+    let (net, _) =
+        Network::load(path, &GameTag::of(game), tch::Device::Cpu).map_err(|e| e.to_string())?;
+    Ok(Box::new(GameNet {
+        game: game.clone(),
+        net,
+    }))
+}
+
+impl<G: Game> DynNet for GameNet<G> {
+    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String> {
+        let mut inputs = Vec::with_capacity(states.len());
+        for s in states {
+            let play = s
+                .as_any()
+                .downcast_ref::<Play<G>>()
+                .filter(|p| p.game().variant() == self.game.variant())
+                .ok_or_else(|| {
+                    format!(
+                        "a state of {}/{} for a network of {}",
+                        s.game_name(),
+                        s.variant(),
+                        self.game_text()
+                    )
+                })?;
+            inputs.push((play.state(), play.repetition_count()));
+        }
+        if inputs.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .net
+            .evaluate(&inputs)
+            .into_iter()
+            .map(|e| (e.policy, e.wdl))
+            .collect())
+    }
+
+    fn save(&self, path: &Path, step: u64) -> Result<(), String> {
+        let info = CheckpointInfo::new(&GameTag::of(&self.game), self.net.shape(), step);
+        self.net.save(path, &info).map_err(|e| e.to_string())
+    }
+
+    fn game_text(&self) -> String {
+        format!("{}/{}", G::NAME, self.game.variant())
+    }
+
+    fn parameters(&self) -> usize {
+        self.net.parameter_count()
     }
 }

@@ -5,96 +5,10 @@
 //! a state's legal moves and its win/draw/loss, and saving a checkpoint
 //! that the command line loads.
 
-use crate::dynamic::{DynState, Play};
+use crate::dynamic::{Answer, DynNet, DynState};
 use crate::{value_error, PyGame, PyState};
-use game::{Game, GameTag};
-use model::{CheckpointInfo, ModelConfig, Network};
 use pyo3::prelude::*;
-use std::path::Path;
 use std::sync::Mutex;
-
-/// A position's answer: its legal moves' probabilities and its W/D/L.
-pub type Answer = (Vec<f32>, [f32; 3]);
-
-/// One network of one game, behind one interface for Python.
-pub trait DynNet: Send {
-    /// Each state's move probabilities (its legal moves' order) and W/D/L.
-    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String>;
-    /// Writes the checkpoint and its sidecar (whole files, atomically).
-    fn save(&self, path: &Path, step: u64) -> Result<(), String>;
-    /// The game and variant it plays, `name/variant`.
-    fn game_text(&self) -> String;
-    /// Its parameters.
-    fn parameters(&self) -> usize;
-}
-
-/// A network and the game it plays.
-pub struct GameNet<G: Game> {
-    game: G,
-    net: Network,
-}
-
-/// A fresh network of the default `[model]` shape for `game`.
-pub fn fresh<G: Game>(game: &G, seed: u64) -> Box<dyn DynNet> {
-    let shape = model::Shape::of(&ModelConfig::default(), game.encoding());
-    Box::new(GameNet {
-        game: game.clone(),
-        net: Network::with_shape(shape, tch::Device::Cpu, seed),
-    })
-}
-
-/// The checkpoint at `path`, which must be of `game`.
-pub fn load<G: Game>(game: &G, path: &Path) -> Result<Box<dyn DynNet>, String> {
-    let (net, _) =
-        Network::load(path, &GameTag::of(game), tch::Device::Cpu).map_err(|e| e.to_string())?;
-    Ok(Box::new(GameNet {
-        game: game.clone(),
-        net,
-    }))
-}
-
-impl<G: Game> DynNet for GameNet<G> {
-    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String> {
-        let mut inputs = Vec::with_capacity(states.len());
-        for s in states {
-            let play = s
-                .as_any()
-                .downcast_ref::<Play<G>>()
-                .filter(|p| p.game().variant() == self.game.variant())
-                .ok_or_else(|| {
-                    format!(
-                        "a state of {}/{} for a network of {}",
-                        s.game_name(),
-                        s.variant(),
-                        self.game_text()
-                    )
-                })?;
-            inputs.push((play.state(), play.repetition_count()));
-        }
-        if inputs.is_empty() {
-            return Ok(Vec::new());
-        }
-        Ok(self
-            .net
-            .evaluate(&inputs)
-            .into_iter()
-            .map(|e| (e.policy, e.wdl))
-            .collect())
-    }
-
-    fn save(&self, path: &Path, step: u64) -> Result<(), String> {
-        let info = CheckpointInfo::new(&GameTag::of(&self.game), self.net.shape(), step);
-        self.net.save(path, &info).map_err(|e| e.to_string())
-    }
-
-    fn game_text(&self) -> String {
-        format!("{}/{}", G::NAME, self.game.variant())
-    }
-
-    fn parameters(&self) -> usize {
-        self.net.parameter_count()
-    }
-}
 
 /// triad's policy/value network (libtorch through tch, on the CPU).
 #[pyclass(module = "triad._triad", name = "Network")]

@@ -68,7 +68,7 @@ fn verify(args: VerifyArgs) -> Result<(), CliError> {
 }
 
 fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
-    let report = pipeline::layout::upgrade(&args.run)?;
+    let report = pipeline::scale::upgrade::upgrade(&args.run)?;
     if args.json {
         print_json(&serde_json::to_value(&report).unwrap_or_default());
     } else {

@@ -24,7 +24,6 @@
 //! section (`config`), `state.json` (`state`), `timings.csv` (`timings`),
 //! `diagnostics.csv` (`diagnostics`) and the names of a run's files (`paths`).
 
-mod config;
 pub mod diagnostics;
 mod eval;
 mod paths;
@@ -34,7 +33,7 @@ mod suite;
 mod timings;
 mod train;
 
-pub use config::LoopConfig;
+pub use crate::loop_config::LoopConfig;
 pub use paths::{gen_name, match_game_id, network_path, selfplay_game_id};
 use state::read_json;
 pub use state::{Stage, State, Summary};
@@ -51,12 +50,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-/// Writes `text` to `path` atomically ([`fsio::write_atomic`]), as the
-/// run's files are written.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    fsio::write_atomic(path, text.as_bytes())
-        .map_err(|e| Error::failed(format!("{}: cannot write: {e}", path.display())))
-}
+pub use crate::files::write_atomic;
 
 /// Whether the run's saved config `old` differs from `cfg` at most in
 /// `[loop] generations` and `minutes` (a run may be extended).

@@ -28,6 +28,7 @@ pub mod cache;
 pub mod matches;
 pub mod mirror;
 pub mod trainer;
+pub mod upgrade;
 pub mod worker;
 
 use std::time::Duration;

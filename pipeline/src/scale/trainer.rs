@@ -366,7 +366,7 @@ where
 {
     let started = Instant::now();
     let mut report = TrainerReport::default();
-    layout::refuse_old(opts.store)?;
+    super::upgrade::refuse_old(opts.store)?;
     publish_config(opts)?;
     std::fs::create_dir_all(&opts.work)
         .map_err(|e| Error::failed(format!("{}: {e}", opts.work.display())))?;

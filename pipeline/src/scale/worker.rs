@@ -148,7 +148,7 @@ where
     if opts.games_per_shard == 0 {
         return Err(Error::input("games per shard must be at least 1"));
     }
-    layout::refuse_old(opts.store)?;
+    super::upgrade::refuse_old(opts.store)?;
     let started = Instant::now();
     let mut report = WorkerReport::default();
     let mut etag: Option<String> = None;
