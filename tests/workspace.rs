@@ -56,3 +56,335 @@ fn every_crate_using_tch_sets_up_the_libtorch_link() {
     }
     assert!(using_tch >= 7, "found only {using_tch} crates using tch");
 }
+
+/// The workspace's members, from the root Cargo.toml, and the root itself
+/// (".").
+fn members(root: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("root Cargo.toml");
+    let mut members: Vec<String> = manifest
+        .split_once("members = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| {
+            list.split(',')
+                .map(|m| m.trim().trim_matches('"').to_string())
+                .filter(|m| !m.is_empty())
+                .collect()
+        })
+        .expect("a members list in the root Cargo.toml");
+    assert!(members.len() > 10, "read only {members:?}");
+    members.push(".".to_string());
+    members
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A source file's code: its unit-test module (`#[cfg(test)] mod tests`,
+/// the file's tail by the project's convention) and its comment lines
+/// left out.
+fn code_of(text: &str) -> String {
+    let text = text
+        .find("#[cfg(test)]\nmod tests")
+        .map_or(text, |i| &text[..i]);
+    text.lines()
+        .map(|l| {
+            if l.trim_start().starts_with("//") {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The identifiers a `crate::` path names first, in `code`: `crate::a::b`
+/// gives `a`; `crate::{a, b::c}` gives `a` and `b`.
+fn crate_paths(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("crate::") {
+        if i > 0 {
+            let before = code.as_bytes()[i - 1];
+            if before.is_ascii_alphanumeric() || before == b'_' || before == b':' {
+                continue;
+            }
+        }
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = group.split('}').next().unwrap_or("");
+            for item in group.split(',') {
+                let name = ident(item.trim().trim_start_matches('{'));
+                if !name.is_empty() && name != "self" {
+                    out.push(name);
+                }
+            }
+        } else {
+            let name = ident(rest);
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// The top-level modules of each crate must form no circle through
+/// `crate::` paths (issue: "no `use crate::` circle inside any crate"): a
+/// module uses the ones below it, never one that uses it back. Names that
+/// the crate root re-exports (`pub use run::gen_name`) count as the module
+/// they come from. Unit-test modules may reach anything.
+#[test]
+fn no_module_circle_inside_any_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut circles = Vec::new();
+    let mut crates_seen = 0;
+    for member in members(root) {
+        let src = root.join(&member).join("src");
+        let files = rust_files(&src);
+        if files.is_empty() {
+            continue;
+        }
+        crates_seen += 1;
+        // Root re-exports: `pub use module::{name, …}` / `pub use module::name`.
+        let mut reexport: std::collections::HashMap<String, String> = Default::default();
+        for root_file in ["lib.rs", "main.rs"] {
+            let Ok(text) = std::fs::read_to_string(src.join(root_file)) else {
+                continue;
+            };
+            for stmt in code_of(&text).split(';') {
+                let Some(path) = stmt.trim().strip_prefix("pub use ") else {
+                    continue;
+                };
+                let path = path
+                    .trim_start_matches("crate::")
+                    .trim_start_matches("self::");
+                let Some((module, names)) = path.split_once("::") else {
+                    continue;
+                };
+                let names = names.trim().trim_start_matches('{').trim_end_matches('}');
+                for n in names.split(',') {
+                    let n = n.trim().split(" as ").last().unwrap_or("").trim();
+                    if !n.is_empty() && n != "*" && n != "self" {
+                        reexport.insert(n.to_string(), module.to_string());
+                    }
+                }
+            }
+        }
+        let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        for file in &files {
+            let rel = file.strip_prefix(&src).expect("under src");
+            let top = rel
+                .components()
+                .next()
+                .map(|c| {
+                    c.as_os_str()
+                        .to_string_lossy()
+                        .trim_end_matches(".rs")
+                        .to_string()
+                })
+                .expect("a file name");
+            if top == "lib" || top == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(file).expect("readable source");
+            for name in crate_paths(&code_of(&text)) {
+                let module = reexport.get(&name).cloned().unwrap_or(name);
+                if module != top {
+                    edges.entry(top.clone()).or_default().insert(module);
+                }
+            }
+        }
+        // A module in a circle reaches itself.
+        for start in edges.keys() {
+            let mut seen = std::collections::BTreeSet::new();
+            let mut todo: Vec<&String> = edges[start].iter().collect();
+            let mut found = false;
+            while let Some(m) = todo.pop() {
+                if m == start {
+                    found = true;
+                    break;
+                }
+                if seen.insert(m.clone()) {
+                    if let Some(next) = edges.get(m) {
+                        todo.extend(next.iter());
+                    }
+                }
+            }
+            if found {
+                circles.push(format!("{member}: {start} -> {:?}", edges[start]));
+            }
+        }
+    }
+    assert!(crates_seen > 15, "read only {crates_seen} crates");
+    assert!(
+        circles.is_empty(),
+        "modules in a `crate::` circle (each with what it uses):\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The places in `code` where a `Result`'s error type is `String`
+/// (`Result<T, String>`, across lines and nested generics), as line
+/// numbers.
+fn string_results(code: &str) -> Vec<usize> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("Result<") {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let start = at + "Result<".len();
+        let (mut depth, mut arg_start, mut args) = (1, start, Vec::new());
+        let mut end = start;
+        for (i, c) in code[start..].char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => depth -= 1,
+                ',' if depth == 1 => {
+                    args.push(&code[arg_start..start + i]);
+                    arg_start = start + i + 1;
+                }
+                _ => {}
+            }
+            if depth == 0 {
+                end = start + i;
+                break;
+            }
+        }
+        args.push(&code[arg_start..end]);
+        if args.len() == 2 && args[1].trim() == "String" {
+            out.push(code[..at].matches('\n').count() + 1);
+        }
+    }
+    out
+}
+
+/// Library code reports errors as typed values, never as `String`
+/// (docs/architecture.md): no `Result<_, String>` in any library crate's
+/// `src/` outside unit tests. The binary (`src/`, where clap's value
+/// parsers take text) is not library code.
+#[test]
+fn no_string_errors_in_library_code() {
+    assert_eq!(
+        string_results("fn f() -> Result<Vec<(u8, String)>, String> {"),
+        [1]
+    );
+    assert!(string_results("fn f() -> Result<String, Error> {").is_empty());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut files_read = 0;
+    for member in members(root) {
+        if member == "." {
+            continue;
+        }
+        for file in rust_files(&root.join(&member).join("src")) {
+            let text = std::fs::read_to_string(&file).expect("readable source");
+            files_read += 1;
+            for line in string_results(&code_of(&text)) {
+                let rel = file.strip_prefix(root).unwrap_or(&file);
+                found.push(format!("{}:{line}", rel.display()));
+            }
+        }
+    }
+    assert!(files_read > 100, "read only {files_read} files");
+    assert!(
+        found.is_empty(),
+        "Result<_, String> in library code (give it a typed error):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The `[dependencies]` of a manifest: each dependency's name.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let section = manifest
+        .split_once("\n[dependencies]")
+        .map(|(_, d)| d.split("\n[").next().unwrap_or(""))
+        .unwrap_or("");
+    section
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(['=', ' ', '.']).next().map(str::to_string))
+        .collect()
+}
+
+/// Only the registry, the binary and the Python module name a game crate
+/// among their dependencies (tests may use games as dev-dependencies): the
+/// layers are generic over the game, and the binary and the Python module
+/// pick it.
+#[test]
+fn only_the_registry_the_binary_and_python_depend_on_a_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games = ["piratechnics", "connect4", "pirate", "influence"];
+    let allowed = [".", "registry", "python"];
+    let mut found = Vec::new();
+    for member in members(root) {
+        let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml"))
+            .expect("member Cargo.toml");
+        let deps = dependencies(&manifest);
+        assert!(
+            !deps.is_empty() || member == "fsio",
+            "{member}: no dependencies read"
+        );
+        for game in games {
+            if deps.iter().any(|d| d == game) && !allowed.contains(&member.as_str()) {
+                found.push(format!("{member} depends on {game}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// `cli` is a leaf, as ripgrep's `grep-cli` is: it depends on no crate of
+/// the workspace but, at most, `game` (what `cargo tree -p cli --depth 1`
+/// would list).
+#[test]
+fn cli_depends_on_no_workspace_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace: Vec<String> = members(root)
+        .iter()
+        .filter(|m| *m != ".")
+        .filter_map(|m| {
+            let manifest = std::fs::read_to_string(root.join(m).join("Cargo.toml")).ok()?;
+            let name = manifest.split_once("name = \"")?.1.split('"').next()?;
+            Some(name.to_string())
+        })
+        .collect();
+    assert!(workspace.len() > 15, "{workspace:?}");
+    let manifest = std::fs::read_to_string(root.join("cli/Cargo.toml")).expect("cli/Cargo.toml");
+    let deps = dependencies(&manifest);
+    assert!(deps.contains(&"libc".to_string()), "{deps:?}");
+    let inner: Vec<&String> = deps
+        .iter()
+        .filter(|d| workspace.contains(d) && *d != "game")
+        .collect();
+    assert!(
+        inner.is_empty(),
+        "cli depends on workspace crates {inner:?}"
+    );
+    assert!(!manifest.contains("path ="), "cli has a path dependency");
+}

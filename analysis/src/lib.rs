@@ -845,140 +845,11 @@ fn analyse_now<G: Game>(analyst: &mut Analyst<G::State>, turn: &Turn<G::State>) 
 where
     G::State: AlphaBetaState,
 {
-    let pos = turn.history.position();
-    let root = |visits: u32, winrate: Option<f64>| RootInfo {
-        visits,
-        winrate,
-        drawrate: None,
-        raw_winrate: None,
-        raw_drawrate: None,
-        current_player: side_name(pos.side()),
-        position: pos.to_text(),
-    };
-    let info = |mv: G::Move, order: usize| MoveInfo {
-        mv: pos.move_text(mv),
-        visits: 0,
-        winrate: None,
-        drawrate: None,
-        prior: None,
-        pv: vec![pos.move_text(mv)],
-        order,
-        score: None,
-        mate: None,
-    };
     let (move_infos, root_info) = match analyst {
-        Analyst::Random(seed) => {
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            let mut player = RandomPlayer::<G::Move>::new(*seed ^ turn.number as u64);
-            let chosen = Player::<G>::choose(&mut player, &turn.history);
-            moves.sort_by_key(|&m| m != chosen);
-            let n = moves.len() as f64;
-            let infos = moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| MoveInfo {
-                    prior: Some(1.0 / n),
-                    ..info(m, i)
-                })
-                .collect();
-            (infos, root(0, None))
-        }
-        Analyst::AlphaBeta(searcher, limits) => {
-            let limits = match turn.max_time {
-                Some(s) => Limits {
-                    depth: None,
-                    nodes: None,
-                    movetime: Some(((s * 1000.0) as u64).max(1)),
-                },
-                None => *limits,
-            };
-            let r = searcher.search_game(&turn.history, limits, |_| {});
-            let (score, mate, wr) = match r.info.as_ref().map(|i| i.score) {
-                Some(Score::Cp(cp)) => (
-                    Some(cp),
-                    None,
-                    six(game::win_probability(cp as f32, CP_SCALE) as f64),
-                ),
-                Some(Score::Mate(n)) => (None, Some(n), if n > 0 { 1.0 } else { 0.0 }),
-                None => (None, None, 0.5),
-            };
-            let infos = r
-                .best
-                .map(|m| MoveInfo {
-                    winrate: Some(wr),
-                    score,
-                    mate,
-                    pv: r
-                        .info
-                        .as_ref()
-                        .map_or_else(|| vec![pos.move_text(m)], |i| line_text(pos, &i.pv)),
-                    ..info(m, 0)
-                })
-                .into_iter()
-                .collect();
-            (infos, root(0, Some(wr)))
-        }
-        Analyst::Mcts(spec, seed) => {
-            let spec = MctsSpec {
-                sims: turn.max_visits.unwrap_or(spec.sims),
-                ..*spec
-            };
-            let mut uct = Uct::<G::State>::new(spec, *seed ^ turn.number as u64);
-            let best = uct.search(pos);
-            let mut edges: Vec<(G::Move, u32, f32)> =
-                uct.root_edges().filter(|e| e.1 > 0).collect();
-            edges.sort_by(|a, b| {
-                (Some(b.0) == best)
-                    .cmp(&(Some(a.0) == best))
-                    .then(b.1.cmp(&a.1))
-                    .then(b.2.total_cmp(&a.2))
-            });
-            let total: u32 = edges.iter().map(|e| e.1).sum();
-            let mean = edges.iter().map(|e| e.1 as f32 * e.2).sum::<f32>() / total.max(1) as f32;
-            let infos = edges
-                .iter()
-                .enumerate()
-                .map(|(i, &(m, n, q))| MoveInfo {
-                    visits: n,
-                    winrate: Some(winrate(q)),
-                    ..info(m, i)
-                })
-                .collect();
-            (infos, root(total, Some(winrate(mean))))
-        }
-        Analyst::Solver(solver) => {
-            let mut scored = solver.move_scores(pos).unwrap_or_else(|| {
-                let (m, s) = solver.choose(pos);
-                vec![(m, s)]
-            });
-            // Best first; equal scores keep the solver's order.
-            scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-            let solved = |s: i32| match s.signum() {
-                1 => 1.0,
-                0 => 0.5,
-                _ => 0.0,
-            };
-            let best = scored.first().map(|&(_, s)| solved(s));
-            let infos = scored
-                .iter()
-                .enumerate()
-                .map(|(i, &(m, s))| {
-                    let pv = if i == 0 {
-                        solver_line(solver.as_mut(), &turn.history, m)
-                    } else {
-                        vec![pos.move_text(m)]
-                    };
-                    MoveInfo {
-                        winrate: Some(solved(s)),
-                        score: Some(s),
-                        pv,
-                        ..info(m, i)
-                    }
-                })
-                .collect();
-            (infos, root(0, best))
-        }
+        Analyst::Random(seed) => random_answer::<G>(*seed, turn),
+        Analyst::AlphaBeta(searcher, limits) => alpha_beta_answer(searcher, limits, turn),
+        Analyst::Mcts(spec, seed) => mcts_answer(spec, *seed, turn),
+        Analyst::Solver(solver) => solver_answer(solver.as_mut(), turn),
         Analyst::Net(_) => unreachable!("network turns are searched in rounds"),
     };
     Answer {
@@ -988,6 +859,172 @@ where
         move_infos,
         root_info,
     }
+}
+
+/// The root's line of an answer of `pos` with `visits` and `winrate`.
+fn root_of<S: GameState>(pos: &S, visits: u32, winrate: Option<f64>) -> RootInfo {
+    RootInfo {
+        visits,
+        winrate,
+        drawrate: None,
+        raw_winrate: None,
+        raw_drawrate: None,
+        current_player: side_name(pos.side()),
+        position: pos.to_text(),
+    }
+}
+
+/// A move's line with nothing measured yet: its text, its place
+/// `order` and a one-move principal variation.
+fn info_of<S: GameState>(pos: &S, mv: S::Move, order: usize) -> MoveInfo {
+    MoveInfo {
+        mv: pos.move_text(mv),
+        visits: 0,
+        winrate: None,
+        drawrate: None,
+        prior: None,
+        pv: vec![pos.move_text(mv)],
+        order,
+        score: None,
+        mate: None,
+    }
+}
+
+/// `random`: every legal move at the same prior, the one it would play
+/// first.
+fn random_answer<G: Game>(seed: u64, turn: &Turn<G::State>) -> (Vec<MoveInfo>, RootInfo) {
+    let pos = turn.history.position();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut player = RandomPlayer::<G::Move>::new(seed ^ turn.number as u64);
+    let chosen = Player::<G>::choose(&mut player, &turn.history);
+    moves.sort_by_key(|&m| m != chosen);
+    let n = moves.len() as f64;
+    let infos = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| MoveInfo {
+            prior: Some(1.0 / n),
+            ..info_of(pos, m, i)
+        })
+        .collect();
+    (infos, root_of(pos, 0, None))
+}
+
+/// `ab:`: the best move with its score, as a winrate, and its line.
+fn alpha_beta_answer<S: AlphaBetaState>(
+    searcher: &mut Searcher<S>,
+    limits: &Limits,
+    turn: &Turn<S>,
+) -> (Vec<MoveInfo>, RootInfo) {
+    let pos = turn.history.position();
+    let limits = match turn.max_time {
+        Some(s) => Limits {
+            depth: None,
+            nodes: None,
+            movetime: Some(((s * 1000.0) as u64).max(1)),
+        },
+        None => *limits,
+    };
+    let r = searcher.search_game(&turn.history, limits, |_| {});
+    let (score, mate, wr) = match r.info.as_ref().map(|i| i.score) {
+        Some(Score::Cp(cp)) => (
+            Some(cp),
+            None,
+            six(game::win_probability(cp as f32, CP_SCALE) as f64),
+        ),
+        Some(Score::Mate(n)) => (None, Some(n), if n > 0 { 1.0 } else { 0.0 }),
+        None => (None, None, 0.5),
+    };
+    let infos = r
+        .best
+        .map(|m| MoveInfo {
+            winrate: Some(wr),
+            score,
+            mate,
+            pv: r
+                .info
+                .as_ref()
+                .map_or_else(|| vec![pos.move_text(m)], |i| line_text(pos, &i.pv)),
+            ..info_of(pos, m, 0)
+        })
+        .into_iter()
+        .collect();
+    (infos, root_of(pos, 0, Some(wr)))
+}
+
+/// `mcts:`: the visited moves, the chosen one first, then by visits and
+/// value.
+fn mcts_answer<S: AlphaBetaState>(
+    spec: &MctsSpec,
+    seed: u64,
+    turn: &Turn<S>,
+) -> (Vec<MoveInfo>, RootInfo) {
+    let pos = turn.history.position();
+    let spec = MctsSpec {
+        sims: turn.max_visits.unwrap_or(spec.sims),
+        ..*spec
+    };
+    let mut uct = Uct::<S>::new(spec, seed ^ turn.number as u64);
+    let best = uct.search(pos);
+    let mut edges: Vec<(S::Move, u32, f32)> = uct.root_edges().filter(|e| e.1 > 0).collect();
+    edges.sort_by(|a, b| {
+        (Some(b.0) == best)
+            .cmp(&(Some(a.0) == best))
+            .then(b.1.cmp(&a.1))
+            .then(b.2.total_cmp(&a.2))
+    });
+    let total: u32 = edges.iter().map(|e| e.1).sum();
+    let mean = edges.iter().map(|e| e.1 as f32 * e.2).sum::<f32>() / total.max(1) as f32;
+    let infos = edges
+        .iter()
+        .enumerate()
+        .map(|(i, &(m, n, q))| MoveInfo {
+            visits: n,
+            winrate: Some(winrate(q)),
+            ..info_of(pos, m, i)
+        })
+        .collect();
+    (infos, root_of(pos, total, Some(winrate(mean))))
+}
+
+/// `solver`: every move with its exact score, best first, the best with
+/// its line.
+fn solver_answer<S: AlphaBetaState>(
+    solver: &mut dyn PerfectPlayer<S>,
+    turn: &Turn<S>,
+) -> (Vec<MoveInfo>, RootInfo) {
+    let pos = turn.history.position();
+    let mut scored = solver.move_scores(pos).unwrap_or_else(|| {
+        let (m, s) = solver.choose(pos);
+        vec![(m, s)]
+    });
+    // Best first; equal scores keep the solver's order.
+    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    let solved = |s: i32| match s.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    };
+    let best = scored.first().map(|&(_, s)| solved(s));
+    let infos = scored
+        .iter()
+        .enumerate()
+        .map(|(i, &(m, s))| {
+            let pv = if i == 0 {
+                solver_line(solver, &turn.history, m)
+            } else {
+                vec![pos.move_text(m)]
+            };
+            MoveInfo {
+                winrate: Some(solved(s)),
+                score: Some(s),
+                pv,
+                ..info_of(pos, m, i)
+            }
+        })
+        .collect();
+    (infos, root_of(pos, 0, best))
 }
 
 /// The solver's line from `first`: its best reply to each move after,

@@ -4,6 +4,7 @@
 //! `with_game!`). A Python call makes one virtual call here; the games'
 //! own code under it stays monomorphised.
 
+use crate::error::Error;
 use game::{
     AlphaBetaState, Encoding, Game, GameError, GameMove, GameState, GameTag, History, Outcome,
 };
@@ -34,15 +35,15 @@ pub trait DynGame: Send + Sync {
     fn game_for_text(&self, text: &str) -> Option<Box<dyn DynGame>>;
     /// Encodes `states` (all of this game and variant) through the
     /// network's own batch encoder (`model::encode_batch`) into `out`.
-    fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String>;
+    fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), Error>;
     /// The network's whole input for `states` (all of this game and
     /// variant), as `model::Encoder` lays a batch out: planes, and the
     /// legal moves padded to the most of any state.
-    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String>;
+    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, Error>;
     /// A fresh network of `[model]`'s default shape for this game.
     fn fresh_network(&self, seed: u64) -> Box<dyn DynNet>;
     /// The checkpoint at `path`, which must be of this game and variant.
-    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, String>;
+    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, Error>;
 }
 
 /// One game in progress (its start, moves and position), as the Python
@@ -97,7 +98,7 @@ pub trait DynState: Send + Sync {
         spec: &eval::arena::players::PlayerSpec,
         seed: u64,
         device: tch::Device,
-    ) -> Result<u32, String>;
+    ) -> Result<u32, Error>;
 }
 
 /// A batch as the network reads it (`model::Encoder`'s arrays, flat).
@@ -197,18 +198,13 @@ fn no_move(action: u32, position: &str) -> GameError {
 impl<G: Game> Bound<G> {
     /// `s` as a state of this game and variant, else the error a batch of
     /// mixed games gives.
-    fn own_state<'s>(&self, s: &'s dyn DynState) -> Result<&'s Play<G>, String> {
+    fn own_state<'s>(&self, s: &'s dyn DynState) -> Result<&'s Play<G>, Error> {
         s.as_any()
             .downcast_ref::<Play<G>>()
             .filter(|p| p.game.variant() == self.0.variant())
-            .ok_or_else(|| {
-                format!(
-                    "a state of {}/{} in a batch of {}/{}",
-                    s.game_name(),
-                    s.variant(),
-                    G::NAME,
-                    self.0.variant()
-                )
+            .ok_or_else(|| Error::MixedBatch {
+                found: format!("{}/{}", s.game_name(), s.variant()),
+                expected: format!("{}/{}", G::NAME, self.0.variant()),
             })
     }
 }
@@ -253,7 +249,7 @@ where
             .variant_for_text(text)
             .map(|g| Box::new(Bound(g)) as Box<dyn DynGame>)
     }
-    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, String> {
+    fn network_inputs(&self, states: &[&dyn DynState]) -> Result<NetworkInputs, Error> {
         let mut enc = model::Encoder::<G::State>::new();
         for s in states {
             let play = self.own_state(*s)?;
@@ -272,25 +268,22 @@ where
     fn fresh_network(&self, seed: u64) -> Box<dyn DynNet> {
         fresh(&self.0, seed)
     }
-    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, String> {
+    fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, Error> {
         load(&self.0, path)
     }
-    fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), String> {
+    fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), Error> {
         let mut inputs = Vec::with_capacity(states.len());
         for s in states {
             let play = self.own_state(*s)?;
             inputs.push((play.state(), play.repetitions().min(255) as u8));
         }
         let planes = model::encode::encode_batch(&inputs);
-        let flat = planes
-            .as_slice()
-            .ok_or("the encoder's batch is not contiguous")?;
+        let flat = planes.as_slice().ok_or(Error::NotContiguous)?;
         if flat.len() != out.len() {
-            return Err(format!(
-                "the output holds {} floats, the batch is {}",
-                out.len(),
-                flat.len()
-            ));
+            return Err(Error::OutputSize {
+                output: out.len(),
+                batch: flat.len(),
+            });
         }
         out.copy_from_slice(flat);
         Ok(())
@@ -381,18 +374,14 @@ where
         spec: &eval::arena::players::PlayerSpec,
         seed: u64,
         device: tch::Device,
-    ) -> Result<u32, String> {
+    ) -> Result<u32, Error> {
         if self.outcome.is_some() {
-            return Err("the game is over in this position: no move to choose".into());
+            return Err(Error::GameOver);
         }
         let nets = ::players::factory::<G>(device);
         let choice =
-            eval::choose::choose_move(&self.game, spec, seed, nets.as_deref(), self.state())
-                .map_err(|e| e.to_string())?;
-        let m = self
-            .state()
-            .parse_move(&choice.text)
-            .map_err(|e| e.message().to_string())?;
+            eval::choose::choose_move(&self.game, spec, seed, nets.as_deref(), self.state())?;
+        let m = self.state().parse_move(&choice.text)?;
         Ok(m.code())
     }
     fn mcts(&self, spec: eval::MctsSpec, seed: u64) -> (Option<u32>, Vec<(u32, u32, f32)>) {
@@ -409,9 +398,9 @@ pub type Answer = (Vec<f32>, [f32; 3]);
 /// One network of one game, behind one interface for Python.
 pub trait DynNet: Send {
     /// Each state's move probabilities (its legal moves' order) and W/D/L.
-    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String>;
+    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, Error>;
     /// Writes the checkpoint and its sidecar (whole files, atomically).
-    fn save(&self, path: &Path, step: u64) -> Result<(), String>;
+    fn save(&self, path: &Path, step: u64) -> Result<(), Error>;
     /// The game and variant it plays, `name/variant`.
     fn game_text(&self) -> String;
     /// Its parameters.
@@ -434,9 +423,8 @@ pub fn fresh<G: Game>(game: &G, seed: u64) -> Box<dyn DynNet> {
 }
 
 /// The checkpoint at `path`, which must be of `game`.
-pub fn load<G: Game>(game: &G, path: &Path) -> Result<Box<dyn DynNet>, String> {
-    let (net, _) =
-        Network::load(path, &GameTag::of(game), tch::Device::Cpu).map_err(|e| e.to_string())?;
+pub fn load<G: Game>(game: &G, path: &Path) -> Result<Box<dyn DynNet>, Error> {
+    let (net, _) = Network::load(path, &GameTag::of(game), tch::Device::Cpu)?;
     Ok(Box::new(GameNet {
         game: game.clone(),
         net,
@@ -444,20 +432,16 @@ pub fn load<G: Game>(game: &G, path: &Path) -> Result<Box<dyn DynNet>, String> {
 }
 
 impl<G: Game> DynNet for GameNet<G> {
-    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, String> {
+    fn evaluate(&self, states: &[&dyn DynState]) -> Result<Vec<Answer>, Error> {
         let mut inputs = Vec::with_capacity(states.len());
         for s in states {
             let play = s
                 .as_any()
                 .downcast_ref::<Play<G>>()
                 .filter(|p| p.game().variant() == self.game.variant())
-                .ok_or_else(|| {
-                    format!(
-                        "a state of {}/{} for a network of {}",
-                        s.game_name(),
-                        s.variant(),
-                        self.game_text()
-                    )
+                .ok_or_else(|| Error::OtherNetwork {
+                    found: format!("{}/{}", s.game_name(), s.variant()),
+                    expected: self.game_text(),
                 })?;
             inputs.push((play.state(), play.repetition_count()));
         }
@@ -472,9 +456,9 @@ impl<G: Game> DynNet for GameNet<G> {
             .collect())
     }
 
-    fn save(&self, path: &Path, step: u64) -> Result<(), String> {
+    fn save(&self, path: &Path, step: u64) -> Result<(), Error> {
         let info = CheckpointInfo::new(&GameTag::of(&self.game), self.net.shape(), step);
-        self.net.save(path, &info).map_err(|e| e.to_string())
+        Ok(self.net.save(path, &info)?)
     }
 
     fn game_text(&self) -> String {

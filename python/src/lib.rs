@@ -7,6 +7,7 @@
 
 mod data;
 mod dynamic;
+mod error;
 mod network;
 mod players;
 mod vector;

@@ -23,8 +23,10 @@ mod draw;
 pub mod pons;
 mod position;
 mod solver;
+mod variant;
 
-pub use boundary::{Column, Connect4, DESCRIPTOR, ENCODING_VERSION, MOVE_FEATURES, PLANES};
+pub use boundary::{ENCODING_VERSION, MOVE_FEATURES, PLANES};
 pub use game::GameError;
 pub use position::{column_char, parse_column, Position, Size, MAX_SIDE};
 pub use solver::{Solver, SolverPlayer};
+pub use variant::{Column, Connect4, DESCRIPTOR};

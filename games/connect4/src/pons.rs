@@ -5,8 +5,8 @@
 //! winning move is right, however slow; in a lost position nothing is an
 //! error.
 
-use crate::boundary::{Column, Connect4};
 use crate::position::Size;
+use crate::variant::{Column, Connect4};
 use game::GameError;
 use game::{Game, SuiteCase, SuiteFile};
 use std::path::Path;

@@ -17,8 +17,8 @@
 //! constants held once in [`Geometry`]. Node counts match Pons's published
 //! ones; see docs/games/connect4.md for the figures.
 
-use crate::boundary::Column;
 use crate::position::{Position, Size};
+use crate::variant::Column;
 use game::{PerfectPlayer, SplitMix};
 
 /// The constants of one board size that the bit tricks need.
