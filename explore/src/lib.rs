@@ -28,9 +28,11 @@
 //! Every bad request is answered 400 with `{"error": WHAT}`.
 
 pub mod play;
+mod refusal;
 pub mod view;
 
-use std::fmt;
+pub use refusal::Refusal;
+
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -62,26 +64,43 @@ const STATIC_SLOT: &str = "/*TRIAD_STATIC*/null";
 /// A failure of the explorer, as one line: a `--net` that is not a
 /// checkpoint of the shards' game, an address that cannot be bound, a line
 /// of the tree that does not replay. All are bad input.
-#[derive(Debug)]
-pub struct Error {
-    message: String,
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The server's runtime cannot start.
+    #[error("cannot start the server's runtime: {source}")]
+    Runtime {
+        #[source]
+        source: std::io::Error,
+    },
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source} (another server on that port? try --port 0)")]
+    Listen {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bound address cannot be read back.
+    #[error("cannot read the bound address: {source}")]
+    LocalAddress {
+        #[source]
+        source: std::io::Error,
+    },
+    /// The server stopped with an error.
+    #[error("server: {source}")]
+    Serve {
+        #[source]
+        source: std::io::Error,
+    },
+    /// `--net` is not a checkpoint of the shards' game.
+    #[error("--net: {source}")]
+    Net {
+        #[source]
+        source: model::CheckpointError,
+    },
+    /// A line of the opening tree that does not replay.
+    #[error(transparent)]
+    Tree(#[from] Refusal),
 }
-
-impl Error {
-    fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// How [`serve`] runs: `triad explore`'s flags.
 #[derive(Debug, Clone)]
@@ -139,7 +158,7 @@ where
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::new(format!("cannot start the server's runtime: {e}")))?;
+        .map_err(|source| Error::Runtime { source })?;
     let addr = SocketAddr::new(options.bind, options.port);
     if !options.bind.is_loopback() {
         eprintln!(
@@ -148,21 +167,18 @@ where
         );
     }
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-            Error::new(format!(
-                "cannot listen on {addr}: {e} (another server on that port? try --port 0)"
-            ))
-        })?;
+        let listener = (tokio::net::TcpListener::bind(addr).await)
+            .map_err(|source| Error::Listen { addr, source })?;
         let local = listener
             .local_addr()
-            .map_err(|e| Error::new(format!("cannot read the bound address: {e}")))?;
+            .map_err(|source| Error::LocalAddress { source })?;
         eprintln!("listening on http://{local}/  (Ctrl-C stops)");
         axum::serve(listener, router(explorer, play))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
             .await
-            .map_err(|e| Error::new(format!("server: {e}")))
+            .map_err(|source| Error::Serve { source })
     })?;
     Ok(None)
 }
@@ -201,14 +217,18 @@ pub fn load_net<G: Game>(game: &G, path: &Path) -> Result<model::Network, Error>
     tch::set_num_threads(1);
     model::Network::load(path, &GameTag::of(game), tch::Device::Cpu)
         .map(|(n, _)| n)
-        .map_err(|e| Error::new(format!("--net: {e}")))
+        .map_err(|source| Error::Net { source })
 }
 
 /// A JSON answer, or 400 with `{"error": …}`.
-fn answer(r: Result<Value, String>) -> Response {
+fn answer(r: Result<Value, Refusal>) -> Response {
     match r {
         Ok(v) => Json(v).into_response(),
-        Err(e) => (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response(),
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": e.to_string() })),
+        )
+            .into_response(),
     }
 }
 
@@ -218,16 +238,19 @@ struct GameQuery {
 }
 
 /// A request body that is not the JSON asked for, as a JSON error.
-fn body<T>(r: Result<Json<T>, JsonRejection>) -> Result<T, String> {
-    r.map(|Json(t)| t)
-        .map_err(|e| format!("the request body: {}", e.body_text()))
+fn body<T>(r: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
+    r.map(|Json(t)| t).map_err(|e| Refusal::Body {
+        text: e.body_text(),
+    })
 }
 
 /// Runs `f` on a blocking thread and answers its JSON or its error.
-async fn blocking(f: impl FnOnce() -> Result<Value, String> + Send + 'static) -> Response {
-    let r = tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|e| Err(format!("internal error: {e}")));
+async fn blocking(f: impl FnOnce() -> Result<Value, Refusal> + Send + 'static) -> Response {
+    let r = tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
+        Err(Refusal::Internal {
+            what: e.to_string(),
+        })
+    });
     answer(r)
 }
 
@@ -247,7 +270,7 @@ where
         Err(e) => return answer(Err(e)),
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
-    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel::<Result<(), String>>();
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel::<Result<(), Refusal>>();
     tokio::task::spawn_blocking(move || {
         let game = &explorer.game;
         let mut engine = match play.engine(game, &prepared) {
@@ -268,7 +291,11 @@ where
     match ready_rx.await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => return answer(Err(e)),
-        Err(_) => return answer(Err("internal error: the analysis did not start".into())),
+        Err(_) => {
+            return answer(Err(Refusal::Internal {
+                what: "the analysis did not start".into(),
+            }))
+        }
     }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         let v = rx.recv().await?;
@@ -312,7 +339,11 @@ where
                 let e = e2.clone();
                 let r = tokio::task::spawn_blocking(move || e.position(&q, true))
                     .await
-                    .unwrap_or_else(|e| Err(format!("internal error: {e}")));
+                    .unwrap_or_else(|e| {
+                        Err(Refusal::Internal {
+                            what: e.to_string(),
+                        })
+                    });
                 answer(r)
             }),
         )
@@ -322,7 +353,11 @@ where
                 let e = e3.clone();
                 let r = tokio::task::spawn_blocking(move || e.game(q.index))
                     .await
-                    .unwrap_or_else(|e| Err(format!("internal error: {e}")));
+                    .unwrap_or_else(|e| {
+                        Err(Refusal::Internal {
+                            what: e.to_string(),
+                        })
+                    });
                 answer(r)
             }),
         )
@@ -359,7 +394,9 @@ where
                 move |q: Result<Query<play::AnalyseRequest>, QueryRejection>| async move {
                     match q {
                         Ok(Query(q)) => analyse(e7.clone(), p3.clone(), q).await,
-                        Err(e) => answer(Err(format!("the query: {}", e.body_text()))),
+                        Err(e) => answer(Err(Refusal::Query {
+                            text: e.body_text(),
+                        })),
                     }
                 },
             ),
@@ -400,7 +437,7 @@ impl<G: Game> Explorer<G> {
                     by: Some("line".into()),
                     ..PositionQuery::default()
                 };
-                let v = self.position(&q, false).map_err(Error::new)?;
+                let v = self.position(&q, false)?;
                 if line.len() < plies {
                     if let Some(moves) = v["moves"].as_array() {
                         for m in moves {

@@ -116,9 +116,9 @@ pub struct Prepared {
 /// bad input naming it.
 fn replay<G: Game>(game: &G, line: &GameLine) -> Result<History<G::State>, Bad> {
     let text = line.position.as_deref().filter(|t| !t.trim().is_empty());
-    let start = game::position_or_start(game, text).map_err(|e| format!("position: {e}"))?;
+    let start = game::position_or_start(game, text).map_err(|source| Bad::Position { source })?;
     let r = game::replay_moves(start, line.moves.iter().map(String::as_str))
-        .map_err(|e| format!("moves: {e}"))?;
+        .map_err(|source| Bad::Moves { source })?;
     Ok(r.history)
 }
 
@@ -178,15 +178,16 @@ pub fn board<G: Game>(game: &G, line: &GameLine) -> Result<Value, Bad> {
 fn spec_of(text: &str) -> Result<PlayerSpec, Bad> {
     text.trim()
         .parse()
-        .map_err(|e: eval::EvalError| format!("player: {e}"))
+        .map_err(|e: eval::EvalError| Bad::Player {
+            reason: e.to_string(),
+        })
 }
 
 /// The moves of an analysis request: a JSON list of move texts.
 fn moves_of(text: Option<&str>) -> Result<Vec<String>, Bad> {
     match text.map(str::trim) {
         None | Some("") => Ok(Vec::new()),
-        Some(t) => serde_json::from_str(t)
-            .map_err(|e| format!("moves: not a JSON list of move texts ({e})")),
+        Some(t) => serde_json::from_str(t).map_err(|source| Bad::MovesJson { source }),
     }
 }
 
@@ -211,10 +212,11 @@ where
         let spec = spec_of(&req.player)?;
         let history = replay(game, &req.game)?;
         if let Some(o) = history.outcome() {
-            return Err(format!(
-                "the game is over ({} {}): there is no move to reply",
-                o.result, o.termination
-            ));
+            return Err(Bad::Over {
+                result: o.result.to_string(),
+                termination: o.termination.to_string(),
+                what: "there is no move to reply",
+            });
         }
         // One move at a time: the players share the machine. A player that
         // panicked leaves the lock poisoned; the players are then seated anew.
@@ -230,17 +232,23 @@ where
                 players.clear();
             }
             let nets = players::factory::<G>(self.options.device);
-            let player = build_player(game, &spec, self.options.seed, nets.as_deref())
-                .map_err(|e| format!("player: {e}"))?;
+            let player =
+                build_player(game, &spec, self.options.seed, nets.as_deref()).map_err(|e| {
+                    Bad::Player {
+                        reason: e.to_string(),
+                    }
+                })?;
             players.insert(key.clone(), player);
         }
-        let player = players
-            .get_mut(&key)
-            .ok_or_else(|| "internal error: the player was not seated".to_string())?;
+        let player = players.get_mut(&key).ok_or_else(|| Bad::Internal {
+            what: "the player was not seated".into(),
+        })?;
         let m = player.choose(&history);
         drop(players);
         if !history.position().is_legal(m) {
-            return Err(format!("internal error: {key} chose an illegal move"));
+            return Err(Bad::Internal {
+                what: format!("{key} chose an illegal move"),
+            });
         }
         let text = history.position().move_text(m);
         let mut after = history;
@@ -256,7 +264,7 @@ where
     pub fn save(&self, game: &G, req: &SaveRequest) -> Result<Value, Bad> {
         let history = replay(game, &req.game)?;
         if history.moves().is_empty() {
-            return Err("nothing to save: no move has been played".into());
+            return Err(Bad::NothingToSave);
         }
         let id = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -281,18 +289,22 @@ where
                 }
             },
         );
-        let text = data::export_text(game, &record).map_err(|e| format!("the record: {e}"))?;
+        let text = data::export_text(game, &record).map_err(|source| Bad::Record { source })?;
         let dir = &self.options.games_dir;
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the games folder {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| Bad::GamesFolder {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
         let stem = format!("{}-{id}", G::NAME);
         let record_path = dir.join(format!("{stem}.txt"));
-        fsio::write_atomic(&record_path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", record_path.display()))?;
+        fsio::write_atomic(&record_path, text.as_bytes()).map_err(|source| Bad::Write {
+            path: record_path.clone(),
+            source,
+        })?;
         let shard_path = dir.join(format!("{stem}.parquet"));
-        let mut writer = ShardWriter::create(&shard_path).map_err(|e| e.to_string())?;
-        writer.push_game(&record).map_err(|e| e.to_string())?;
-        writer.finish().map_err(|e| e.to_string())?;
+        let mut writer = ShardWriter::create(&shard_path)?;
+        writer.push_game(&record)?;
+        writer.finish()?;
         Ok(json!({
             "game_id": id,
             "record": record_path.display().to_string(),
@@ -312,26 +324,28 @@ where
         };
         let history = replay(game, &line)?;
         if let Some(o) = history.outcome() {
-            return Err(format!(
-                "the game is over ({} {}): nothing to analyse",
-                o.result, o.termination
-            ));
+            return Err(Bad::Over {
+                result: o.result.to_string(),
+                termination: o.termination.to_string(),
+                what: "nothing to analyse",
+            });
         }
         if let Some(v) = req.visits {
             if !(1..=analysis::MAX_VISITS).contains(&v) {
-                return Err(format!(
-                    "visits: {v} is not in 1..={}",
-                    analysis::MAX_VISITS
-                ));
+                return Err(Bad::Visits {
+                    value: v,
+                    max: analysis::MAX_VISITS,
+                });
             }
         }
         let every = match req.every {
             None => REPORT_EVERY,
             Some(s) if s.is_finite() && (MIN_REPORT_EVERY..=60.0).contains(&s) => s,
             Some(s) => {
-                return Err(format!(
-                    "every: {s} is not seconds in {MIN_REPORT_EVERY}..=60"
-                ))
+                return Err(Bad::Every {
+                    value: s,
+                    min: MIN_REPORT_EVERY,
+                })
             }
         };
         let query = Query {
@@ -349,8 +363,12 @@ where
     /// The engine of a prepared analysis (a `net:` checkpoint is loaded
     /// here): bad input when the game cannot seat the player.
     pub fn engine<'g>(&self, game: &'g G, prepared: &Prepared) -> Result<Engine<'g, G>, Bad> {
-        Engine::new(game, &prepared.spec, self.options.seed, self.options.device)
-            .map_err(|e| e.to_string())
+        Ok(Engine::new(
+            game,
+            &prepared.spec,
+            self.options.seed,
+            self.options.device,
+        )?)
     }
 
     /// Runs a prepared analysis, sending each event to `send` (which
@@ -373,7 +391,7 @@ where
         let history = match replay(game, &prepared.line) {
             Ok(h) => h,
             Err(e) => {
-                send(json!({"kind": "error", "error": e}));
+                send(json!({"kind": "error", "error": e.to_string()}));
                 return;
             }
         };

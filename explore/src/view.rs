@@ -40,16 +40,16 @@ pub struct PositionQuery {
 }
 
 /// A bad request: the message says what was wrong.
-pub type Bad = String;
+pub use crate::refusal::Refusal as Bad;
 
 /// Reads `1,2,3` into codes.
 fn parse_line(text: &str) -> Result<Vec<u32>, Bad> {
     text.split(',')
         .filter(|s| !s.is_empty())
         .map(|s| {
-            s.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("line: {s:?} is not a move code"))
+            s.trim().parse::<u32>().map_err(|_| Bad::MoveCode {
+                text: s.to_string(),
+            })
         })
         .collect()
 }
@@ -143,17 +143,17 @@ impl<G: Game> Explorer<G> {
             .index
             .starts
             .get(start as usize)
-            .ok_or_else(|| format!("start: no start position {start}"))?;
+            .ok_or(Bad::NoStart { start })?;
         let mut pos = self
             .game
             .parse_state(text)
-            .map_err(|e| format!("start position: {e}"))?;
+            .map_err(|source| Bad::StartPosition { source })?;
         let mut texts = Vec::with_capacity(line.len());
         let mut last = None;
         for (ply, &code) in line.iter().enumerate() {
             let m = G::Move::from_code(code)
                 .filter(|&m| pos.is_legal(m))
-                .ok_or_else(|| format!("line: move {ply} (code {code}) is not legal there"))?;
+                .ok_or(Bad::IllegalCode { ply, code })?;
             texts.push(pos.move_text(m));
             last = pos.move_cells(m);
             pos.apply(m);
@@ -173,7 +173,11 @@ impl<G: Game> Explorer<G> {
         let by_line = match q.by.as_deref() {
             None | Some("position") => false,
             Some("line") => true,
-            Some(other) => return Err(format!("by: {other:?} is not `position` or `line`")),
+            Some(other) => {
+                return Err(Bad::By {
+                    value: other.to_string(),
+                })
+            }
         };
         let r = self.replay(q.start, &codes)?;
         let pos = &r.position;
@@ -338,7 +342,11 @@ impl<G: Game> Explorer<G> {
                 }
             }
             Some("none") => {}
-            Some(other) => return Err(format!("marks: {other:?} is not share, prior or none")),
+            Some(other) => {
+                return Err(Bad::Marks {
+                    value: other.to_string(),
+                })
+            }
         }
         Ok(marks)
     }
@@ -350,12 +358,11 @@ impl<G: Game> Explorer<G> {
             .index
             .games
             .get(index as usize)
-            .ok_or_else(|| format!("game: no game {index}"))?;
+            .ok_or(Bad::NoGame { index })?;
         let path = &self.index.shards[g.shard as usize];
-        let reader = data::ShardReader::open(path).map_err(|e| e.to_string())?;
+        let reader = data::ShardReader::open(path)?;
         let mut rows: Vec<data::PositionRecord> = reader
-            .read_records()
-            .map_err(|e| e.to_string())?
+            .read_records()?
             .into_iter()
             .filter(|r| r.game_id == g.game_id)
             .collect();
@@ -364,13 +371,11 @@ impl<G: Game> Explorer<G> {
         let mut last: Option<(CellRef, CellRef)> = None;
         let mut final_pos = None;
         for row in &rows {
-            let pos = self.game.parse_state(&row.position).map_err(|e| {
-                format!(
-                    "{}: game {} ply {}: {e}",
-                    path.display(),
-                    g.game_id,
-                    row.ply
-                )
+            let pos = (self.game.parse_state(&row.position)).map_err(|source| Bad::Row {
+                path: path.to_path_buf(),
+                game_id: g.game_id,
+                ply: row.ply,
+                source,
             })?;
             let chosen = G::Move::from_code(row.chosen_move).filter(|&m| pos.is_legal(m));
             let mut marks: Vec<Mark> = last_move_mark(last).into_iter().collect();

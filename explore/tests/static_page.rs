@@ -81,9 +81,16 @@ fn a_position_counts_what_the_tree_counts_and_bad_requests_say_why() {
         ..PositionQuery::default()
     };
     assert_eq!(
-        explorer.position(&bad, false).unwrap_err(),
+        explorer.position(&bad, false).unwrap_err().to_string(),
         "line: \"x\" is not a move code"
     );
-    assert_eq!(explorer.game(60).unwrap_err(), "game: no game 60");
+    assert!(matches!(
+        explorer.game(60).unwrap_err(),
+        explore::Refusal::NoGame { index: 60 }
+    ));
+    assert_eq!(
+        explorer.game(60).unwrap_err().to_string(),
+        "game: no game 60"
+    );
     assert!(explorer.game(0).unwrap()["plies"].as_array().unwrap().len() > 7);
 }
