@@ -16,7 +16,7 @@ pub fn list_shards(paths: Vec<PathBuf>) -> PyResult<Vec<PathBuf>> {
 }
 
 /// Plays `games` self-play games into shards under `out` as `triad
-/// selfplay` does (`pipeline::options::run_selfplay`: the run file
+/// selfplay` does (`pipeline::roles::selfplay_game`: the run file
 /// `config`'s `[game]`, `[selfplay]` and `[model]`, the checkpoint
 /// `model` or a fresh network, `seed`, game ids from `first_game_id`,
 /// `shard_games` games per shard); returns the shards written.
