@@ -24,7 +24,10 @@ mod suite;
 mod text;
 mod traits;
 
-pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
+pub use alphabeta::{
+    win_probability, AlphaBetaState, CaptureFacts, CaptureRules, EvalTables, ExactSolver,
+    HasCaptures, HasSolver, MoveOrder, NoCaptures, NoSolver, PerfectPlayer, SolverSlot,
+};
 pub use describe::{
     describe, legal_move_texts, position_or_start, position_to_move, PositionReport,
 };
