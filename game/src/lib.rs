@@ -9,6 +9,7 @@
 //! `docs/games.md` walks through adding a game.
 
 mod alphabeta;
+pub mod chess;
 mod describe;
 pub mod draw;
 mod error;
