@@ -9,6 +9,7 @@
 //! `docs/games.md` walks through adding a game.
 
 mod alphabeta;
+pub mod chess;
 mod describe;
 pub mod draw;
 mod error;
@@ -24,7 +25,10 @@ mod suite;
 mod text;
 mod traits;
 
-pub use alphabeta::{win_probability, AlphaBetaState, MoveOrder, PerfectPlayer};
+pub use alphabeta::{
+    win_probability, AlphaBetaState, CaptureFacts, CaptureRules, EvalTables, ExactSolver,
+    HasCaptures, HasSolver, MoveOrder, NoCaptures, NoSolver, PerfectPlayer, SolverSlot,
+};
 pub use describe::{
     describe, legal_move_texts, position_or_start, position_to_move, PositionReport,
 };

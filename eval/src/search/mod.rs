@@ -1,5 +1,6 @@
 //! The alpha-beta baseline engine, for any game that implements
-//! [`game::AlphaBetaState`] (its evaluation and move facts).
+//! [`game::AlphaBetaState`] (its evaluation and move facts, and through
+//! `AlphaBetaState::Captures` its capture facts, if it has captures).
 //!
 //! Iterative-deepening negamax with principal variation search, a
 //! transposition table ([`tt`]), quiescence over captures and promotions,
@@ -24,7 +25,7 @@ pub mod tt;
 
 pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
 
-use game::{AlphaBetaState, Color, GameResult, GameState, History, Outcome};
+use game::{AlphaBetaState, CaptureRules, Color, GameResult, GameState, History, Outcome};
 use ordering::{score_move, select_next, HISTORY_MAX};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
@@ -450,7 +451,7 @@ impl<S: AlphaBetaState> Searcher<S> {
                 return alpha;
             }
         }
-        let in_check = pos.in_check();
+        let in_check = S::Captures::in_check(pos);
         // Check extension, limited to twice the iteration depth so that
         // long series of checks (common with crew on many ships) stay finite.
         if in_check && ply < 2 * self.root_depth {
@@ -616,7 +617,7 @@ impl<S: AlphaBetaState> Searcher<S> {
         let score = if i == 0 {
             -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
         } else {
-            let r = if reduce && !child.in_check() {
+            let r = if reduce && !S::Captures::in_check(child) {
                 if depth >= 6 && i >= 10 {
                     2
                 } else {
@@ -660,9 +661,11 @@ impl<S: AlphaBetaState> Searcher<S> {
     }
 
     /// Quiescence: stand pat on the static evaluation, then try the moves
-    /// the game names for it ([`AlphaBetaState::is_quiescence_move`]:
+    /// the game names for it ([`game::CaptureFacts::is_quiescence_move`]:
     /// captures and promotions), skipping captures that plainly lose
     /// material or cannot reach alpha. In check, every evasion is tried.
+    /// A game without captures ([`game::NoCaptures`]) names no move: its
+    /// quiescence is the static evaluation (or the game's end).
     ///
     /// Captures can be everywhere (pieces that all touch, long chains of
     /// trades), so the capture tree is bounded: after
@@ -683,7 +686,7 @@ impl<S: AlphaBetaState> Searcher<S> {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        let in_check = pos.in_check();
+        let in_check = S::Captures::in_check(pos);
         if qply >= self.qs_max {
             // Quiescence limited by the spec: a static judgement, but a
             // position without a move still ends by the rules (mate and
@@ -718,9 +721,9 @@ impl<S: AlphaBetaState> Searcher<S> {
             // The game's quiescence moves; deep in the tree only recaptures
             // on the cell of the last capture.
             moves.retain(|&m| {
-                pos.is_quiescence_move(m)
+                S::Captures::is_quiescence_move(pos, m)
                     && (qply < QS_RECAPTURES_FROM
-                        || matches!((pos.capture_cell(m), last_target),
+                        || matches!((S::Captures::capture_cell(pos, m), last_target),
                             (Some(a), Some(b)) if a == b))
             });
         }
@@ -736,13 +739,15 @@ impl<S: AlphaBetaState> Searcher<S> {
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
             let child = pos.play(m);
-            let captured_on = pos.capture_cell(m);
+            let captured_on = S::Captures::capture_cell(pos, m);
             if !in_check && captured_on.is_some() {
-                if pos.is_losing_capture(m, &child) {
+                if S::Captures::is_losing_capture(pos, m, &child) {
                     continue;
                 }
                 // Delta pruning: even winning the material cannot reach alpha.
-                if self.selective && best + pos.material_gain(m) + DELTA_MARGIN < alpha {
+                if self.selective
+                    && best + S::Captures::material_gain(pos, m) + DELTA_MARGIN < alpha
+                {
                     continue;
                 }
             }

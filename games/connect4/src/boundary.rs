@@ -274,19 +274,13 @@ impl GameState for Position {
 /// The baseline's evaluation: lines the side to move could complete
 /// against the opponent's, and stones in the centre columns. Centipawns:
 /// a threat (an empty cell that would complete a line) is worth 60, a
-/// stone in the centre column 6.
+/// stone in the centre column 6. No captures (quiescence is this
+/// evaluation); the exact solver is [`crate::solver`]'s.
 impl AlphaBetaState for Position {
     type EvalParams = ();
     type EvalTables = ();
-
-    fn eval_tables(&self) {}
-
-    fn solver(depth: Option<u32>, seed: u64) -> Option<Box<dyn game::PerfectPlayer<Self>>> {
-        Some(Box::new(crate::solver::SolverPlayer::new(depth, seed)))
-    }
-    fn eval_tables_fit(&self, _: &()) -> bool {
-        true
-    }
+    type Captures = game::NoCaptures;
+    type Solver = game::HasSolver;
 
     #[inline]
     fn evaluate(&self, _: &(), _: &()) -> i32 {
@@ -314,20 +308,17 @@ impl AlphaBetaState for Position {
         }
     }
 
+    /// Every drop: a winning drop is ordered first but takes nothing, so it
+    /// may become a killer and feeds the history.
     #[inline]
     fn is_quiet(&self, _m: Column) -> bool {
         true
     }
-    fn is_quiescence_move(&self, _m: Column) -> bool {
-        false
-    }
-    fn capture_cell(&self, _m: Column) -> Option<u32> {
-        None
-    }
-    fn material_gain(&self, _m: Column) -> i32 {
-        0
-    }
-    fn is_losing_capture(&self, _m: Column, _after: &Self) -> bool {
-        false
+}
+
+/// Connect Four's exact solver ([`crate::solver::SolverPlayer`]).
+impl game::ExactSolver for Position {
+    fn perfect_player(depth: Option<u32>, seed: u64) -> Box<dyn game::PerfectPlayer<Self>> {
+        Box::new(crate::solver::SolverPlayer::new(depth, seed))
     }
 }

@@ -19,7 +19,7 @@
 use crate::position::Position;
 use crate::tables::KING;
 use crate::types::{Army, Bits, Kind, Move, Player};
-use game::{AlphaBetaState, MoveOrder};
+use game::{AlphaBetaState, CaptureFacts, MoveOrder};
 
 /// Weights of the evaluation; the defaults are the documented values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,20 +114,12 @@ impl Position {
 impl AlphaBetaState for Position {
     type EvalParams = EvalParams;
     type EvalTables = ();
-
-    fn eval_tables(&self) {}
-    fn eval_tables_fit(&self, _: &()) -> bool {
-        true
-    }
+    type Captures = game::HasCaptures;
+    type Solver = game::NoSolver;
 
     #[inline]
     fn evaluate(&self, _: &(), params: &EvalParams) -> i32 {
         evaluate(self, params)
-    }
-
-    #[inline]
-    fn in_check(&self) -> bool {
-        Position::in_check(self)
     }
 
     /// One slot per action index (RULES.md §10).
@@ -163,6 +155,13 @@ impl AlphaBetaState for Position {
     #[inline]
     fn is_quiet(&self, m: Move) -> bool {
         self.victim(m).is_none() && m.promotion().kind().is_none()
+    }
+}
+
+impl CaptureFacts for Position {
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
     }
 
     /// Captures of the enemy army's pieces and queen promotions of the own

@@ -8,7 +8,7 @@ use crate::rules::Options;
 use crate::types::Move;
 use crate::Position;
 use game::GameError;
-use game::{Color, Encoding, GameMove, GameState, Outcome};
+use game::{Color, Encoding, GameState, Outcome};
 
 /// Influence Chess under one set of `[game]` options: the value the
 /// binary's registry builds from `[game] name = "influence"`.
@@ -168,42 +168,13 @@ impl game::Game for Influence {
 
 impl GameState for Position {
     type Move = Move;
+    // legal_moves, has_legal_move, count_legal_moves, is_legal, apply,
+    // play, hash and reversible_plies: the position's own methods.
+    game::forward_game_state!();
 
     #[inline]
     fn side(&self) -> Color {
         self.turn().seat()
-    }
-    #[inline]
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        Position::legal_moves(self, out)
-    }
-    #[inline]
-    fn has_legal_move(&self) -> bool {
-        Position::has_legal_move(self)
-    }
-    #[inline]
-    fn count_legal_moves(&self) -> u64 {
-        self.count_legal()
-    }
-    #[inline]
-    fn is_legal(&self, m: Move) -> bool {
-        Position::is_legal(self, m)
-    }
-    #[inline]
-    fn apply(&mut self, m: Move) {
-        Position::apply(self, m)
-    }
-    #[inline]
-    fn play(&self, m: Move) -> Position {
-        Position::play(self, m)
-    }
-    #[inline]
-    fn hash(&self) -> u64 {
-        Position::hash(self)
-    }
-    #[inline]
-    fn reversible_plies(&self) -> u32 {
-        self.clock() as u32
     }
     #[inline]
     fn terminal(&self, has_legal_move: bool, repetitions: u32) -> Option<Outcome> {
@@ -260,13 +231,4 @@ impl GameState for Position {
     }
 }
 
-impl GameMove for Move {
-    #[inline]
-    fn code(self) -> u32 {
-        Move::code(self)
-    }
-    #[inline]
-    fn from_code(code: u32) -> Option<Move> {
-        Move::from_code(code)
-    }
-}
+game::forward_game_move!(Move);

@@ -4,20 +4,12 @@
 //! an accompanying influence piece, RULES.md §6.3), and the Zobrist keys.
 
 use crate::types::{FILES, RANKS, SQUARES};
+use game::chess::splitmix_step as splitmix;
 
-/// File and rank steps of the eight directions. The first four increase
-/// the square index (N, E, NE, NW), the last four decrease it (S, W, SW,
-/// SE): the first blocker on a ray is its lowest or highest set bit.
-const DIRS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-];
+// File and rank steps of the eight directions. The first four increase
+// the square index (N, E, NE, NW), the last four decrease it (S, W, SW,
+// SE): the first blocker on a ray is its lowest or highest set bit.
+use game::chess::RAY_DIRECTIONS as DIRS;
 
 const fn on_board(f: i8, r: i8) -> bool {
     f >= 0 && f < FILES as i8 && r >= 0 && r < RANKS as i8
@@ -46,28 +38,10 @@ const fn steps(deltas: &[(i8, i8)]) -> [u32; SQUARES] {
 }
 
 /// King (and prince) steps.
-pub const KING: [u32; SQUARES] = steps(&[
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-]);
+pub const KING: [u32; SQUARES] = steps(&DIRS);
 
 /// Knight leaps.
-pub const KNIGHT: [u32; SQUARES] = steps(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+pub const KNIGHT: [u32; SQUARES] = steps(&game::chess::KNIGHT_LEAPS);
 
 /// `PAWN_ATTACKS[army][s]`: the squares a pawn of `army` on `s` attacks
 /// (diagonally forward: White up, Black down).
@@ -180,14 +154,6 @@ pub const COMMANDER_TWO: [u32; SQUARES] = steps(&[
     (-2, -2),
     (2, -2),
 ]);
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 /// Zobrist keys, fixed by a seeded generator at compile time so that hashes
 /// are the same in every build (they appear in data files).

@@ -10,31 +10,18 @@
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::{Army, Move, Piece, Player, Promotion, Square, FILES, RANKS};
+use game::chess::Cell;
 use game::GameError;
 
 /// Writes one board, rank 7 first, with `cell` giving each square's letter.
 fn write_board(out: &mut String, cell: impl Fn(Square) -> Option<char>) {
-    for r in (0..RANKS).rev() {
-        let mut empty = 0;
-        for f in 0..FILES {
-            match cell(Square::at(f, r)) {
-                Some(c) => {
-                    if empty > 0 {
-                        out.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            out.push((b'0' + empty) as char);
-        }
-        if r > 0 {
-            out.push('/');
-        }
-    }
+    game::chess::write_rows(
+        out,
+        FILES,
+        RANKS,
+        |f, r| cell(Square::at(f, r)).map_or(Cell::Empty, Cell::Holds),
+        |out, c| out.push(c),
+    );
 }
 
 /// Reads one board field into `(square, letter)` pairs; `what` names the

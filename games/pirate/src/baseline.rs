@@ -13,7 +13,7 @@
 
 use crate::position::Position;
 use crate::types::{Effect, Main, Move, Ship, ShipType, Side, ToggleAt};
-use game::{AlphaBetaState, MoveOrder};
+use game::{AlphaBetaState, CaptureFacts, MoveOrder};
 
 /// Weights of the evaluation (centipawn-like units; a DHOW is 150).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,13 +164,8 @@ const ORIGINS: usize = 265;
 impl AlphaBetaState for Position {
     type EvalParams = EvalParams;
     type EvalTables = ();
-
-    fn eval_tables(&self) {}
-
-    #[inline]
-    fn eval_tables_fit(&self, _: &()) -> bool {
-        true
-    }
+    type Captures = game::HasCaptures;
+    type Solver = game::NoSolver;
 
     #[inline]
     fn evaluate(&self, _: &(), params: &EvalParams) -> i32 {
@@ -207,7 +202,10 @@ impl AlphaBetaState for Position {
     fn is_quiet(&self, m: Move) -> bool {
         !m.is_attack() && !m.effect().is_upgrade()
     }
+}
 
+/// Attacks are the captures (sinks and captures of §5); there is no check.
+impl CaptureFacts for Position {
     /// Attacks with no toggle after (the toggle rarely changes what an
     /// exchange wins, and multiplies the moves by the fleet's size).
     #[inline]

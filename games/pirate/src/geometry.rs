@@ -15,25 +15,27 @@ pub const MIN_SIDE: u8 = 6;
 pub const MAX_SIDE: u8 = 16;
 
 /// Compass directions (file step, rank step), §3.1: N NE E SE S SW W NW,
-/// then the eight PIRATE leaps.
-pub const STEPS: [(i8, i8); 16] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+/// then the eight PIRATE leaps (a knight's, [`game::chess::KNIGHT_LEAPS`]).
+pub const STEPS: [(i8, i8); 16] = {
+    let compass = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
+    let mut steps = [(0, 0); 16];
+    let mut i = 0;
+    while i < 8 {
+        steps[i] = compass[i];
+        steps[8 + i] = game::chess::KNIGHT_LEAPS[i];
+        i += 1;
+    }
+    steps
+};
 
 const N: u8 = 0;
 const NE: u8 = 1;

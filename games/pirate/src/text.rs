@@ -5,6 +5,7 @@
 use crate::geometry::Size;
 use crate::position::Position;
 use crate::types::{Effect, Main, Move, Ship, ShipType, Side, ToggleAt};
+use game::chess::Cell;
 use game::GameError;
 
 /// Ships in a game: they never come back, so a position never holds more
@@ -215,30 +216,21 @@ impl Position {
     pub fn to_text(&self) -> String {
         let g = self.geo;
         let mut s = String::with_capacity(96);
-        for rank in (0..g.height()).rev() {
-            let mut run = 0;
-            for file in 0..g.width() {
-                match self.ship_at(g.square(file, rank)) {
-                    None => run += 1,
-                    Some(ship) => {
-                        if run > 0 {
-                            s.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        s.push(ship.letter());
-                        if ship.anchored() {
-                            s.push('@');
-                        }
-                    }
+        game::chess::write_rows(
+            &mut s,
+            g.width(),
+            g.height(),
+            |file, rank| match self.ship_at(g.square(file, rank)) {
+                None => Cell::Empty,
+                Some(ship) => Cell::Holds(ship),
+            },
+            |s, ship| {
+                s.push(ship.letter());
+                if ship.anchored() {
+                    s.push('@');
                 }
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+            },
+        );
         s.push(' ');
         s.push(self.side.letter());
         s.push(' ');

@@ -1,4 +1,5 @@
-//! PiRaTeKnIcS for the alpha-beta baseline (`game::AlphaBetaState`): the
+//! PiRaTeKnIcS for the alpha-beta baseline (`game::AlphaBetaState`, with
+//! `game::CaptureFacts` and per-variant `game::EvalTables`): the
 //! hand-written evaluation, in centipawns from the side to move's view, and
 //! the move facts the engine's ordering and quiescence use (MVV-LVA values,
 //! single-crewman captures, queen promotions, the losing-capture test).
@@ -19,7 +20,7 @@
 //! - a small bonus for having the move.
 
 use crate::{Bitboard, Color, Kind, Move, Piece, Position, Square, Variant};
-use game::{AlphaBetaState, MoveOrder};
+use game::{AlphaBetaState, CaptureFacts, EvalTables, MoveOrder};
 
 /// Weights of the evaluation. Defaults are the values documented in
 /// `docs/search.md`; the struct is public so self-play matches can compare
@@ -289,24 +290,12 @@ fn victim_value(m: Move) -> i32 {
 impl AlphaBetaState for Position {
     type EvalParams = EvalParams;
     type EvalTables = Geometry;
-
-    fn eval_tables(&self) -> Geometry {
-        Geometry::new(self.variant())
-    }
-
-    #[inline]
-    fn eval_tables_fit(&self, tables: &Geometry) -> bool {
-        tables.is_for(self.variant())
-    }
+    type Captures = game::HasCaptures;
+    type Solver = game::NoSolver;
 
     #[inline]
     fn evaluate(&self, tables: &Geometry, params: &EvalParams) -> i32 {
         evaluate(self, tables, params)
-    }
-
-    #[inline]
-    fn in_check(&self) -> bool {
-        Position::in_check(self)
     }
 
     /// Ship or crew move, origin, destination: 2 × 64 × 64.
@@ -338,6 +327,24 @@ impl AlphaBetaState for Position {
     #[inline]
     fn is_quiet(&self, m: Move) -> bool {
         !m.is_capture() && m.promotions().is_empty()
+    }
+}
+
+impl EvalTables<Position> for Geometry {
+    fn build(pos: &Position) -> Geometry {
+        Geometry::new(pos.variant())
+    }
+
+    #[inline]
+    fn fits(&self, pos: &Position) -> bool {
+        self.is_for(pos.variant())
+    }
+}
+
+impl CaptureFacts for Position {
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
     }
 
     #[inline]

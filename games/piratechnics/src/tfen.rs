@@ -8,6 +8,7 @@ use crate::crew::Crew;
 use crate::position::Position;
 use crate::types::{Color, Kind, Piece, Square};
 use crate::variant::Variant;
+use game::chess::Cell;
 use std::fmt;
 
 /// Why a TFEN string was rejected; the message names the offending part.
@@ -56,33 +57,26 @@ impl Position {
     pub fn to_tfen(&self) -> String {
         let v = self.variant;
         let mut s = String::with_capacity(96);
-        for rank in (0..v.height).rev() {
-            let mut run = 0;
-            for file in 0..v.width {
+        game::chess::write_rows(
+            &mut s,
+            v.width,
+            v.height,
+            |file, rank| {
                 let sq = Square::new(file, rank);
                 if !v.exists(sq) {
-                    continue;
+                    return Cell::Missing;
                 }
                 match self.ship_at(sq) {
-                    None => run += 1,
-                    Some(crew) => {
-                        if run > 0 {
-                            s.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        s.push('[');
-                        s.push_str(&crew.letters());
-                        s.push(']');
-                    }
+                    None => Cell::Empty,
+                    Some(crew) => Cell::Holds(crew),
                 }
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+            },
+            |s, crew| {
+                s.push('[');
+                s.push_str(&crew.letters());
+                s.push(']');
+            },
+        );
         s.push(' ');
         s.push(self.side.letter());
         s.push(' ');

@@ -10,20 +10,9 @@
 use crate::types::{Bitboard, Color, Square};
 use std::sync::OnceLock;
 
-/// Ray directions: the first four increase the square index, the last four
-/// decrease it, which tells slider code which end of a ray is nearest.
-pub(crate) const DIRS: [(i8, i8); 8] = [
-    (0, 1),   // north
-    (1, 0),   // east
-    (1, 1),   // north-east
-    (-1, 1),  // north-west
-    (0, -1),  // south
-    (-1, 0),  // west
-    (-1, -1), // south-west
-    (1, -1),  // south-east
-];
-pub(crate) const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
-pub(crate) const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
+// Ray directions: the first four increase the square index, the last four
+// decrease it, which tells slider code which end of a ray is nearest.
+pub(crate) use game::chess::{DIAGONAL, ORTHOGONAL, RAY_DIRECTIONS as DIRS};
 
 /// A board shape, ship capacity and start position, with its lookup tables.
 #[derive(Debug)]
@@ -151,16 +140,7 @@ impl Variant {
             } else {
                 v.half[1].0 |= s.bit();
             }
-            for (df, dr) in [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ] {
+            for (df, dr) in game::chess::KNIGHT_LEAPS {
                 if let Some(t) = exists(f + df, r + dr) {
                     v.knight[s.index()].0 |= t.bit();
                 }

@@ -15,12 +15,11 @@ pub(crate) struct Keys {
     pub reversal_to: [u64; 64],
 }
 
+/// The next key of the SplitMix64 sequence at `state`.
 fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let (next, v) = game::chess::splitmix_step(*state);
+    *state = next;
+    v
 }
 
 pub(crate) fn keys() -> &'static Keys {
