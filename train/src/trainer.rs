@@ -3,11 +3,12 @@
 
 use crate::batch::{BatchBuilder, TrainBatch};
 use crate::config::TrainConfig;
+use crate::error::TrainError;
 use crate::metrics::{MetricsRow, MetricsWriter};
 use crate::optim::Optimizer;
 use data::{ReplayWindow, WindowOptions};
 use game::{Game, GameTag};
-use model::{CheckpointError, CheckpointInfo, ModelConfig, Network, Shape};
+use model::{CheckpointInfo, ModelConfig, Network, Shape};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tch::{Kind, Tensor};
@@ -16,62 +17,6 @@ use tch::{Kind, Tensor};
 pub const CHECKPOINT_DIR: &str = "checkpoints";
 /// The copy of the run's config in the run directory.
 pub const CONFIG_COPY: &str = "config.toml";
-
-/// Why a run stopped: bad input (exit 2) or a failure while running (exit 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TrainError {
-    Input(String),
-    Failed(String),
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TrainError::Input(m) | TrainError::Failed(m) => f.write_str(m),
-        }
-    }
-}
-impl std::error::Error for TrainError {}
-
-impl TrainError {
-    /// The message alone (what `Display` writes).
-    pub fn message(&self) -> &str {
-        match self {
-            TrainError::Input(m) | TrainError::Failed(m) => m,
-        }
-    }
-}
-
-/// For the callers that still carry errors as text: the message.
-impl From<TrainError> for String {
-    fn from(e: TrainError) -> String {
-        e.to_string()
-    }
-}
-
-fn failed(e: impl std::fmt::Display) -> TrainError {
-    TrainError::Failed(e.to_string())
-}
-
-/// Checkpoint errors that mean "wrong file given" are bad input.
-/// A checkpoint given to load that is missing or unreadable is bad input
-/// too (`train --init /missing` exits 2); only other I/O failures (a disk
-/// error while reading) are failures.
-fn checkpoint_error(e: CheckpointError) -> TrainError {
-    match &e {
-        CheckpointError::Io { error, .. }
-            if !matches!(
-                error.kind(),
-                std::io::ErrorKind::NotFound
-                    | std::io::ErrorKind::PermissionDenied
-                    | std::io::ErrorKind::InvalidData
-            ) =>
-        {
-            TrainError::Failed(e.to_string())
-        }
-        _ => TrainError::Input(e.to_string()),
-    }
-}
 
 /// One run of `triad train`.
 #[derive(Clone, Debug, Default)]
@@ -451,12 +396,18 @@ fn save_checkpoint(
     let weights = checkpoint_path(run_dir, step);
     let optim = optimizer_path(&weights);
     let tmp = fsio::temp_path(&optim);
-    trainer.optimizer.save(&tmp).map_err(failed)?;
-    std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
+    trainer.optimizer.save(&tmp)?;
+    std::fs::rename(&tmp, &optim).map_err(|source| TrainError::Io {
+        path: optim.clone(),
+        source,
+    })?;
     let mut meta = meta;
     if let Some(ema) = &trainer.ema {
         let live = live_path(&weights);
-        trainer.net.save_weights(&live).map_err(failed)?;
+        trainer
+            .net
+            .save_weights(&live)
+            .map_err(TrainError::SaveCheckpoint)?;
         if let Some(m) = meta.as_object_mut() {
             m.insert("ema_decay".into(), ema.decay.into());
             m.insert(
@@ -479,7 +430,10 @@ fn save_checkpoint(
         );
     }
     info.metadata = meta;
-    trainer.published().save(&weights, &info).map_err(failed)?;
+    trainer
+        .published()
+        .save(&weights, &info)
+        .map_err(TrainError::SaveCheckpoint)?;
     Ok(weights)
 }
 
@@ -622,32 +576,32 @@ where
     for part in mix {
         let other = GameTag::of(&part.game);
         if other.name != G::NAME || other.variant == GameTag::of(game).variant {
-            return Err(TrainError::Input(format!(
-                "--mix {}: a mix part must be another variant of {} (the run's variant is {})",
-                other,
-                G::NAME,
-                game.variant()
-            )));
+            return Err(TrainError::MixNotVariant {
+                part: other.to_string(),
+                game: G::NAME,
+                variant: game.variant().to_string(),
+            });
         }
         if part.data.is_empty() {
-            return Err(TrainError::Input(format!(
-                "--mix {}: no shards given for it",
-                other
-            )));
+            return Err(TrainError::MixNoShards {
+                part: other.to_string(),
+            });
         }
     }
     let mut cfg = cfg.clone();
     if let Some(s) = opts.steps {
         cfg.steps = s;
     }
-    cfg.validate().map_err(|e| TrainError::Input(e.0))?;
-    model_cfg.validate().map_err(|e| TrainError::Input(e.0))?;
-    let device = model_cfg.tch_device().map_err(|e| TrainError::Input(e.0))?;
+    cfg.validate()?;
+    model_cfg.validate()?;
+    let device = model_cfg.tch_device()?;
     set_threads(&cfg, model_cfg);
     let run_dir = &opts.run_dir;
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
-    std::fs::create_dir_all(&ckpt_dir)
-        .map_err(|e| TrainError::Input(format!("{}: {e}", ckpt_dir.display())))?;
+    std::fs::create_dir_all(&ckpt_dir).map_err(|source| TrainError::CreateDir {
+        path: ckpt_dir.clone(),
+        source,
+    })?;
     fsio::remove_temporaries(&ckpt_dir);
     fsio::remove_temporaries(run_dir);
 
@@ -662,17 +616,18 @@ where
     if let Some(text) = &opts.config_text {
         let copy = run_dir.join(CONFIG_COPY);
         fsio::write_atomic(&copy, text.as_bytes())
-            .map_err(|e| failed(format!("{}: {e}", copy.display())))?;
+            .map_err(|source| TrainError::Io { path: copy, source })?;
     }
-    let mut metrics =
-        MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
+    let mut metrics = MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step))?;
 
     let window = open_window(&opts.data, &cfg, &tag)?;
     let mut mix_windows = Vec::with_capacity(mix.len());
     for part in mix {
         let part_tag = GameTag::of(&part.game);
-        let w = open_window(&part.data, &cfg, &part_tag)
-            .map_err(|e| TrainError::Input(format!("--mix {}: {e}", part_tag)))?;
+        let w = open_window(&part.data, &cfg, &part_tag).map_err(|e| TrainError::MixWindow {
+            part: part_tag.to_string(),
+            source: Box::new(e),
+        })?;
         mix_windows.push(w);
     }
     let sizes: Vec<usize> = std::iter::once(window.len())
@@ -784,7 +739,7 @@ where
         };
         let batch = streams[which]
             .next()
-            .ok_or_else(|| failed("the batch stream stopped"))?;
+            .ok_or(TrainError::BatchStreamStopped)?;
         summary.data_wait_seconds += waited.elapsed().as_secs_f64();
         let batch = batch.to_device(device);
         let lr = cfg.lr_at(step);
@@ -804,7 +759,7 @@ where
         if let Some(s) = stats {
             let elapsed = since.elapsed().as_secs_f64().max(1e-9);
             last = s.row(step, lr, since_samples as f64 / elapsed);
-            metrics.write(&last).map_err(failed)?;
+            metrics.write(&last)?;
             since = Instant::now();
             since_samples = 0;
         }
@@ -879,14 +834,13 @@ fn starting_point(
 ) -> Result<Start, TrainError> {
     let run_dir = &opts.run_dir;
     match (latest_checkpoint(run_dir), opts.resume) {
-        (Some(_), false) => Err(TrainError::Input(format!(
-            "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
-            run_dir.display(),
-            run_dir.join(CHECKPOINT_DIR).display()
-        ))),
+        (Some(_), false) => Err(TrainError::AlreadyRun {
+            run_dir: run_dir.clone(),
+            checkpoints: run_dir.join(CHECKPOINT_DIR),
+        }),
         (Some((weights, info)), true) => {
-            let (net, _) =
-                Network::load_expecting(&weights, tag, shape, device).map_err(checkpoint_error)?;
+            let (net, _) = Network::load_expecting(&weights, tag, shape, device)
+                .map_err(TrainError::LoadCheckpoint)?;
             let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
             if old_hash.is_some_and(|h| h != hash) {
                 eprintln!(
@@ -910,7 +864,7 @@ fn starting_point(
                     // Any variant of the game: the weights do not depend
                     // on the board's size (CheckpointInfo::check_transfer).
                     let (net, from) = Network::load_transfer(init, tag, shape, device)
-                        .map_err(checkpoint_error)?;
+                        .map_err(TrainError::LoadCheckpoint)?;
                     // Another variant's network, or one that came from
                     // another variant itself (the loop's generation 0).
                     let init_from = if from.variant != tag.variant {
@@ -944,7 +898,9 @@ impl Start {
         let mut trainer = match &self.live {
             Some(live) => {
                 let mut trained = self.net.duplicate();
-                trained.load_weights(live).map_err(checkpoint_error)?;
+                trained
+                    .load_weights(live)
+                    .map_err(TrainError::LoadCheckpoint)?;
                 let ema =
                     (cfg.ema_decay > 0.0).then(|| Ema::new(self.net, &trained, cfg.ema_decay));
                 Trainer::with_average(trained, ema, cfg)
@@ -966,21 +922,16 @@ fn open_window(
     cfg: &TrainConfig,
     tag: &GameTag,
 ) -> Result<ReplayWindow, TrainError> {
-    let input = |e: data::DataError| TrainError::Input(e.to_string());
     let capacity = if cfg.window_min > 0 {
-        cfg.window_positions(data::count_rows(data).map_err(input)?)
+        cfg.window_positions(data::count_rows(data)?)
     } else {
         cfg.window
     };
-    let window = ReplayWindow::load_for(data, capacity, tag).map_err(input)?;
+    let window = ReplayWindow::load_for(data, capacity, tag)?;
     if window.is_empty() {
-        return Err(TrainError::Input(format!(
-            "no positions in the shards under {}",
-            data.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        return Err(TrainError::EmptyWindow {
+            data: data.to_vec(),
+        });
     }
     Ok(window)
 }
