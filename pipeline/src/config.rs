@@ -88,9 +88,10 @@ impl RunConfig {
         self.selfplay.validate()?;
         self.train.validate()?;
         // (`EvalConfig::validate` also parses every ladder entry.)
-        self.eval
-            .validate()
-            .map_err(|e| ConfigError(e.message().to_string()))?;
+        self.eval.validate().map_err(|e| match e {
+            eval::EvalError::Config(e) => e,
+            other => ConfigError::value(other.to_string()),
+        })?;
         if self.r#loop.gating && self.eval.every > 1 {
             return Err(ConfigError::invalid(
                 "eval.every",

@@ -148,10 +148,9 @@ fn publish_config(opts: &TrainerOptions) -> Result<(), Error> {
         let theirs = patiently(opts.store, "reading config.toml", |s| s.get(CONFIG_KEY))?
             .unwrap_or_default();
         if theirs != opts.config_text.as_bytes() {
-            return Err(Error::input(format!(
-                "{}: the run holds another config.toml: train it with that file (download it) or start a new run at another prefix",
-                opts.store.url()
-            )));
+            return Err(Error::StoreOtherConfig {
+                url: opts.store.url().to_string(),
+            });
         }
     }
     Ok(())
@@ -166,13 +165,14 @@ fn publish(
     weights: &Path,
     ingested: &Ingested,
 ) -> Result<(), Error> {
-    let bytes =
-        std::fs::read(weights).map_err(|e| Error::failed(format!("{}: {e}", weights.display())))?;
+    let bytes = std::fs::read(weights).map_err(Error::io(&weights))?;
     let sidecar_path = model::checkpoint::sidecar_path(weights);
     let sidecar: serde_json::Value = std::fs::read(&sidecar_path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .ok_or_else(|| Error::failed(format!("{}: unreadable sidecar", sidecar_path.display())))?;
+        .ok_or_else(|| Error::UnreadableSidecar {
+            path: sidecar_path.clone(),
+        })?;
     let key = trainer_weights(g, &opts.incarnation);
     let manifest = Manifest {
         generation: g,
@@ -187,7 +187,7 @@ fn publish(
     patiently(opts.store, "uploading a network", |s| {
         s.put_new(&key, bytes.clone())
     })?;
-    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::failed(e.to_string()))?;
+    let text = serde_json::to_vec_pretty(&manifest).map_err(Error::from)?;
     let mkey = layout::manifest(g);
     match patiently(opts.store, "publishing a manifest", |s| {
         s.put_new(&mkey, text.clone())
@@ -196,11 +196,11 @@ fn publish(
         PutOutcome::AlreadyExists => {
             let theirs = read_manifest(opts.store, g)?;
             if theirs.trainer != opts.incarnation {
-                return Err(Error::input(format!(
-                    "{}: generation {g} was published by another trainer ({}) first: this trainer is fenced off and stops (one trainer per run)",
-                    opts.store.url(),
-                    theirs.trainer
-                )));
+                return Err(Error::Fenced {
+                    url: opts.store.url().to_string(),
+                    generation: g,
+                    trainer: theirs.trainer,
+                });
             }
         }
     }
@@ -232,8 +232,7 @@ fn ingest<G: Game>(
         let Some(bytes) = bytes else { continue };
         let local = opts.work.join(&l.key);
         if let Some(dir) = local.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
         }
         write_whole(&local, &bytes)?;
         let (games, rows, ids) = if opts.verify {
@@ -288,7 +287,7 @@ fn quarantine(
     reason["file"] = key.into();
     reason["trainer"] = opts.incarnation.clone().into();
     reason["sha256"] = sha256_hex(&bytes).into();
-    let reason = serde_json::to_vec_pretty(&reason).map_err(|e| Error::failed(e.to_string()))?;
+    let reason = serde_json::to_vec_pretty(&reason).map_err(Error::from)?;
     patiently(opts.store, "quarantining a shard", |s| {
         s.put_new(&aside, bytes.clone())
     })?;
@@ -368,17 +367,14 @@ where
     let mut report = TrainerReport::default();
     layout::refuse_old(opts.store)?;
     publish_config(opts)?;
-    std::fs::create_dir_all(&opts.work)
-        .map_err(|e| Error::failed(format!("{}: {e}", opts.work.display())))?;
+    std::fs::create_dir_all(&opts.work).map_err(Error::io(&opts.work))?;
     let train_dir = opts.work.join("train");
     let mut have = published(opts.store)?.last().copied();
     if have.is_none() {
-        let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)
-            .map_err(|e| Error::input(e.to_string()))?;
+        let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)?;
         let path = opts.work.join(format!("{}.safetensors", gen_name(0)));
         let info = model::CheckpointInfo::new(&GameTag::of(game), net.shape(), 0);
-        net.save(&path, &info)
-            .map_err(|e| Error::failed(e.to_string()))?;
+        net.save(&path, &info).map_err(Error::from)?;
         publish(opts, 0, &path, &Ingested::default())?;
         eprintln!(
             "trainer: published {} (a fresh network) to {}",
@@ -471,11 +467,7 @@ where
             "trainer: generation {g}: training {steps} steps on {} games ({} rows)",
             ingested.games, ingested.rows
         );
-        let trained = train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {})
-            .map_err(|e| match e {
-                train::TrainError::Input(m) => Error::Input(m),
-                train::TrainError::Failed(m) => Error::Failed(m),
-            })?;
+        let trained = train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {})?;
         if trained.steps_run > 0 {
             eprintln!(
                 "trainer: generation {g}: {:.0} samples/s, waiting for data {:.0}% of the time",
@@ -485,12 +477,10 @@ where
         }
         report.train_seconds += t.elapsed().as_secs_f64();
         report.steps += steps;
-        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
-            Error::failed(format!(
-                "{}: training wrote no checkpoint",
-                train_dir.display()
-            ))
-        })?;
+        let (latest, _) =
+            train::latest_checkpoint(&train_dir).ok_or_else(|| Error::NoCheckpoint {
+                dir: train_dir.clone(),
+            })?;
         publish(opts, g, &latest, &ingested)?;
         eprintln!("trainer: published {} to {}", gen_name(g), opts.store.url());
         if opts.matches {
