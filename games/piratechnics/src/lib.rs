@@ -51,6 +51,6 @@ pub use position::Position;
 pub use record::{
     parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,
 };
-pub use tfen::TfenError;
+pub use tfen::{TfenError, TfenProblem};
 pub use types::{Bitboard, Color, Kind, Piece, Square};
 pub use variant::{Variant, VariantError, STANDARD_START};

@@ -153,7 +153,7 @@ fn bad_tfens_are_errors_not_panics() {
         "[rbn][qrb][kbn][rbn]/[ppp][ppx][ppp][ppp][ppp][ppp]/6/6/6/6/[PPP][PPP][PPP][PPP][PPP][PPP]/[RBN][QRB][KBN][RBN] w - 0 1",
     ] {
         let e = Position::from_tfen(bad).unwrap_err();
-        assert!(!e.reason.is_empty());
+        assert!(!e.reason.to_string().is_empty());
     }
 }
 
