@@ -42,7 +42,7 @@ pub use game::SplitMix;
 pub use game::{divide, perft, perft_parallel};
 pub use movegen::MoveList;
 pub use moves::{Move, MoveFeatures, MoveKind};
-pub use notation::{Marks, MoveParseError};
+pub use notation::{Marks, MoveParseError, MoveProblem};
 pub use outcome::{
     outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination,
     NO_CAPTURE_LIMIT,
