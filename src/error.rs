@@ -41,9 +41,9 @@ impl From<pipeline::Error> for CliError {
 /// Training: bad input (exit 2) or a failure while training (exit 1).
 impl From<train::TrainError> for CliError {
     fn from(e: train::TrainError) -> CliError {
-        match e {
-            train::TrainError::Input(m) => CliError::input(m),
-            train::TrainError::Failed(m) => CliError::failed(m),
+        CliError {
+            code: e.exit_code(),
+            message: e.to_string(),
         }
     }
 }

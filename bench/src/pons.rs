@@ -89,7 +89,7 @@ where
             bar.inc(1);
         },
     )
-    .map_err(Error::Input)?;
+    .map_err(|e| Error::input(e.to_string()))?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     Ok(PonsFigures {

@@ -330,6 +330,7 @@ impl ExploreIndex {
 
 /// Reads one shard's rows: numbered games (local indices), rows with their
 /// line hashes. `group_of` and `start_of` intern labels and start texts.
+/// A game whose rows are not plies 0, 1, 2, … is left out with a warning.
 fn read_shard_rows(
     reader: ShardReader,
     shard: &ShardFile,
@@ -338,12 +339,26 @@ fn read_shard_rows(
     start_of: &mut dyn FnMut(&str) -> u32,
     warnings: &mut Vec<String>,
 ) -> Result<ShardRows, DataError> {
-    let path = shard.path.clone();
-    let err = |m: String| DataError::new(&path, m);
-    // Starts first: only ply-0 rows decode the wide position column.
-    let starts_reader = ShardReader::open(&shard.path)?;
-    let mut start_of_game: HashMap<u64, (u32, u64)> = HashMap::new();
-    for b in starts_reader.read_filtered(&[col::GAME_ID, col::PLY, col::POSITION], Some(1))? {
+    let starts = read_starts(shard, start_of)?;
+    let (mut games, mut rows) = read_games(reader, shard, shard_index, group_of)?;
+    let keep = hash_lines(&mut games, &mut rows, &starts, shard, warnings);
+    if keep.iter().any(|k| !k) {
+        (games, rows) = keep_games(games, rows, &keep);
+    }
+    Ok(ShardRows { games, rows })
+}
+
+/// Each game's start in `shard` (interned by `start_of`) and the line hash
+/// of the start, by game id. Only ply-0 rows decode the wide position
+/// column.
+fn read_starts(
+    shard: &ShardFile,
+    start_of: &mut dyn FnMut(&str) -> u32,
+) -> Result<HashMap<u64, (u32, u64)>, DataError> {
+    let err = |e| DataError::caused(&shard.path, e);
+    let reader = ShardReader::open(&shard.path)?;
+    let mut start_of_game = HashMap::new();
+    for b in reader.read_filtered(&[col::GAME_ID, col::PLY, col::POSITION], Some(1))? {
         let c = Columns::new(&b);
         let (id, pos) = (
             c.u64(col::GAME_ID).map_err(err)?,
@@ -354,6 +369,19 @@ fn read_shard_rows(
             start_of_game.insert(id.value(i), (start_of(text), line_hash(text, &[])));
         }
     }
+    Ok(start_of_game)
+}
+
+/// The games (numbered in the order first seen, their start not set yet)
+/// and rows (their line hash not set yet) of `shard`; each row's group is
+/// the shard's generation, or else its model (interned by `group_of`).
+fn read_games(
+    reader: ShardReader,
+    shard: &ShardFile,
+    shard_index: u32,
+    group_of: &mut dyn FnMut(String) -> u32,
+) -> Result<(Vec<IndexedGame>, Vec<Row>), DataError> {
+    let err = |e| DataError::caused(&shard.path, e);
     let batches = reader.read_columns(&[
         col::GAME_ID,
         col::PLY,
@@ -413,7 +441,20 @@ fn read_shard_rows(
             });
         }
     }
-    // Line hashes: each game's rows in ply order, from its start.
+    Ok((games, rows))
+}
+
+/// Sorts `rows` by game and ply and sets each row's line hash (and each
+/// game's start) from its game's start in `starts`; returns which games
+/// to keep: a game whose rows are not plies 0, 1, 2, … (or without a
+/// start) is not kept, with a warning.
+fn hash_lines(
+    games: &mut [IndexedGame],
+    rows: &mut [Row],
+    starts: &HashMap<u64, (u32, u64)>,
+    shard: &ShardFile,
+    warnings: &mut Vec<String>,
+) -> Vec<bool> {
     rows.sort_unstable_by_key(|r| (r.game, r.ply));
     let mut keep = vec![true; games.len()];
     let mut i = 0;
@@ -423,7 +464,7 @@ fn read_shard_rows(
         while j < rows.len() && rows[j].game as usize == g {
             j += 1;
         }
-        let start = start_of_game.get(&games[g].game_id).copied();
+        let start = starts.get(&games[g].game_id).copied();
         let complete = rows[i..j]
             .iter()
             .enumerate()
@@ -447,21 +488,26 @@ fn read_shard_rows(
         }
         i = j;
     }
-    if keep.iter().any(|k| !k) {
-        // Renumber the kept games.
-        let mut new_id = vec![u32::MAX; games.len()];
-        let mut kept = Vec::new();
-        for (g, game) in games.into_iter().enumerate() {
-            if keep[g] {
-                new_id[g] = kept.len() as u32;
-                kept.push(game);
-            }
+    keep
+}
+
+/// The games `keep` marks and their rows, the games renumbered.
+fn keep_games(
+    games: Vec<IndexedGame>,
+    mut rows: Vec<Row>,
+    keep: &[bool],
+) -> (Vec<IndexedGame>, Vec<Row>) {
+    let mut new_id = vec![u32::MAX; games.len()];
+    let mut kept = Vec::new();
+    for (g, game) in games.into_iter().enumerate() {
+        if keep[g] {
+            new_id[g] = kept.len() as u32;
+            kept.push(game);
         }
-        rows.retain(|r| keep[r.game as usize]);
-        for r in &mut rows {
-            r.game = new_id[r.game as usize];
-        }
-        games = kept;
     }
-    Ok(ShardRows { games, rows })
+    rows.retain(|r| keep[r.game as usize]);
+    for r in &mut rows {
+        r.game = new_id[r.game as usize];
+    }
+    (kept, rows)
 }

@@ -176,6 +176,35 @@ pub enum ImportError {
     Empty,
 }
 
+/// Why a record was refused (the caller adds its input and line).
+#[derive(Debug, thiserror::Error)]
+enum RecordProblem {
+    #[error("the record is a game of {found}, not of {expected}")]
+    OtherGame { found: String, expected: String },
+    #[error("bad start position: {0}")]
+    BadStart(#[source] GameError),
+    /// A move the game refuses.
+    #[error(transparent)]
+    Replay(GameError),
+    #[error("no moves")]
+    NoMoves,
+    #[error("the header says {said} plies, the record has {found}")]
+    Plies { said: usize, found: usize },
+    #[error(
+        "the header says {}, the moves give {}",
+        outcome_text(said),
+        outcome_text(found)
+    )]
+    OutcomeDiffers { said: Outcome, found: Outcome },
+    #[error("the header says unfinished, the moves give {}", outcome_text(found))]
+    Unfinished { found: Outcome },
+}
+
+/// `RESULT TERMINATION`, as headers write them.
+fn outcome_text(o: &Outcome) -> String {
+    format!("{} {}", o.result.as_str(), o.termination)
+}
+
 /// One game read from an input, before it becomes rows.
 struct ReadGame<S: game::GameState> {
     history: History<S>,
@@ -295,12 +324,14 @@ fn read_games<G: Game>(
                 let r = game
                     .replay_line(game.start(), l)
                     .map_err(|e| reject(i + 1, e.to_string()))?;
-                finish(r, None, i + 1).map_err(|m| reject(i + 1, m))
+                finish(r, None, i + 1).map_err(|e| reject(i + 1, e.to_string()))
             })
             .collect(),
         ImportFormat::Record => record_chunks(input.text)
             .into_iter()
-            .map(|(first, chunk)| read_record(game, first, chunk).map_err(|m| reject(first + 1, m)))
+            .map(|(first, chunk)| {
+                read_record(game, first, chunk).map_err(|e| reject(first + 1, e.to_string()))
+            })
             .collect(),
     }
 }
@@ -336,17 +367,22 @@ fn record_chunks(text: &str) -> Vec<(usize, &str)> {
 /// One record of a record file, whose first line is line `first` (0-based)
 /// of its file: replayed from its header's start (else the game's), with
 /// the file's line numbers in the replay's messages.
-fn read_record<G: Game>(game: &G, first: usize, chunk: &str) -> Result<ReadGame<G::State>, String> {
+fn read_record<G: Game>(
+    game: &G,
+    first: usize,
+    chunk: &str,
+) -> Result<ReadGame<G::State>, RecordProblem> {
     if let Some(tag) = header_game(chunk) {
         let own = ShardGame::of(game);
         if tag != own.to_string() {
-            return Err(format!("the record is a game of {tag}, not of {own}"));
+            return Err(RecordProblem::OtherGame {
+                found: tag.to_string(),
+                expected: own.to_string(),
+            });
         }
     }
     let start = match header_start(chunk) {
-        Some(t) => game
-            .parse_state(t)
-            .map_err(|e| format!("bad start position: {e}"))?,
+        Some(t) => game.parse_state(t).map_err(RecordProblem::BadStart)?,
         None => game.start(),
     };
     // Blank lines before the record keep the replay's line numbers those
@@ -354,7 +390,7 @@ fn read_record<G: Game>(game: &G, first: usize, chunk: &str) -> Result<ReadGame<
     let padded = format!("{}{chunk}", "\n".repeat(first));
     let r = game
         .replay_record(start, &padded)
-        .map_err(|e: GameError| e.to_string())?;
+        .map_err(RecordProblem::Replay)?;
     finish(r, header_result(chunk), first + 1)
 }
 
@@ -364,15 +400,18 @@ fn finish<S: game::GameState>(
     r: RecordReplay<S>,
     stated: Option<(usize, Option<game::GameResult>, Termination)>,
     line: usize,
-) -> Result<ReadGame<S>, String> {
+) -> Result<ReadGame<S>, RecordProblem> {
     let plies = r.history.moves().len();
     if plies == 0 {
-        return Err("no moves".into());
+        return Err(RecordProblem::NoMoves);
     }
     let mut outcome = r.outcome;
     if let Some((n, result, termination)) = stated {
         if n != plies {
-            return Err(format!("the header says {n} plies, the record has {plies}"));
+            return Err(RecordProblem::Plies {
+                said: n,
+                found: plies,
+            });
         }
         let said = result.map(|result| Outcome {
             result,
@@ -380,21 +419,9 @@ fn finish<S: game::GameState>(
         });
         match (outcome, said) {
             (Some(o), Some(s)) if o != s => {
-                return Err(format!(
-                    "the header says {} {}, the moves give {} {}",
-                    s.result.as_str(),
-                    s.termination,
-                    o.result.as_str(),
-                    o.termination
-                ))
+                return Err(RecordProblem::OutcomeDiffers { said: s, found: o })
             }
-            (Some(o), None) => {
-                return Err(format!(
-                    "the header says unfinished, the moves give {} {}",
-                    o.result.as_str(),
-                    o.termination
-                ))
-            }
+            (Some(o), None) => return Err(RecordProblem::Unfinished { found: o }),
             // A result the rules do not give (max-length, adjudication,
             // resignation): the record's.
             (None, Some(s)) => outcome = Some(s),

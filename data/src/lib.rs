@@ -26,14 +26,15 @@ pub mod verify;
 mod window;
 mod writer;
 
-pub use error::{ChartError, DataError, RecordError};
+pub use error::{BatchError, ChartError, ColumnError, DataError, RecordError, RowProblem};
 pub use export::{
     export_text, find_game, header_game, header_result, header_start, replay_json, replay_record,
     replay_text, FindGameError, ReplayError,
 };
 pub use reader::{
     check_shards, common_game, count_rows, decode_records, list_mix_shards, list_shards,
-    list_shards_in, read_shard, shard_game, Columns, Generations, ShardFile, ShardReader,
+    list_shards_in, read_shard, shard_game, Columns, Generations, GenerationsError, ShardFile,
+    ShardReader,
 };
 pub use record::{
     group_games, parse_result, result_str, GameRecord, PositionRecord, ShardGame, Source,

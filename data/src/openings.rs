@@ -73,7 +73,7 @@ pub fn read_opening_games(
             Some(want as u32),
         )?;
         for b in &batches {
-            let err = |m: String| DataError::new(&shard.path, m);
+            let err = |e: crate::ColumnError| DataError::caused(&shard.path, e);
             let c = Columns::new(b);
             let id = c.u64(col::GAME_ID).map_err(err)?;
             let ply = c.u32(col::PLY).map_err(err)?;

@@ -17,7 +17,7 @@ use game::{Color, GameTag, Termination};
 use parquet::arrow::arrow_reader::{ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter};
 use parquet::arrow::ProjectionMask;
 
-use crate::error::DataError;
+use crate::error::{BatchError, ColumnError, DataError, RowProblem};
 use crate::layout::{self, generation_of_path, parse_gen, GAMES_DIR};
 use crate::record::{parse_result, PositionRecord, ShardGame, Source};
 use crate::schema::{
@@ -81,21 +81,39 @@ impl Generations {
     }
 }
 
+/// A range of generations (`--generations`) that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerationsError {
+    /// An end that is not a number.
+    #[error("{text:?} is not a generation number (give A..B, A.., ..B or N)")]
+    NotANumber { text: String },
+    /// An end beyond `u32`.
+    #[error("generation {text} is too large")]
+    TooLarge { text: String },
+    /// `..` alone.
+    #[error("{text:?} names no generation (give A..B, A.., ..B or N)")]
+    NoGeneration { text: String },
+    /// `A..B` with `A` after `B`.
+    #[error("{text} is empty: {first} comes after {last}")]
+    Empty { text: String, first: u32, last: u32 },
+}
+
 impl std::str::FromStr for Generations {
-    type Err = String;
+    type Err = GenerationsError;
 
     /// Parses `A..B`, `A..`, `..B` or `N`; the error is one line ("5..2
     /// is empty: 5 comes after 2").
-    fn from_str(text: &str) -> Result<Generations, String> {
-        let number = |s: &str| -> Result<u32, String> {
+    fn from_str(text: &str) -> Result<Generations, GenerationsError> {
+        let number = |s: &str| -> Result<u32, GenerationsError> {
             let s = s.trim();
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!(
-                    "{s:?} is not a generation number (give A..B, A.., ..B or N)"
-                ));
+                return Err(GenerationsError::NotANumber {
+                    text: s.to_string(),
+                });
             }
-            s.parse()
-                .map_err(|_| format!("generation {s} is too large"))
+            s.parse().map_err(|_| GenerationsError::TooLarge {
+                text: s.to_string(),
+            })
         };
         let text = text.trim();
         let range = match text.split_once("..") {
@@ -107,9 +125,9 @@ impl std::str::FromStr for Generations {
                 }
             }
             Some((a, b)) if a.trim().is_empty() && b.trim().is_empty() => {
-                return Err(format!(
-                    "{text:?} names no generation (give A..B, A.., ..B or N)"
-                ))
+                return Err(GenerationsError::NoGeneration {
+                    text: text.to_string(),
+                })
             }
             Some((a, b)) => Generations {
                 first: (!a.trim().is_empty()).then(|| number(a)).transpose()?,
@@ -118,7 +136,11 @@ impl std::str::FromStr for Generations {
         };
         if let (Some(a), Some(b)) = (range.first, range.last) {
             if a > b {
-                return Err(format!("{text} is empty: {a} comes after {b}"));
+                return Err(GenerationsError::Empty {
+                    text: text.to_string(),
+                    first: a,
+                    last: b,
+                });
             }
         }
         Ok(range)
@@ -547,7 +569,7 @@ impl ShardReader {
                 .map(|b| {
                     let b = b.map_err(|e| DataError::new(&path, format!("corrupt data: {e}")))?;
                     if v1 {
-                        upgrade_v1(&b, &wanted).map_err(|m| DataError::new(&path, m))
+                        upgrade_v1(&b, &wanted).map_err(|e| DataError::caused(&path, e))
                     } else {
                         Ok(b)
                     }
@@ -562,7 +584,7 @@ impl ShardReader {
         let batches = self.read_filtered(&ALL_COLUMNS, None)?;
         let mut out = Vec::new();
         for b in &batches {
-            decode_records(b, &mut out).map_err(|m| DataError::new(&path, m))?;
+            decode_records(b, &mut out).map_err(|e| DataError::caused(&path, e))?;
         }
         Ok(out)
     }
@@ -620,13 +642,15 @@ fn v1_column(c: &str) -> Option<&str> {
 /// Turns a batch of a version 1 shard (the physical columns for `wanted`,
 /// plus `simulations` when a search column or `source` is wanted) into the
 /// version 2 layout of `wanted` (in version 2 order).
-fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, String> {
+fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, BatchError> {
     let n = batch.num_rows();
-    let column = |name: &str| -> Result<ArrayRef, String> {
+    let column = |name: &str| -> Result<ArrayRef, ColumnError> {
         batch
             .column_by_name(name)
             .cloned()
-            .ok_or_else(|| format!("missing column {name:?}"))
+            .ok_or_else(|| ColumnError::Missing {
+                name: name.to_string(),
+            })
     };
     let repeat = |text: &str| -> ArrayRef {
         Arc::new(StringArray::from_iter_values(std::iter::repeat_n(text, n)))
@@ -637,7 +661,10 @@ fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, Strin
         Some(a) => {
             let sims = a
                 .as_primitive_opt::<UInt32Type>()
-                .ok_or("column \"simulations\" is not uint32")?;
+                .ok_or_else(|| ColumnError::NotA {
+                    name: col::SIMULATIONS.to_string(),
+                    expected: "uint32".to_string(),
+                })?;
             Some(sims.iter().map(|s| Some(s == Some(0))).collect())
         }
         None => None,
@@ -670,19 +697,20 @@ fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, Strin
                 let a = column(other)?;
                 match &no_search {
                     Some(m) if any_no_search && SEARCH_COLUMNS.contains(&other) => {
-                        arrow_select::nullif::nullif(&a, m).map_err(|e| e.to_string())?
+                        arrow_select::nullif::nullif(&a, m)?
                     }
                     _ => a,
                 }
             }
         };
-        let field = schema.field_with_name(name).map_err(|e| e.to_string())?;
+        let field = schema.field_with_name(name)?;
         if field.data_type() != array.data_type() {
-            return Err(format!(
-                "column {name:?} is {} (expected {})",
-                array.data_type(),
-                field.data_type()
-            ));
+            return Err(ColumnError::Type {
+                name: name.to_string(),
+                found: array.data_type().clone(),
+                expected: field.data_type().clone(),
+            }
+            .into());
         }
         fields.push(field.clone());
         arrays.push(array);
@@ -692,7 +720,7 @@ fn upgrade_v1(batch: &RecordBatch, wanted: &[&str]) -> Result<RecordBatch, Strin
         arrays,
         &RecordBatchOptions::new().with_row_count(Some(n)),
     )
-    .map_err(|e| format!("cannot upgrade a version 1 batch: {e}"))
+    .map_err(BatchError::Upgrade)
 }
 
 /// Typed access to one column of a batch, with an error naming the column
@@ -706,48 +734,63 @@ impl<'a> Columns<'a> {
         Columns { batch }
     }
 
-    fn get(&self, name: &str) -> Result<&'a dyn Array, String> {
+    fn get(&self, name: &str) -> Result<&'a dyn Array, ColumnError> {
         self.batch
             .column_by_name(name)
             .map(|a| a.as_ref())
-            .ok_or_else(|| format!("missing column {name:?}"))
+            .ok_or_else(|| ColumnError::Missing {
+                name: name.to_string(),
+            })
     }
 
-    pub fn u64(&self, name: &str) -> Result<&'a arrow_array::UInt64Array, String> {
+    pub fn u64(&self, name: &str) -> Result<&'a arrow_array::UInt64Array, ColumnError> {
         self.get(name)?
             .as_primitive_opt::<UInt64Type>()
-            .ok_or_else(|| format!("column {name:?} is not uint64"))
+            .ok_or_else(|| not_a(name, "uint64"))
     }
 
-    pub fn u32(&self, name: &str) -> Result<&'a arrow_array::UInt32Array, String> {
+    pub fn u32(&self, name: &str) -> Result<&'a arrow_array::UInt32Array, ColumnError> {
         self.get(name)?
             .as_primitive_opt::<UInt32Type>()
-            .ok_or_else(|| format!("column {name:?} is not uint32"))
+            .ok_or_else(|| not_a(name, "uint32"))
     }
 
-    pub fn f32(&self, name: &str) -> Result<&'a arrow_array::Float32Array, String> {
+    pub fn f32(&self, name: &str) -> Result<&'a arrow_array::Float32Array, ColumnError> {
         self.get(name)?
             .as_primitive_opt::<Float32Type>()
-            .ok_or_else(|| format!("column {name:?} is not float32"))
+            .ok_or_else(|| not_a(name, "float32"))
     }
 
-    pub fn str(&self, name: &str) -> Result<&'a arrow_array::StringArray, String> {
+    pub fn str(&self, name: &str) -> Result<&'a arrow_array::StringArray, ColumnError> {
         self.get(name)?
             .as_string_opt::<i32>()
-            .ok_or_else(|| format!("column {name:?} is not a string"))
+            .ok_or_else(|| not_a(name, "a string"))
     }
 
-    pub fn bool(&self, name: &str) -> Result<&'a BooleanArray, String> {
+    pub fn bool(&self, name: &str) -> Result<&'a BooleanArray, ColumnError> {
         self.get(name)?
             .as_boolean_opt()
-            .ok_or_else(|| format!("column {name:?} is not boolean"))
+            .ok_or_else(|| not_a(name, "boolean"))
     }
 
-    pub fn list(&self, name: &str) -> Result<&'a arrow_array::ListArray, String> {
+    pub fn list(&self, name: &str) -> Result<&'a arrow_array::ListArray, ColumnError> {
         self.get(name)?
             .as_list_opt::<i32>()
-            .ok_or_else(|| format!("column {name:?} is not a list"))
+            .ok_or_else(|| not_a(name, "a list"))
     }
+}
+
+/// The column `name` is not of the type `expected`.
+fn not_a(name: &str, expected: impl Into<String>) -> ColumnError {
+    ColumnError::NotA {
+        name: name.to_string(),
+        expected: expected.into(),
+    }
+}
+
+/// Row `i`'s problem.
+fn row(i: usize, problem: RowProblem) -> BatchError {
+    BatchError::Row { row: i, problem }
 }
 
 /// A list column whose items are primitives of type `T`: each row's slice
@@ -758,11 +801,11 @@ struct ListOf<'a, T: arrow_array::ArrowPrimitiveType> {
 }
 
 impl<'a, T: arrow_array::ArrowPrimitiveType> ListOf<'a, T> {
-    fn new(list: &'a arrow_array::ListArray, name: &str) -> Result<ListOf<'a, T>, String> {
+    fn new(list: &'a arrow_array::ListArray, name: &str) -> Result<ListOf<'a, T>, ColumnError> {
         let values = list
             .values()
             .as_primitive_opt::<T>()
-            .ok_or_else(|| format!("column {name:?} is not a list of {}", T::DATA_TYPE))?;
+            .ok_or_else(|| not_a(name, format!("a list of {}", T::DATA_TYPE)))?;
         Ok(ListOf {
             list,
             values: values.values(),
@@ -797,7 +840,10 @@ impl Interned {
 
 /// Decodes a batch with every version 2 column (as [`ShardReader`] returns
 /// them, whatever the file's version) into records appended to `out`.
-pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Result<(), String> {
+pub fn decode_records(
+    batch: &RecordBatch,
+    out: &mut Vec<PositionRecord>,
+) -> Result<(), BatchError> {
     let c = Columns::new(batch);
     let game = c.str(col::GAME)?;
     let variant = c.str(col::VARIANT)?;
@@ -831,23 +877,19 @@ pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Res
         let side_to_move = match side.value(i) {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(format!("row {i}: bad side_to_move {other:?}")),
+            other => return Err(row(i, RowProblem::SideToMove(other.to_string()))),
         };
         let root_wdl = match (win.is_null(i), draw.is_null(i), loss.is_null(i)) {
             (false, false, false) => Some([win.value(i), draw.value(i), loss.value(i)]),
             (true, true, true) => None,
-            _ => {
-                return Err(format!(
-                    "row {i}: root_win, root_draw and root_loss are null together or not at all"
-                ))
-            }
+            _ => return Err(row(i, RowProblem::PartialWdl)),
         };
         let result = parse_result(result.value(i))
-            .ok_or_else(|| format!("row {i}: unknown result {:?}", result.value(i)))?;
+            .ok_or_else(|| row(i, RowProblem::Result(result.value(i).to_string())))?;
         let termination = Termination::parse(termination.value(i))
-            .ok_or_else(|| format!("row {i}: unknown termination {:?}", termination.value(i)))?;
+            .ok_or_else(|| row(i, RowProblem::Termination(termination.value(i).to_string())))?;
         let source = Source::parse(source.value(i))
-            .ok_or_else(|| format!("row {i}: unknown source {:?}", source.value(i)))?;
+            .ok_or_else(|| row(i, RowProblem::Source(source.value(i).to_string())))?;
         out.push(PositionRecord {
             game: games.get(game.value(i)),
             variant: variants.get(variant.value(i)),
@@ -859,7 +901,7 @@ pub fn decode_records(batch: &RecordBatch, out: &mut Vec<PositionRecord>) -> Res
             position_hash: hash.value(i),
             legal_moves: legal
                 .get(i)
-                .ok_or_else(|| format!("row {i}: null legal_moves"))?,
+                .ok_or_else(|| row(i, RowProblem::NullLegalMoves))?,
             visits: visits.get(i),
             policy_target: policy.get(i),
             root_value: (!value.is_null(i)).then(|| value.value(i)),

@@ -101,14 +101,26 @@ impl Sample {
     }
 }
 
+/// A ply range (`--plies`) that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PliesError {
+    /// Not of the form `N`, `A..B`, `A..` or `..B`.
+    #[error("\"{text}\" is not a ply range (N, A..B, A.. or ..B)")]
+    NotARange { text: String },
+    /// `A..B` with `A` after `B`.
+    #[error("\"{text}\": the range is empty")]
+    Empty { text: String },
+}
+
 /// Parses a ply range: `N`, `A..B` (both included), `A..` or `..B`.
-pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, String> {
-    let num = |t: &str, default: u32| -> Result<u32, String> {
+pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, PliesError> {
+    let num = |t: &str, default: u32| -> Result<u32, PliesError> {
         if t.is_empty() {
             return Ok(default);
         }
-        t.parse()
-            .map_err(|_| format!("\"{text}\" is not a ply range (N, A..B, A.. or ..B)"))
+        t.parse().map_err(|_| PliesError::NotARange {
+            text: text.to_string(),
+        })
     };
     let range = match text.split_once("..") {
         None => {
@@ -118,7 +130,9 @@ pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, String> {
         Some((a, b)) => num(a, 0)?..=num(b.trim_start_matches('='), u32::MAX)?,
     };
     if range.is_empty() {
-        return Err(format!("\"{text}\": the range is empty"));
+        return Err(PliesError::Empty {
+            text: text.to_string(),
+        });
     }
     Ok(range)
 }
@@ -159,7 +173,7 @@ pub fn sample_positions(
         let batches = reader.read_columns(&[col::PLY, col::POSITION])?;
         for batch in &batches {
             let c = crate::Columns::new(batch);
-            let bad = |e: String| DataError::new(&shard.path, e);
+            let bad = |e: crate::ColumnError| DataError::caused(&shard.path, e);
             let (ply, pos) = (
                 c.u32(col::PLY).map_err(bad)?,
                 c.str(col::POSITION).map_err(bad)?,
@@ -226,8 +240,14 @@ mod tests {
         assert_eq!(parse_plies("7"), Ok(7..=7));
         assert_eq!(parse_plies("9.."), Ok(9..=u32::MAX));
         assert_eq!(parse_plies("..3"), Ok(0..=3));
-        assert!(parse_plies("5..2").unwrap_err().contains("empty"));
-        assert!(parse_plies("a..2").unwrap_err().contains("not a ply range"));
+        assert!(parse_plies("5..2")
+            .unwrap_err()
+            .to_string()
+            .contains("empty"));
+        assert!(parse_plies("a..2")
+            .unwrap_err()
+            .to_string()
+            .contains("not a ply range"));
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub fn summarize_with(
         let mut rows = 0u64;
         for b in &batches {
             let c = Columns::new(b);
-            let err = |m: String| DataError::new(&shard.path, m);
+            let err = |e: crate::ColumnError| DataError::caused(&shard.path, e);
             let id = c.u64(col::GAME_ID).map_err(err)?;
             let result = c.str(col::RESULT).map_err(err)?;
             let term = c.str(col::TERMINATION).map_err(err)?;

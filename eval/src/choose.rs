@@ -27,7 +27,7 @@ pub fn choose_move<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    let mut player = build_player(game, spec, seed, nets).map_err(crate::EvalError::Player)?;
+    let mut player = build_player(game, spec, seed, nets)?;
     let t = std::time::Instant::now();
     let m = player.choose(&History::new(pos.clone()));
     Ok(Choice {

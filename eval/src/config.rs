@@ -90,54 +90,52 @@ impl EvalConfig {
     /// Checks values; the error names the key.
     pub fn validate(&self) -> Result<(), crate::EvalError> {
         if self.games == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.games: must be at least 1".into(),
-            ));
+            return Err(runfile::ConfigError::invalid("eval.games", "must be at least 1").into());
         }
         if self.simulations == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.simulations: must be at least 1".into(),
-            ));
+            return Err(
+                runfile::ConfigError::invalid("eval.simulations", "must be at least 1").into(),
+            );
         }
         if self.threads == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.threads: must be at least 1".into(),
-            ));
+            return Err(runfile::ConfigError::invalid("eval.threads", "must be at least 1").into());
         }
         if self.max_plies == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.max_plies: must be at least 1".into(),
-            ));
+            return Err(
+                runfile::ConfigError::invalid("eval.max_plies", "must be at least 1").into(),
+            );
         }
         if self.suite_simulations == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.suite_simulations: must be at least 1".into(),
-            ));
+            return Err(runfile::ConfigError::invalid(
+                "eval.suite_simulations",
+                "must be at least 1",
+            )
+            .into());
         }
         if self.threads > 1024 {
-            return Err(crate::EvalError::Config(
-                "eval.threads: at most 1024".into(),
-            ));
+            return Err(runfile::ConfigError::invalid("eval.threads", "at most 1024").into());
         }
         if self.every == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.every: must be at least 1".into(),
-            ));
+            return Err(runfile::ConfigError::invalid("eval.every", "must be at least 1").into());
         }
         if self.replay_decided_every == 0 {
-            return Err(crate::EvalError::Config(
-                "eval.replay_decided_every: must be at least 1".into(),
-            ));
+            return Err(runfile::ConfigError::invalid(
+                "eval.replay_decided_every",
+                "must be at least 1",
+            )
+            .into());
         }
         let most = crate::arena::openings::MAX_RANDOM_PLIES;
         if self.random_plies > most {
-            return Err(crate::EvalError::Config(format!(
-                "eval.random_plies: at most {most}"
-            )));
+            return Err(runfile::ConfigError::invalid(
+                "eval.random_plies",
+                format!("at most {most}"),
+            )
+            .into());
         }
         for p in &self.ladder {
             p.parse::<crate::arena::players::PlayerSpec>()
-                .map_err(|e| crate::EvalError::Config(format!("eval.ladder: {e}")))?;
+                .map_err(|e| runfile::ConfigError::invalid("eval.ladder", e.to_string()))?;
         }
         Ok(())
     }

@@ -160,22 +160,19 @@ impl Sprt {
 /// Parses `elo0,elo1` (the `--sprt` flag).
 pub fn parse_sprt(s: &str) -> Result<Sprt, crate::EvalError> {
     let parts: Vec<&str> = s.split(',').collect();
-    let bad = || format!("--sprt \"{s}\": expected two Elo values like 0,10");
+    let bad = || crate::SpecError::SprtFormat {
+        text: s.to_string(),
+    };
     if parts.len() != 2 {
-        return Err(crate::EvalError::Spec(bad()));
+        return Err(bad().into());
     }
-    let e0: f64 = parts[0]
-        .trim()
-        .parse()
-        .map_err(|_| crate::EvalError::Spec(bad()))?;
-    let e1: f64 = parts[1]
-        .trim()
-        .parse()
-        .map_err(|_| crate::EvalError::Spec(bad()))?;
+    let e0: f64 = parts[0].trim().parse().map_err(|_| bad())?;
+    let e1: f64 = parts[1].trim().parse().map_err(|_| bad())?;
     if !(e0.is_finite() && e1.is_finite()) || e0 >= e1 {
-        return Err(crate::EvalError::Spec(format!(
-            "--sprt \"{s}\": elo0 must be below elo1"
-        )));
+        return Err(crate::SpecError::SprtOrder {
+            text: s.to_string(),
+        }
+        .into());
     }
     Ok(Sprt::new(e0, e1))
 }

@@ -25,6 +25,6 @@ pub mod suite;
 pub mod uct;
 
 pub use config::EvalConfig;
-pub use error::EvalError;
+pub use error::{EvalError, OpeningsError, PlayerError, SpecError};
 pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};
 pub use uct::{MctsSpec, Terminal, Uct};

@@ -111,7 +111,7 @@ impl<S: AlphaBetaState> PlaySession<S> {
                 let r = engine.search_game(&self.game, spec.limits, |_| {});
                 let Some(m) = r.best else {
                     // Cannot happen: outcome() reported moves exist.
-                    return Err(crate::EvalError::Player("engine found no move".to_string()));
+                    return Err(crate::PlayerError::NoMove.into());
                 };
                 let score = r.info.map(|i| i.score.to_string()).unwrap_or_default();
                 let line = format!(
@@ -125,10 +125,10 @@ impl<S: AlphaBetaState> PlaySession<S> {
                 let t = std::time::Instant::now();
                 let m = choose(&self.game);
                 if !pos.is_legal(m) {
-                    return Err(crate::EvalError::Player(format!(
-                        "the engine chose an illegal move {}",
-                        pos.move_text(m)
-                    )));
+                    return Err(crate::PlayerError::IllegalChoice {
+                        mv: pos.move_text(m),
+                    }
+                    .into());
                 }
                 let line = format!(
                     "engine plays {} ({:.2} s)",
@@ -210,7 +210,7 @@ mod tests {
             "{}",
             s.greeting()
         );
-        assert_eq!(s.step(), Ok(Step::PersonToMove));
+        assert_eq!(s.step().unwrap(), Step::PersonToMove);
         assert_eq!(s.input("  "), Reply::Stay(None));
         assert_eq!(s.input("quit"), Reply::Quit);
         assert_eq!(s.input("help"), Reply::Stay(Some(PLAY_HELP.to_string())));
@@ -225,7 +225,7 @@ mod tests {
         assert_eq!(s.input("d2-d4"), Reply::Redraw);
         assert!(matches!(s.step(), Ok(Step::EngineMoved(l)) if l.starts_with("engine plays ")));
         assert_eq!(s.input("undo"), Reply::Redraw);
-        assert_eq!(s.step(), Ok(Step::PersonToMove));
+        assert_eq!(s.step().unwrap(), Step::PersonToMove);
     }
 
     /// Any player can be the opponent: a random player answers the
@@ -246,7 +246,7 @@ mod tests {
             panic!("the engine moves first")
         };
         assert!(line.starts_with("engine plays "), "{line}");
-        assert_eq!(s.step(), Ok(Step::PersonToMove));
+        assert_eq!(s.step().unwrap(), Step::PersonToMove);
         assert_eq!(s.input("undo"), Reply::Redraw);
         assert_eq!(s.game.ply(), 0);
     }

@@ -5,6 +5,7 @@
 
 use crate::arena::players::{build_player, NetFactory, PlayerSpec};
 use crate::arena::{Pairing, RunOptions, Schedule};
+use crate::PlayerError;
 use game::{AlphaBetaState, Game, History, SuiteFile};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -74,7 +75,7 @@ pub fn score_suite<G: Game>(
     sample: Option<usize>,
     threads: usize,
     done: &(dyn Fn(&str) + Sync),
-) -> Result<Vec<SuiteScore>, String>
+) -> Result<Vec<SuiteScore>, PlayerError>
 where
     G::State: AlphaBetaState,
 {
@@ -98,7 +99,7 @@ where
             continue;
         }
         let next = AtomicUsize::new(0);
-        let found: Vec<Result<Vec<SuiteMiss>, String>> = std::thread::scope(|scope| {
+        let found: Vec<Result<Vec<SuiteMiss>, PlayerError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.max(1))
                 .map(|_| {
                     scope.spawn(|| {
@@ -120,7 +121,7 @@ where
                 .collect();
             workers
                 .into_iter()
-                .map(|w| w.join().unwrap_or_else(|_| Err("a worker panicked".into())))
+                .map(|w| w.join().unwrap_or(Err(PlayerError::WorkerPanicked)))
                 .collect()
         });
         let mut missed = Vec::new();
@@ -151,7 +152,7 @@ fn batched<G: Game>(
     nets: Option<&dyn NetFactory<G>>,
     cases: &[(usize, &game::SuiteCase<G::State>)],
     threads: usize,
-) -> Option<Result<Vec<SuiteMiss>, String>>
+) -> Option<Result<Vec<SuiteMiss>, PlayerError>>
 where
     G::State: AlphaBetaState,
 {
@@ -182,15 +183,18 @@ where
         &opts,
         &mut |_| true,
     )?;
-    Some(played.and_then(|games| {
+    Some(played.map_err(PlayerError::Network).and_then(|games| {
         let mut missed = Vec::new();
         for g in &games {
-            let chosen = g.game.moves().first().copied().ok_or_else(|| {
-                format!(
-                    "{spec} made no move in benchmark position {}",
-                    g.pairing.index
-                )
-            })?;
+            let chosen =
+                g.game
+                    .moves()
+                    .first()
+                    .copied()
+                    .ok_or_else(|| PlayerError::NoSuiteMove {
+                        spec: spec.to_string(),
+                        position: g.pairing.index,
+                    })?;
             let (index, case) = cases[g.pairing.index];
             if case.is_error(chosen) {
                 missed.push(SuiteMiss::new(index, case, chosen));

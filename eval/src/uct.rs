@@ -81,10 +81,12 @@ impl fmt::Display for MctsSpec {
 impl FromStr for MctsSpec {
     type Err = crate::EvalError;
     fn from_str(s: &str) -> Result<MctsSpec, crate::EvalError> {
-        let rest = s
-            .trim()
-            .strip_prefix("mcts:")
-            .ok_or_else(|| crate::EvalError::Spec(format!("player `{s}`: expected mcts:sims=N")))?;
+        let rest = s.trim().strip_prefix("mcts:").ok_or_else(|| {
+            crate::EvalError::from(crate::SpecError::Player {
+                spec: s.to_string(),
+                problem: "expected mcts:sims=N".to_string(),
+            })
+        })?;
         let mut spec = MctsSpec {
             sims: 0,
             c: MctsSpec::DEFAULT_C,
@@ -93,7 +95,10 @@ impl FromStr for MctsSpec {
         };
         for part in rest.split(',').filter(|p| !p.trim().is_empty()) {
             let (k, v) = part.split_once('=').ok_or_else(|| {
-                crate::EvalError::Spec(format!("player `{s}`: `{part}` is not key=value"))
+                crate::EvalError::from(crate::SpecError::Player {
+                    spec: s.to_string(),
+                    problem: format!("`{part}` is not key=value"),
+                })
             })?;
             let (k, v) = (k.trim(), v.trim());
             match k {
@@ -103,8 +108,9 @@ impl FromStr for MctsSpec {
                         .ok()
                         .filter(|n| (1..=100_000_000).contains(n))
                         .ok_or_else(|| {
-                            crate::EvalError::Spec({
-                                format!("player `{s}`: sims=`{v}` is not a number 1..100000000")
+                            crate::EvalError::from(crate::SpecError::Player {
+                                spec: s.to_string(),
+                                problem: format!("sims=`{v}` is not a number 1..100000000"),
                             })
                         })?
                 }
@@ -114,15 +120,17 @@ impl FromStr for MctsSpec {
                         .ok()
                         .filter(|c: &f32| c.is_finite() && *c >= 0.0)
                         .ok_or_else(|| {
-                            crate::EvalError::Spec(format!(
-                                "player `{s}`: c=`{v}` is not a number >= 0"
-                            ))
+                            crate::EvalError::from(crate::SpecError::Player {
+                                spec: s.to_string(),
+                                problem: format!("c=`{v}` is not a number >= 0"),
+                            })
                         })?
                 }
                 "plies" => {
                     spec.max_plies = v.parse().ok().filter(|&n: &u32| n >= 1).ok_or_else(|| {
-                        crate::EvalError::Spec({
-                            format!("player `{s}`: plies=`{v}` is not a positive number")
+                        crate::EvalError::from(crate::SpecError::Player {
+                            spec: s.to_string(),
+                            problem: format!("plies=`{v}` is not a positive number"),
                         })
                     })?
                 }
@@ -131,23 +139,28 @@ impl FromStr for MctsSpec {
                         "visits" => Terminal::Visits,
                         "outcome" => Terminal::Outcome,
                         _ => {
-                            return Err(crate::EvalError::Spec(format!(
-                                "player `{s}`: terminal=`{v}` is not `visits` or `outcome`"
-                            )))
+                            return Err(crate::EvalError::from(crate::SpecError::Player {
+                                spec: s.to_string(),
+                                problem: format!("terminal=`{v}` is not `visits` or `outcome`"),
+                            }))
                         }
                     }
                 }
                 other => {
-                    return Err(crate::EvalError::Spec(format!(
-                        "player `{s}`: unknown key `{other}` (mcts: takes sims, c, plies, terminal)"
-                    )))
+                    return Err(crate::EvalError::from(crate::SpecError::Player {
+                        spec: s.to_string(),
+                        problem: format!(
+                            "unknown key `{other}` (mcts: takes sims, c, plies, terminal)"
+                        ),
+                    }))
                 }
             }
         }
         if spec.sims == 0 {
-            return Err(crate::EvalError::Spec(format!(
-                "player `{s}`: mcts: needs sims=N"
-            )));
+            return Err(crate::EvalError::from(crate::SpecError::Player {
+                spec: s.to_string(),
+                problem: "mcts: needs sims=N".to_string(),
+            }));
         }
         Ok(spec)
     }

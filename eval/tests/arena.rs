@@ -125,5 +125,12 @@ fn network_players_need_a_factory() {
         |_| true,
     )
     .unwrap_err();
-    assert!(err.contains("not available"), "{err}");
+    assert!(
+        matches!(
+            err,
+            eval::EvalError::Player(eval::PlayerError::NoNetworks { .. })
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("not available"), "{err}");
 }

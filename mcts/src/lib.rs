@@ -25,4 +25,6 @@ pub use eval::{
     UniformEvaluator,
 };
 pub use rng::Rng;
-pub use search::{gumbel_schedule, MoveStats, Search, SearchParams, LCB_MIN_VISIT_SHARE};
+pub use search::{
+    gumbel_schedule, MoveStats, Search, SearchParams, VisitsError, LCB_MIN_VISIT_SHARE,
+};

@@ -20,6 +20,18 @@ use crate::eval::{cache_key, EvalCache, Evaluator, LeafHint, Request};
 use crate::rng::Rng;
 use game::{GameResult, GameState, History};
 
+/// A node whose visits are not one more than its children's
+/// ([`Search::check_visits`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("node {node}: {visits} visits, children {children}")]
+pub struct VisitsError {
+    /// The node's index in the tree.
+    pub node: usize,
+    pub visits: u32,
+    /// The sum of its children's visits.
+    pub children: u32,
+}
+
 const NONE: u32 = u32::MAX;
 
 /// LCB move selection (`lcb_stdevs`) considers the root moves with at least
@@ -1167,7 +1179,7 @@ impl<S: GameState> Search<S> {
 
     /// Checks the visit-count invariant on every expanded node: visits =
     /// 1 + sum of children's visits. Returns the first offending node.
-    pub fn check_visits(&self) -> Result<(), String> {
+    pub fn check_visits(&self) -> Result<(), VisitsError> {
         for (i, n) in self.nodes.iter().enumerate() {
             if n.state != State::Expanded {
                 continue;
@@ -1176,7 +1188,11 @@ impl<S: GameState> Search<S> {
                 .map(|e| self.edge_stats(&self.edges[e as usize]).0)
                 .sum();
             if n.visits != sum + 1 {
-                return Err(format!("node {i}: {} visits, children {sum}", n.visits));
+                return Err(VisitsError {
+                    node: i,
+                    visits: n.visits,
+                    children: sum,
+                });
             }
         }
         Ok(())

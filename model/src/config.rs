@@ -162,7 +162,7 @@ impl std::str::FromStr for Precision {
             .into_iter()
             .find(|p| p.name() == s)
             .ok_or_else(|| {
-                crate::ConfigError(format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
+                crate::ConfigError::value(format!("unknown precision {s:?} (fp32, bf16 or fp16)"))
             })
     }
 }
@@ -194,33 +194,40 @@ impl ModelConfig {
             ("value_hidden", self.value_hidden),
         ] {
             if !(1..=MAX_WIDTH).contains(&v) {
-                return Err(ConfigError(format!(
-                    "model.{key}: must be 1..={}",
-                    MAX_WIDTH
-                )));
+                return Err(ConfigError::invalid(
+                    format!("model.{key}"),
+                    format!("must be 1..={}", MAX_WIDTH),
+                ));
             }
         }
         if self.blocks > MAX_BLOCKS {
-            return Err(ConfigError(format!("model.blocks: at most {}", MAX_BLOCKS)));
+            return Err(ConfigError::invalid(
+                "model.blocks",
+                format!("at most {}", MAX_BLOCKS),
+            ));
         }
         if self.mirror && !self.channels.is_multiple_of(2) {
-            return Err(ConfigError(format!(
-                "model.mirror: needs an even number of channels (channels = {}); make it {}",
-                self.channels,
-                self.channels + 1
-            )));
+            return Err(ConfigError::invalid(
+                "model.mirror",
+                format!(
+                    "needs an even number of channels (channels = {}); make it {}",
+                    self.channels,
+                    self.channels + 1
+                ),
+            ));
         }
         if self.mirror && self.padding != Padding::Zeros {
-            return Err(ConfigError(
-                "model.mirror: needs padding = \"zeros\" (a mirror-equivariant trunk pads with zeros)".into(),
+            return Err(ConfigError::invalid(
+                "model.mirror",
+                "needs padding = \"zeros\" (a mirror-equivariant trunk pads with zeros)",
             ));
         }
         if self.threads > 1024 {
-            return Err(ConfigError("model.threads: at most 1024".into()));
+            return Err(ConfigError::invalid("model.threads", "at most 1024"));
         }
         parse_device(&self.device)
             .map(|_| ())
-            .map_err(|e| ConfigError(format!("model.device: {e}")))
+            .map_err(|e| e.for_key("model.device"))
     }
 
     /// The device of a `--device` flag (`cpu`, `cuda`, `cuda:N`, `auto`),
@@ -230,15 +237,14 @@ impl ModelConfig {
             device: text.to_string(),
             ..Default::default()
         };
-        (cfg.tch_device()).map_err(|e| ConfigError(e.0.replacen("model.device", "--device", 1)))
+        (cfg.tch_device()).map_err(|e| e.for_key("--device"))
     }
 
     /// The libtorch device this configuration asks for, which must exist
     /// on this machine (a config naming CUDA is valid anywhere; using it
     /// where there is no such GPU is this error, not a panic in libtorch).
     pub fn tch_device(&self) -> Result<tch::Device, ConfigError> {
-        let device =
-            parse_device(&self.device).map_err(|e| ConfigError(format!("model.device: {e}")))?;
+        let device = parse_device(&self.device).map_err(|e| e.for_key("model.device"))?;
         if let tch::Device::Cuda(n) = device {
             let count = if tch::Cuda::is_available() {
                 tch::Cuda::device_count() as usize
@@ -246,10 +252,13 @@ impl ModelConfig {
                 0
             };
             if n >= count {
-                return Err(ConfigError(format!(
-                    "model.device: \"{}\" but this machine has {count} CUDA device(s); use \"cpu\" or \"auto\"",
-                    self.device
-                )));
+                return Err(ConfigError::invalid(
+                    "model.device",
+                    format!(
+                        "\"{}\" but this machine has {count} CUDA device(s); use \"cpu\" or \"auto\"",
+                        self.device
+                    ),
+                ));
             }
         }
         Ok(device)
@@ -263,7 +272,7 @@ fn parse_device(s: &str) -> Result<tch::Device, ConfigError> {
         "cuda" => Ok(tch::Device::Cuda(0)),
         _ => match s.strip_prefix("cuda:").map(str::parse::<usize>) {
             Some(Ok(n)) => Ok(tch::Device::Cuda(n)),
-            _ => Err(ConfigError(format!(
+            _ => Err(ConfigError::value(format!(
                 "unknown device {s:?} (expected \"auto\", \"cpu\", \"cuda\" or \"cuda:N\")"
             ))),
         },
@@ -288,13 +297,13 @@ mod tests {
     #[test]
     fn unknown_key_and_bad_device_are_named() {
         let e = ModelConfig::from_toml_str("[model]\nblock = 2\n").unwrap_err();
-        assert!(e.0.contains("block"), "{}", e.0);
+        assert!(e.message().contains("block"), "{}", e.message());
         let e = ModelConfig::from_toml_str("[model]\ndevice = \"tpu\"\n").unwrap_err();
-        assert!(e.0.contains("device"), "{}", e.0);
+        assert!(e.message().contains("device"), "{}", e.message());
         let e = ModelConfig::from_toml_str("[model]\nchannels = 0\n").unwrap_err();
-        assert!(e.0.contains("channels"), "{}", e.0);
+        assert!(e.message().contains("channels"), "{}", e.message());
         let e = ModelConfig::from_toml_str("[model]\nprecision = \"fp8\"\n").unwrap_err();
-        assert!(e.0.contains("precision"), "{}", e.0);
+        assert!(e.message().contains("precision"), "{}", e.message());
         let c = ModelConfig::from_toml_str("[model]\nprecision = \"bf16\"\n").unwrap();
         assert_eq!(c.precision, crate::Precision::Bf16);
     }

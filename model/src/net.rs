@@ -77,10 +77,10 @@ impl Shape {
     /// the error names the field.
     pub fn validate(&self) -> Result<(), crate::ConfigError> {
         if self.blocks > MAX_BLOCKS {
-            return Err(crate::ConfigError(format!(
-                "shape.blocks: {} (at most {MAX_BLOCKS})",
-                self.blocks
-            )));
+            return Err(crate::ConfigError::invalid(
+                "shape.blocks",
+                format!("{} (at most {MAX_BLOCKS})", self.blocks),
+            ));
         }
         for (key, v) in [
             ("channels", self.channels),
@@ -91,16 +91,20 @@ impl Shape {
             ("move_features", self.move_features),
         ] {
             if !(1..=MAX_WIDTH).contains(&v) {
-                return Err(crate::ConfigError(format!(
-                    "shape.{key}: {v} (must be 1..={MAX_WIDTH})"
-                )));
+                return Err(crate::ConfigError::invalid(
+                    format!("shape.{key}"),
+                    format!("{v} (must be 1..={MAX_WIDTH})"),
+                ));
             }
         }
         if self.mirror && (!self.channels.is_multiple_of(2) || self.padding != Padding::Zeros) {
-            return Err(crate::ConfigError(format!(
-                "shape.mirror: needs an even number of channels ({}) and zero padding",
-                self.channels
-            )));
+            return Err(crate::ConfigError::invalid(
+                "shape.mirror",
+                format!(
+                    "needs an even number of channels ({}) and zero padding",
+                    self.channels
+                ),
+            ));
         }
         Ok(())
     }
@@ -447,8 +451,9 @@ impl Network {
     ) -> Result<Network, ConfigError> {
         config.validate()?;
         if config.mirror && !encoding.mirror {
-            return Err(ConfigError(
-                "model.mirror: this game's mirror is not a left-right flip of its planes with the move features unchanged (only Connect Four's is); remove the key".into(),
+            return Err(ConfigError::invalid(
+                "model.mirror",
+                "this game's mirror is not a left-right flip of its planes with the move features unchanged (only Connect Four's is); remove the key",
             ));
         }
         let device = config.tch_device()?;

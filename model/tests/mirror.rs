@@ -101,17 +101,17 @@ fn mirror_is_refused_where_it_cannot_hold() {
     odd.channels = 9;
     let e = odd.validate().unwrap_err();
     assert!(
-        e.0.contains("model.mirror") && e.0.contains("even"),
+        e.message().contains("model.mirror") && e.message().contains("even"),
         "{}",
-        e.0
+        e.message()
     );
     let mut circular = config(true);
     circular.padding = Padding::Circular;
     let e = circular.validate().unwrap_err();
     assert!(
-        e.0.contains("model.mirror") && e.0.contains("zeros"),
+        e.message().contains("model.mirror") && e.message().contains("zeros"),
         "{}",
-        e.0
+        e.message()
     );
     // A game whose mirror is not a flip of its planes.
     let other = piratechnics::Piratechnics::standard().encoding();
@@ -119,7 +119,7 @@ fn mirror_is_refused_where_it_cannot_hold() {
     let e = Network::new(&config(true), other, 1)
         .err()
         .expect("refused");
-    assert!(e.0.contains("model.mirror"), "{}", e.0);
+    assert!(e.message().contains("model.mirror"), "{}", e.message());
     assert!(Network::new(&config(true), enc, 1).is_ok());
     // The key is read from a run file.
     let c = ModelConfig::from_toml_str("[model]\nmirror = true\nchannels = 16\n").unwrap();

@@ -264,7 +264,7 @@ fn sixteen_bit_networks_give_close_distributions_over_the_same_moves() {
         assert_eq!(low.precision(), Precision::Fp32);
     }
     assert!("fp8".parse::<Precision>().is_err());
-    assert_eq!("bf16".parse::<Precision>(), Ok(Precision::Bf16));
+    assert_eq!("bf16".parse::<Precision>().unwrap(), Precision::Bf16);
 }
 
 #[test]

@@ -77,10 +77,8 @@ impl RunConfig {
     /// [`RunConfig::parse`] of a file, returning the text too (the run
     /// directory keeps a copy); every error names the file.
     pub fn load(path: &Path) -> Result<(RunConfig, String), ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
-        let cfg =
-            RunConfig::parse(&text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::unreadable(path, e))?;
+        let cfg = RunConfig::parse(&text).map_err(|e| e.in_file(path))?;
         Ok((cfg, text))
     }
 
@@ -90,13 +88,14 @@ impl RunConfig {
         self.selfplay.validate()?;
         self.train.validate()?;
         // (`EvalConfig::validate` also parses every ladder entry.)
-        self.eval
-            .validate()
-            .map_err(|e| ConfigError(e.message().to_string()))?;
+        self.eval.validate().map_err(|e| match e {
+            eval::EvalError::Config(e) => e,
+            other => ConfigError::value(other.to_string()),
+        })?;
         if self.r#loop.gating && self.eval.every > 1 {
-            return Err(ConfigError(
-                "eval.every: gating needs every generation evaluated; set eval.every = 1 or loop.gating = false"
-                    .into(),
+            return Err(ConfigError::invalid(
+                "eval.every",
+                "gating needs every generation evaluated; set eval.every = 1 or loop.gating = false",
             ));
         }
         self.r#loop.validate()

@@ -60,8 +60,7 @@ impl RunLock {
     /// Locks `dir` (created if missing) for `command` (e.g. `triad loop`).
     /// Refused (bad input, exit 2) while another live process holds it.
     pub fn acquire(dir: &Path, command: &str) -> Result<RunLock, Error> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::input(format!("{}: cannot create: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(Error::cannot_create(&dir))?;
         let path = dir.join(LOCK_FILE);
         let host = hostname();
         let content = format!(
@@ -77,7 +76,7 @@ impl RunLock {
                 Ok(mut f) => {
                     f.write_all(content.as_bytes())
                         .and_then(|_| f.sync_all())
-                        .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+                        .map_err(Error::io(&path))?;
                     return Ok(RunLock { path, content });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -99,28 +98,28 @@ impl RunLock {
                                 .lines()
                                 .find_map(|l| l.strip_prefix("command "))
                                 .unwrap_or("triad");
-                            return Err(Error::input(format!(
-                                "{} is in use by {cmd} (pid {pid} on {h}); wait for it to finish, or remove {} if that process is gone",
-                                dir.display(),
-                                path.display()
-                            )));
+                            return Err(Error::Locked {
+                                dir: dir.to_path_buf(),
+                                lock: path.clone(),
+                                command: cmd.to_string(),
+                                pid: pid.to_string(),
+                                host: h.to_string(),
+                            });
                         }
                         None => {
-                            return Err(Error::input(format!(
-                                "{} holds an unreadable lock file {}; remove it if no triad process uses the directory",
-                                dir.display(),
-                                path.display()
-                            )))
+                            return Err(Error::UnreadableLock {
+                                dir: dir.to_path_buf(),
+                                lock: path.clone(),
+                            })
                         }
                     }
                 }
-                Err(e) => return Err(Error::failed(format!("{}: {e}", path.display()))),
+                Err(source) => return Err(Error::Io { path, source }),
             }
         }
-        Err(Error::input(format!(
-            "{}: another process took the lock at the same time; try again",
-            dir.display()
-        )))
+        Err(Error::LockRace {
+            dir: dir.to_path_buf(),
+        })
     }
 }
 

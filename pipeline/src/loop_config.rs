@@ -90,65 +90,82 @@ impl LoopConfig {
     /// Checks the values serde cannot; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.generations == 0 {
-            return Err(ConfigError("loop.generations: must be at least 1".into()));
+            return Err(ConfigError::invalid(
+                "loop.generations",
+                "must be at least 1",
+            ));
         }
         if self.games_per_generation == 0 {
-            return Err(ConfigError(
-                "loop.games_per_generation: must be at least 1".into(),
+            return Err(ConfigError::invalid(
+                "loop.games_per_generation",
+                "must be at least 1",
             ));
         }
         if self.train_steps_per_generation == 0 {
-            return Err(ConfigError(
-                "loop.train_steps_per_generation: must be at least 1".into(),
+            return Err(ConfigError::invalid(
+                "loop.train_steps_per_generation",
+                "must be at least 1",
             ));
         }
         if !(self.train_samples_per_position.is_finite()
             && (0.0..=1000.0).contains(&self.train_samples_per_position))
         {
-            return Err(ConfigError(
-                "loop.train_samples_per_position: must be within 0..=1000 (0 = off)".into(),
+            return Err(ConfigError::invalid(
+                "loop.train_samples_per_position",
+                "must be within 0..=1000 (0 = off)",
             ));
         }
         if !(self.minutes.is_finite() && self.minutes >= 0.0) {
-            return Err(ConfigError(
-                "loop.minutes: must be a number of minutes, 0 or more (0 = no budget)".into(),
+            return Err(ConfigError::invalid(
+                "loop.minutes",
+                "must be a number of minutes, 0 or more (0 = no budget)",
             ));
         }
         if !(0.0..=1.0).contains(&self.gate_score) {
-            return Err(ConfigError("loop.gate_score: must be within 0..=1".into()));
+            return Err(ConfigError::invalid(
+                "loop.gate_score",
+                "must be within 0..=1",
+            ));
         }
         if !(self.mix_share.is_finite() && self.mix_share > 0.0 && self.mix_share < 1.0) {
-            return Err(ConfigError(
-                "loop.mix_share: must be between 0 and 1 (the share of self-play games on the mix variants)".into(),
+            return Err(ConfigError::invalid(
+                "loop.mix_share",
+                "must be between 0 and 1 (the share of self-play games on the mix variants)",
             ));
         }
         if self.late_simulations > 1 << 20 {
-            return Err(ConfigError(
-                "loop.late_simulations: at most 1048576 (0 = off)".into(),
+            return Err(ConfigError::invalid(
+                "loop.late_simulations",
+                "at most 1048576 (0 = off)",
             ));
         }
         if !(self.late_from.is_finite() && self.late_from > 0.0 && self.late_from < 1.0) {
-            return Err(ConfigError(
-                "loop.late_from: must be between 0 and 1 (the share of the budget after which late_simulations applies)".into(),
-            ));
+            return Err(ConfigError::invalid("loop.late_from", "must be between 0 and 1 (the share of the budget after which late_simulations applies)"));
         }
         for (i, v) in self.mix.iter().enumerate() {
             if v.trim().is_empty() || v.contains('/') {
-                return Err(ConfigError(format!(
-                    "loop.mix: {v:?} is not a variant name (write the variant alone, e.g. \"6x5\")"
-                )));
+                return Err(ConfigError::invalid(
+                    "loop.mix",
+                    format!("{v:?} is not a variant name (write the variant alone, e.g. \"6x5\")"),
+                ));
             }
             if self.mix[..i].contains(v) {
-                return Err(ConfigError(format!("loop.mix: {v:?} is listed twice")));
+                return Err(ConfigError::invalid(
+                    "loop.mix",
+                    format!("{v:?} is listed twice"),
+                ));
             }
         }
         if !self.mix.is_empty() && self.games_per_generation < 2 * self.mix.len() as u64 {
-            return Err(ConfigError(format!(
-                "loop.games_per_generation: {} is too few for {} mix variants and the run's own (at least {})",
-                self.games_per_generation,
-                self.mix.len(),
-                2 * self.mix.len()
-            )));
+            return Err(ConfigError::invalid(
+                "loop.games_per_generation",
+                format!(
+                    "{} is too few for {} mix variants and the run's own (at least {})",
+                    self.games_per_generation,
+                    self.mix.len(),
+                    2 * self.mix.len()
+                ),
+            ));
         }
         Ok(())
     }

@@ -31,8 +31,9 @@ pub fn ladder(cfg: &RunConfig) -> Result<Vec<PlayerSpec>, Error> {
         .ladder
         .iter()
         .map(|p| {
-            p.parse()
-                .map_err(|e| Error::input(format!("eval.ladder: {e}")))
+            p.parse().map_err(|e: eval::EvalError| {
+                Error::Config(runfile::ConfigError::invalid("eval.ladder", e.to_string()))
+            })
         })
         .collect()
 }
@@ -225,7 +226,7 @@ where
         max_plies: cfg.eval.max_plies,
         seed: cfg.seed.wrapping_add(g as u64),
     };
-    let device = cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
+    let device = cfg.model.tch_device()?;
     let factory = players::factory::<G>(device);
     let mut table = Table::new(lineup.players.len());
     let games = arena::run(
@@ -241,7 +242,7 @@ where
             true
         },
     )
-    .map_err(Error::failed)?;
+    .map_err(Error::Play)?;
     Ok(Played { games, table })
 }
 

@@ -90,7 +90,7 @@ where
         ..Default::default()
     }
     .tch_device()
-    .map_err(|e| Error::input(e.to_string().replacen("model.device", "--device", 1)))?;
+    .map_err(|e| e.for_key("--device"))?;
     let nets = players::factory_with::<G>(device, opts.batching);
     let run_opts = RunOptions {
         threads: opts.threads,
@@ -122,7 +122,7 @@ where
             true
         },
     )
-    .map_err(Error::failed)?;
+    .map_err(Error::Play)?;
     let saved = match &opts.out {
         Some(dir) => Some(save_games(game, opts, dir, players, &games)?),
         None => None,
@@ -147,18 +147,18 @@ fn check_flags(opts: &MatchOptions) -> Result<(), Error> {
         ..Default::default()
     }
     .validate()
-    .map_err(|e| {
-        let flag = e
-            .message()
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .replace("eval.", "--")
-            .replace('_', "-");
-        Error::input(format!(
-            "{flag}:{}",
-            e.message().split_once(':').map_or("", |x| x.1)
-        ))
+    .map_err(|e| match e {
+        // The flag the key stands for: `eval.max_plies` is `--max-plies`.
+        eval::EvalError::Config(e) => {
+            let flag = e
+                .key
+                .as_deref()
+                .unwrap_or("")
+                .replace("eval.", "--")
+                .replace('_', "-");
+            Error::Config(e.for_key(flag))
+        }
+        other => Error::Eval(other),
     })
 }
 
@@ -173,15 +173,21 @@ fn check_networks<G: Game>(game: &G, players: &[PlayerSpec]) -> Result<(), Error
             let path = Path::new(&n.path);
             model::checkpoint::read_info(path)
                 .and_then(|info| info.check_game(path, &tag))
-                .map_err(|e| Error::input(format!("player net:{}: {e}", n.path)))?;
+                .map_err(|source| Error::PlayerCheckpoint {
+                    path: n.path.clone(),
+                    source,
+                })?;
             if !path.exists() {
-                return Err(Error::input(format!(
-                    "player net:{}: no such checkpoint",
-                    n.path
-                )));
+                return Err(Error::NoPlayerCheckpoint {
+                    path: n.path.clone(),
+                });
             }
-            model::Network::load(path, &tag, tch::Device::Cpu)
-                .map_err(|e| Error::input(format!("player net:{}: {e}", n.path)))?;
+            model::Network::load(path, &tag, tch::Device::Cpu).map_err(|source| {
+                Error::PlayerCheckpoint {
+                    path: n.path.clone(),
+                    source,
+                }
+            })?;
         }
     }
     Ok(())
@@ -195,10 +201,12 @@ fn save_games<G: Game>(
     players: &[PlayerSpec],
     games: &[arena::PlayedGame<G>],
 ) -> Result<(usize, PathBuf), Error> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|source| Error::CreateOut {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let path = dir.join(format!("eval-seed{}-{}.parquet", opts.seed, games.len()));
-    let failed = |e: data::DataError| Error::failed(e.to_string());
+    let failed = Error::Data;
     let mut w = data::ShardWriter::create_capped(&path, opts.max_plies as u32).map_err(failed)?;
     for (i, g) in games.iter().enumerate() {
         w.push_game(&game_record(game, g, players, i as u64))

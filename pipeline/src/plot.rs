@@ -9,9 +9,42 @@ use crate::Error;
 use std::path::{Path, PathBuf};
 use train::plot::Panel;
 
+/// Why a run's curves could not be drawn: a file that does not read,
+/// nothing to plot yet. Each names the file at fault; all are bad input
+/// (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// A CSV file of the run that cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `ratings.csv` without a rated generation.
+    #[error("{}: no generations rated yet", path.display())]
+    NoRatings { path: PathBuf },
+    /// `metrics.csv` without a row, and nothing else to plot.
+    #[error("{}: no metrics rows yet", path.display())]
+    NoMetrics { path: PathBuf },
+    /// `diagnostics.csv` that does not read.
+    #[error(transparent)]
+    Diagnostics(Box<Error>),
+    /// The metrics file that does not read, or a picture that cannot be
+    /// drawn.
+    #[error(transparent)]
+    Train(#[from] train::TrainError),
+}
+
+fn read(path: &Path) -> impl FnOnce(std::io::Error) -> PlotError + '_ {
+    move |source| PlotError::Read {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// `ratings.csv` of a loop run: Elo by generation, then score per ladder opponent.
-fn rating_panels(path: &Path) -> Result<Vec<Panel>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn rating_panels(path: &Path) -> Result<Vec<Panel>, PlotError> {
+    let text = std::fs::read_to_string(path).map_err(read(path))?;
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
     // An empty cell: a ladder rung that generation did not play (skipped
@@ -21,7 +54,9 @@ fn rating_panels(path: &Path) -> Result<Vec<Panel>, String> {
         .filter(|r: &Vec<Option<f64>>| r.len() == header.len() && r[0].is_some() && r[1].is_some())
         .collect();
     if rows.is_empty() {
-        return Err(format!("{}: no generations rated yet", path.display()));
+        return Err(PlotError::NoRatings {
+            path: path.to_path_buf(),
+        });
     }
     let col = |i: usize| {
         rows.iter()
@@ -41,11 +76,11 @@ fn rating_panels(path: &Path) -> Result<Vec<Panel>, String> {
 
 /// `suite.csv` of a loop run with `[eval] suite`: the benchmark error rate
 /// of each file by generation.
-fn suite_panel(path: &Path) -> Result<Option<Panel>, String> {
+fn suite_panel(path: &Path) -> Result<Option<Panel>, PlotError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(read(path)(e)),
     };
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
@@ -67,13 +102,13 @@ fn suite_panel(path: &Path) -> Result<Option<Panel>, String> {
 /// `diagnostics.csv` of a loop run: self-play's shares (network busy,
 /// batch fill, cache hits) and the rates of self-play and training, by
 /// generation. None for a run that has none yet (or predates the file).
-fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
+fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, PlotError> {
     use crate::run::diagnostics::{StageDiagnostics, COLUMNS};
     use crate::run::Stage;
     if !run_dir.join(StageDiagnostics::FILE).exists() {
         return Ok(Vec::new());
     }
-    let d = StageDiagnostics::read(run_dir).map_err(|e| e.to_string())?;
+    let d = StageDiagnostics::read(run_dir).map_err(|e| PlotError::Diagnostics(Box::new(e)))?;
     let series = |stage: Stage, column: &str| -> Vec<(f64, f64)> {
         let i = COLUMNS.iter().position(|c| *c == column).unwrap_or(0);
         d.of_stage(stage)
@@ -105,14 +140,14 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, String> {
 /// Draws the curves of the run at `run_dir` (a loop run, a training run, or
 /// a metrics.csv file) to `out`, .png or .svg (default: RUN_DIR/plot.png
 /// for a loop run, RUN_DIR/metrics.png for a training run), and returns the
-/// picture's path. The error ([`Error::Input`]: nothing to plot, a file
+/// picture's path. The error ([`Error::Plot`]: nothing to plot, a file
 /// that does not read) is one line naming the file at fault.
 pub fn plot_run(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, Error> {
-    plot(run_dir, out).map_err(Error::Input)
+    Ok(plot(run_dir, out)?)
 }
 
-/// [`plot_run`], its message as text.
-fn plot(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
+/// [`plot_run`] with its own error.
+fn plot(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, PlotError> {
     let loop_run = run_dir.join("ratings.csv");
     let (csv, default_out) = if loop_run.exists() {
         (
@@ -137,7 +172,7 @@ fn plot(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, String> {
     if csv.exists() || !loop_run.exists() {
         let rows = train::read_metrics(&csv)?;
         if rows.is_empty() && panels.is_empty() {
-            return Err(format!("{}: no metrics rows yet", csv.display()));
+            return Err(PlotError::NoMetrics { path: csv });
         }
         panels.extend(train::plot::metrics_panels(&rows));
     }

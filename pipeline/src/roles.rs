@@ -230,7 +230,7 @@ pub fn prepare_worker(
         // This machine's device, whatever the run file says: GPU and CPU
         // workers share a run (checkpoints are stored device-free).
         run.config.model.device = device.clone();
-        (run.config.model.tch_device()).map_err(|e| Error::input(format!("--device: {}", e.0)))?;
+        (run.config.model.tch_device()).map_err(|e| Error::input(format!("--device: {e}")))?;
     }
     Ok(Some(WorkerJob {
         run,

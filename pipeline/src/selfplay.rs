@@ -40,15 +40,12 @@ pub fn load_network_as<G: Game>(
 ) -> Result<(Network, String), Error> {
     match checkpoint {
         None => {
-            let mut net = Network::new(model, game.encoding(), seed)
-                .map_err(|e| Error::input(e.to_string()))?;
+            let mut net = Network::new(model, game.encoding(), seed)?;
             net.set_precision(model.precision);
             Ok((net, format!("random-seed{seed}")))
         }
         Some(path) => {
-            let device = model
-                .tch_device()
-                .map_err(|e| Error::input(e.to_string()))?;
+            let device = model.tch_device()?;
             if model.threads > 0 {
                 tch::set_num_threads(model.threads as i32);
             }
@@ -59,7 +56,7 @@ pub fn load_network_as<G: Game>(
             } else {
                 Network::load(path, &tag, device)
             }
-            .map_err(|e| Error::input(e.to_string()))?;
+            .map_err(Error::BadCheckpoint)?;
             net.set_precision(model.precision);
             let stem = path
                 .file_stem()
@@ -388,24 +385,22 @@ impl<S: AlphaBetaState> PreparedJob<S> {
 /// many were uploaded.
 pub fn upload_shards(store: &store::Store, dir: &Path) -> Result<usize, Error> {
     let mut n = 0;
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    let entries = std::fs::read_dir(dir).map_err(Error::io(&dir))?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if !name.ends_with(".parquet") {
             continue;
         }
-        let bytes = std::fs::read(e.path())
-            .map_err(|err| Error::failed(format!("{}: {err}", e.path().display())))?;
+        let bytes = std::fs::read(e.path()).map_err(Error::io(&e.path()))?;
         match store.put_new(&name, bytes) {
             Ok(store::PutOutcome::Created) => n += 1,
             Ok(store::PutOutcome::AlreadyExists) => {
-                return Err(Error::input(format!(
-                    "{}: {name} exists already: choose another --seed or --out",
-                    store.url()
-                )))
+                return Err(Error::ObjectExists {
+                    url: store.url().to_string(),
+                    key: name,
+                })
             }
-            Err(err) => return Err(Error::failed(err.to_string())),
+            Err(err) => return Err(Error::Store(err)),
         }
     }
     Ok(n)
@@ -526,14 +521,10 @@ fn prepare_out(job: &Job) -> Result<(), Error> {
     if job.games == 0 || job.shard_games == 0 {
         return Err(Error::input("games and games per shard must be at least 1"));
     }
-    std::fs::create_dir_all(&job.out)
-        .map_err(|e| Error::input(format!("{}: cannot create: {e}", job.out.display())))?;
+    std::fs::create_dir_all(&job.out).map_err(Error::cannot_create(&job.out))?;
     for first in [job.shard_path(0), job.pool_shard_path(0, 0)] {
         if first.exists() {
-            return Err(Error::input(format!(
-                "{} exists: choose another output folder or seed",
-                first.display()
-            )));
+            return Err(Error::Exists { path: first });
         }
     }
     Ok(())
@@ -622,7 +613,7 @@ where
     let mut writer: Option<ShardWriter> = None;
     let mut shards = Vec::new();
     let mut interrupted = false;
-    let failed = |e: data::DataError| Error::failed(e.to_string());
+    let failed = Error::Data;
     while !driver.is_done() {
         if stop.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;

@@ -27,10 +27,9 @@ pub const SUITE_CSV: &str = "suite.csv";
 pub fn read(run: &Path) -> Result<Vec<SuiteRecord>, Error> {
     let path = run.join(SUITE_JSON);
     match std::fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map_err(|e| Error::input(format!("{}: {e}", path.display()))),
+        Ok(text) => serde_json::from_str(&text).map_err(|source| Error::BadRecord { path, source }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Error::failed(format!("{}: {e}", path.display()))),
+        Err(source) => Err(Error::Io { path, source }),
     }
 }
 

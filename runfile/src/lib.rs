@@ -12,41 +12,139 @@
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// A run file (or one of its sections) that could not be read or makes no
-/// sense; the message is one line naming the key (and the file and line
-/// when known).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+/// A run file (or one of its sections, or a flag standing for a key) that
+/// could not be read or makes no sense. `Display` is one line: the file,
+/// the line and the key when known, then the problem (`run.toml: line 4:
+/// train.window: must be at least 1`).
+#[derive(Debug)]
+pub struct ConfigError {
+    /// The run file, when known.
+    pub file: Option<PathBuf>,
+    /// The line of the file, when known.
+    pub line: Option<usize>,
+    /// The key (`train.window`, `shape.blocks`, `--device`), when known.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub problem: ConfigProblem,
+}
+
+/// What is wrong with a run file or one of its values.
+#[derive(Debug)]
+pub enum ConfigProblem {
+    /// The file cannot be read.
+    Unreadable(std::io::Error),
+    /// TOML that does not parse, an unknown key, a value of the wrong type.
+    Toml(Box<toml::de::Error>),
+    /// A value out of range or in conflict with another; the text says
+    /// what is expected.
+    Invalid(String),
+}
+
+impl fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigProblem::Unreadable(e) => write!(f, "cannot read: {e}"),
+            // toml's own Display is a multi-line snippet: its message alone,
+            // any newline flattened to keep one line.
+            ConfigProblem::Toml(e) => f.write_str(&e.message().trim().replace('\n', " ")),
+            ConfigProblem::Invalid(what) => f.write_str(what),
+        }
+    }
+}
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        if let Some(file) = &self.file {
+            write!(f, "{}: ", file.display())?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, "{key}: ")?;
+        }
+        self.problem.fmt(f)
     }
 }
-impl std::error::Error for ConfigError {}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            ConfigProblem::Unreadable(e) => Some(e),
+            ConfigProblem::Toml(e) => Some(&**e),
+            ConfigProblem::Invalid(_) => None,
+        }
+    }
+}
 
 impl ConfigError {
+    /// The value of `key` is wrong: `what` says how (`must be at least 1`).
+    pub fn invalid(key: impl Into<String>, what: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: None,
+            line: None,
+            key: Some(key.into()),
+            problem: ConfigProblem::Invalid(what.into()),
+        }
+    }
+
+    /// A value that is wrong, before the key it was given for is known
+    /// (see [`ConfigError::for_key`]).
+    pub fn value(what: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: None,
+            line: None,
+            key: None,
+            problem: ConfigProblem::Invalid(what.into()),
+        }
+    }
+
+    /// The run file `path` cannot be read.
+    pub fn unreadable(path: &Path, error: std::io::Error) -> ConfigError {
+        ConfigError {
+            file: Some(path.to_path_buf()),
+            line: None,
+            key: None,
+            problem: ConfigProblem::Unreadable(error),
+        }
+    }
+
+    /// The same error, naming the file it is in (an error that names one
+    /// already keeps it).
+    pub fn in_file(mut self, path: &Path) -> ConfigError {
+        if self.file.is_none() {
+            self.file = Some(path.to_path_buf());
+        }
+        self
+    }
+
+    /// The same error, naming `key` (the one it names already is replaced:
+    /// `model.device` becomes `--device` for the flag).
+    pub fn for_key(mut self, key: impl Into<String>) -> ConfigError {
+        self.key = Some(key.into());
+        self
+    }
+
     /// The message alone (what `Display` writes).
-    pub fn message(&self) -> &str {
-        &self.0
+    pub fn message(&self) -> String {
+        self.to_string()
     }
 }
 
 /// For the callers that still carry errors as text: the message.
 impl From<ConfigError> for String {
     fn from(e: ConfigError) -> String {
-        e.0
+        e.to_string()
     }
 }
 
 /// Deserializes a whole run file's text; the error is one line without the
 /// file name.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {
-    let de =
-        toml::de::Deserializer::parse(text).map_err(|e| ConfigError(describe(text, &e, "")))?;
-    serde_path_to_error::deserialize(de).map_err(|e| ConfigError(describe_tracked(text, &e)))
+    let de = toml::de::Deserializer::parse(text).map_err(|e| describe(text, e, ""))?;
+    serde_path_to_error::deserialize(de).map_err(|e| describe_tracked(text, e))
 }
 
 /// Reads the section `name` of a run file's text (`T::default()` when it is
@@ -57,8 +155,7 @@ pub fn parse_section<T: DeserializeOwned + Default>(
     name: &str,
     validate: impl FnOnce(&T) -> Result<(), ConfigError>,
 ) -> Result<T, ConfigError> {
-    let de =
-        toml::de::Deserializer::parse(text).map_err(|e| ConfigError(describe(text, &e, "")))?;
+    let de = toml::de::Deserializer::parse(text).map_err(|e| describe(text, e, ""))?;
     let mut track = serde_path_to_error::Track::new();
     let seed = SectionSeed::<T> {
         name,
@@ -68,7 +165,7 @@ pub fn parse_section<T: DeserializeOwned + Default>(
         .deserialize(serde_path_to_error::Deserializer::new(de, &mut track))
         .map_err(|e| {
             let e = serde_path_to_error::Error::new(track.path(), e);
-            ConfigError(describe_tracked(text, &e))
+            describe_tracked(text, e)
         })?;
     let section = section.unwrap_or_default();
     validate(&section)?;
@@ -81,10 +178,8 @@ pub fn load_section<T: DeserializeOwned + Default>(
     name: &str,
     validate: impl FnOnce(&T) -> Result<(), ConfigError>,
 ) -> Result<T, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
-    parse_section(&text, name, validate)
-        .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.0)))
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::unreadable(path, e))?;
+    parse_section(&text, name, validate).map_err(|e| e.in_file(path))
 }
 
 /// Picks one key of the top-level table and deserializes it as `T`,
@@ -119,28 +214,26 @@ impl<'de, T: DeserializeOwned> Visitor<'de> for SectionSeed<'_, T> {
     }
 }
 
-fn describe_tracked(text: &str, e: &serde_path_to_error::Error<toml::de::Error>) -> String {
+fn describe_tracked(text: &str, e: serde_path_to_error::Error<toml::de::Error>) -> ConfigError {
     let path = e.path().to_string();
     // serde_path_to_error writes "." for the root.
     let key = if path == "." { "" } else { path.as_str() };
-    describe(text, e.inner(), key)
+    describe(text, e.into_inner(), key)
 }
 
-/// `line N: KEY: message`, each part only when known. toml's own Display is a
-/// multi-line snippet, so it is rebuilt from the message and the byte span.
-fn describe(text: &str, err: &toml::de::Error, key: &str) -> String {
-    let mut out = String::new();
-    if let Some(span) = err.span() {
+/// The error naming the line (from the byte span) and the key, each only
+/// when known.
+fn describe(text: &str, err: toml::de::Error, key: &str) -> ConfigError {
+    let line = err.span().map(|span| {
         let start = span.start.min(text.len());
-        let line = text[..start].bytes().filter(|&b| b == b'\n').count() + 1;
-        out.push_str(&format!("line {line}: "));
+        text[..start].bytes().filter(|&b| b == b'\n').count() + 1
+    });
+    ConfigError {
+        file: None,
+        line,
+        key: (!key.is_empty()).then(|| key.to_string()),
+        problem: ConfigProblem::Toml(Box::new(err)),
     }
-    if !key.is_empty() {
-        out.push_str(&format!("{key}: "));
-    }
-    // Messages are short, but flatten any newline to keep one line.
-    out.push_str(&err.message().trim().replace('\n', " "));
-    out
 }
 
 #[cfg(test)]
@@ -217,7 +310,7 @@ mod tests {
         if s.rate > 0.0 {
             Ok(())
         } else {
-            Err(ConfigError("[stage] rate: must be positive".into()))
+            Err(ConfigError::invalid("[stage] rate", "must be positive"))
         }
     }
 
@@ -234,16 +327,29 @@ mod tests {
     fn section_errors_name_line_and_key_and_file() {
         let e = parse_section::<Stage>("seed = 3\n\n[stage]\ngamez = 4\n", "stage", positive)
             .unwrap_err();
-        assert!(e.0.starts_with("line 4: stage.gamez: unknown field"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("line 4: stage.gamez: unknown field"),
+            "{e}"
+        );
+        assert_eq!((e.line, e.key.as_deref()), (Some(4), Some("stage.gamez")));
         let e =
             parse_section::<Stage>("[stage]\ngames = \"many\"\n", "stage", positive).unwrap_err();
-        assert!(e.0.contains("stage.games"), "{e}");
+        assert!(e.message().contains("stage.games"), "{e}");
         let e = parse_section::<Stage>("[stage]\nrate = -1.0\n", "stage", positive).unwrap_err();
-        assert_eq!(e.0, "[stage] rate: must be positive");
+        assert_eq!(e.message(), "[stage] rate: must be positive");
         let e = parse_section::<Stage>("[stage\n", "stage", positive).unwrap_err();
-        assert!(e.0.starts_with("line 1: ") && !e.0.contains('\n'), "{e}");
+        assert!(
+            e.message().starts_with("line 1: ") && !e.message().contains('\n'),
+            "{e}"
+        );
         let missing = Path::new("/nonexistent/run.toml");
         let e = load_section::<Stage>(missing, "stage", positive).unwrap_err();
-        assert!(e.0.starts_with("/nonexistent/run.toml: cannot read"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("/nonexistent/run.toml: cannot read"),
+            "{e}"
+        );
+        assert!(std::error::Error::source(&e).is_some(), "{e:?}");
     }
 }

@@ -235,7 +235,7 @@ impl SelfplayConfig {
 
     /// Checks values serde cannot; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |key: &str, why: &str| Err(ConfigError(format!("selfplay.{key}: {why}")));
+        let bad = |key: &str, why: &str| Err(ConfigError::invalid(format!("selfplay.{key}"), why));
         if self.simulations == 0 {
             return bad("simulations", "must be at least 1");
         }
@@ -360,32 +360,52 @@ mod tests {
     fn errors_name_the_key() {
         let e = SelfplayConfig::from_toml_str("[selfplay]\nsimulation = 8\n").unwrap_err();
         assert!(
-            e.0.contains("simulation") && e.0.contains("line 2"),
+            e.message().contains("simulation") && e.message().contains("line 2"),
             "{}",
-            e.0
+            e.message()
         );
         let e = SelfplayConfig::from_toml_str("[selfplay]\nalgorithm = \"mcts\"\n").unwrap_err();
-        assert!(e.0.contains("selfplay.algorithm"), "{}", e.0);
+        assert!(
+            e.message().contains("selfplay.algorithm"),
+            "{}",
+            e.message()
+        );
         let e = SelfplayConfig::from_toml_str("[selfplay]\ncheap_share = 2.0\n").unwrap_err();
-        assert!(e.0.contains("cheap_share"), "{}", e.0);
+        assert!(e.message().contains("cheap_share"), "{}", e.message());
         let e = SelfplayConfig::from_toml_str("[selfplay]\ngames_in_flight = 0\n").unwrap_err();
-        assert!(e.0.contains("games_in_flight"), "{}", e.0);
+        assert!(e.message().contains("games_in_flight"), "{}", e.message());
         let e = SelfplayConfig::from_toml_str("[selfplay]\nrandom_plies = 8\nmax_plies = 8\n")
             .unwrap_err();
-        assert!(e.0.contains("selfplay.random_plies"), "{}", e.0);
+        assert!(
+            e.message().contains("selfplay.random_plies"),
+            "{}",
+            e.message()
+        );
         let e = SelfplayConfig::from_toml_str("[selfplay]\nrandom_move_share = 1.5\n").unwrap_err();
-        assert!(e.0.contains("selfplay.random_move_share"), "{}", e.0);
+        assert!(
+            e.message().contains("selfplay.random_move_share"),
+            "{}",
+            e.message()
+        );
         let e = SelfplayConfig::from_toml_str(
             "[selfplay]\nrandom_plies = 4\nrandom_move_share = 0.1\nrandom_move_plies = 4\n",
         )
         .unwrap_err();
-        assert!(e.0.contains("selfplay.random_move_plies"), "{}", e.0);
+        assert!(
+            e.message().contains("selfplay.random_move_plies"),
+            "{}",
+            e.message()
+        );
         for bad in [
             "random_plies = 4\nrandom_plies_max = 3\n",
             "random_plies_max = 42\nmax_plies = 42\n",
         ] {
             let e = SelfplayConfig::from_toml_str(&format!("[selfplay]\n{bad}")).unwrap_err();
-            assert!(e.0.contains("selfplay.random_plies_max"), "{bad}: {}", e.0);
+            assert!(
+                e.message().contains("selfplay.random_plies_max"),
+                "{bad}: {}",
+                e.message()
+            );
         }
         let ok =
             SelfplayConfig::from_toml_str("[selfplay]\nrandom_plies = 4\nrandom_plies_max = 12\n")

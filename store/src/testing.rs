@@ -22,6 +22,34 @@ use std::time::{Duration, Instant};
 
 use crate::{Store, StoreError};
 
+/// Why the test server did not start.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    /// Its folder or log file could not be made.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// `weed` could not be run.
+    #[error("cannot run {}: {source}", weed.display())]
+    Spawn {
+        weed: PathBuf,
+        source: std::io::Error,
+    },
+    /// It ran but did not answer; the last lines of its log.
+    #[error("{problem}; log tail:\n{log_tail}")]
+    NotReady { problem: NotReady, log_tail: String },
+}
+
+/// Why a started server is not ready.
+#[derive(Debug, thiserror::Error)]
+enum NotReady {
+    #[error("weed exited with {0}")]
+    Exited(std::process::ExitStatus),
+    /// `last`: the last answer's problem (the port not open, the bucket
+    /// not answering).
+    #[error("not ready after {within:?}: {last}")]
+    Timeout { within: Duration, last: String },
+}
+
 /// The bucket every test server creates.
 pub const BUCKET: &str = "triad";
 /// The access key and secret the server is started with.
@@ -109,21 +137,20 @@ impl SeaweedFs {
         for _ in 0..3 {
             match Self::try_start(&weed) {
                 Ok(s) => return Some(s),
-                Err(e) => last = e,
+                Err(e) => last = e.to_string(),
             }
         }
         panic!("SeaweedFS did not start: {last}");
     }
 
-    fn try_start(weed: &Path) -> Result<SeaweedFs, String> {
+    fn try_start(weed: &Path) -> Result<SeaweedFs, StartError> {
         let dir = tempfile::Builder::new()
             .prefix("triad-seaweedfs-")
-            .tempdir()
-            .map_err(|e| e.to_string())?;
+            .tempdir()?;
         let ports = pick_ports(5);
         let (master, volume, filer, s3, admin) = (ports[0], ports[1], ports[2], ports[3], ports[4]);
-        let log = std::fs::File::create(dir.path().join("weed.log")).map_err(|e| e.to_string())?;
-        let log2 = log.try_clone().map_err(|e| e.to_string())?;
+        let log = std::fs::File::create(dir.path().join("weed.log"))?;
+        let log2 = log.try_clone()?;
         let d = dir.path().display();
         let child = Command::new(weed)
             .arg("mini")
@@ -151,7 +178,10 @@ impl SeaweedFs {
             .stdout(log)
             .stderr(log2)
             .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", weed.display()))?;
+            .map_err(|source| StartError::Spawn {
+                weed: weed.to_path_buf(),
+                source,
+            })?;
         let mut me = SeaweedFs {
             child,
             dir,
@@ -159,17 +189,20 @@ impl SeaweedFs {
         };
         match me.wait_ready(Duration::from_secs(20)) {
             Ok(()) => Ok(me),
-            Err(e) => Err(format!("{e}; log tail:\n{}", me.log_tail())),
+            Err(problem) => Err(StartError::NotReady {
+                problem,
+                log_tail: me.log_tail(),
+            }),
         }
     }
 
-    fn wait_ready(&mut self, within: Duration) -> Result<(), String> {
+    fn wait_ready(&mut self, within: Duration) -> Result<(), NotReady> {
         let start = Instant::now();
         let addr = SocketAddr::from(([127, 0, 0, 1], self.s3_port));
         let mut last = String::from("S3 port not open");
         while start.elapsed() < within {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(format!("weed exited with {status}"));
+                return Err(NotReady::Exited(status));
             }
             if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
                 // The port answers; wait until the bucket does too.
@@ -180,7 +213,7 @@ impl SeaweedFs {
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        Err(format!("not ready after {within:?}: {last}"))
+        Err(NotReady::Timeout { within, last })
     }
 
     fn log_tail(&self) -> String {

@@ -246,13 +246,17 @@ pub fn run_configs(
 ) -> Result<(model::ModelConfig, TrainConfig, String), crate::TrainError> {
     match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                crate::TrainError::Input(format!("{}: cannot read: {e}", path.display()))
-            })?;
-            let m = model::ModelConfig::from_toml_str(&text)
-                .map_err(|e| crate::TrainError::Input(format!("{}: {e}", path.display())))?;
-            let t = TrainConfig::from_toml_str(&text)
-                .map_err(|e| crate::TrainError::Input(format!("{}: {e}", path.display())))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|source| crate::TrainError::ReadConfig {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            let in_file = |source| crate::TrainError::ConfigFile {
+                path: path.to_path_buf(),
+                source,
+            };
+            let m = model::ModelConfig::from_toml_str(&text).map_err(in_file)?;
+            let t = TrainConfig::from_toml_str(&text).map_err(in_file)?;
             Ok((m, t, text))
         }
         None => {
@@ -281,7 +285,7 @@ impl TrainConfig {
 
     /// Checks the values serde cannot.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |key: &str, what: &str| Err(ConfigError(format!("train.{key}: {what}")));
+        let bad = |key: &str, what: &str| Err(ConfigError::invalid(format!("train.{key}"), what));
         for (key, v) in [
             ("batch_size", self.batch_size as u64),
             ("window", self.window as u64),
@@ -511,15 +515,15 @@ mod tests {
     #[test]
     fn bad_keys_and_values_are_named() {
         let e = TrainConfig::from_toml_str("[train]\nlearning_rate = 0.1\n").unwrap_err();
-        assert!(e.0.contains("learning_rate"), "{}", e.0);
+        assert!(e.message().contains("learning_rate"), "{}", e.message());
         let e = TrainConfig::from_toml_str("[train]\noptimizer = \"adam\"\n").unwrap_err();
-        assert!(e.0.contains("adam"), "{}", e.0);
+        assert!(e.message().contains("adam"), "{}", e.message());
         let e = TrainConfig::from_toml_str("[train]\nlr = -1.0\n").unwrap_err();
-        assert!(e.0.contains("train.lr"), "{}", e.0);
+        assert!(e.message().contains("train.lr"), "{}", e.message());
         let e = TrainConfig::from_toml_str("[train]\nbatch_size = 0\n").unwrap_err();
-        assert!(e.0.contains("batch_size"), "{}", e.0);
+        assert!(e.message().contains("batch_size"), "{}", e.message());
         let e = TrainConfig::from_toml_str("[train]\nmomentum = 1.5\n").unwrap_err();
-        assert!(e.0.contains("momentum"), "{}", e.0);
+        assert!(e.message().contains("momentum"), "{}", e.message());
     }
 
     #[test]
@@ -615,7 +619,7 @@ mod tests {
             ("window_exponent = 0.7", "train.window_exponent"),
         ] {
             let e = TrainConfig::from_toml_str(&format!("[train]\n{text}\n")).unwrap_err();
-            assert!(e.0.contains(key), "{text}: {}", e.0);
+            assert!(e.message().contains(key), "{text}: {}", e.message());
         }
     }
 

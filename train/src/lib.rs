@@ -12,6 +12,7 @@
 
 pub mod batch;
 pub mod config;
+mod error;
 pub mod metrics;
 pub mod optim;
 pub mod plot;
@@ -19,10 +20,11 @@ pub mod trainer;
 
 pub use batch::{AuxBatch, BatchBuilder, TrainBatch, ValueHint};
 pub use config::{run_configs, ConfigError, OptimizerKind, Schedule, TrainConfig};
+pub use error::{OptimizerStateError, TrainError};
 pub use metrics::{read_metrics, MetricsRow, MetricsWriter, METRICS_FILE};
 pub use optim::Optimizer;
 pub use trainer::{
     batch_builder, checkpoint_path, latest_checkpoint, mix_choice, set_threads, train, train_mixed,
-    window_options, MixPart, Progress, RunOptions, StepStats, Summary, TrainError, Trainer,
-    CHECKPOINT_DIR, CONFIG_COPY,
+    window_options, MixPart, Progress, RunOptions, StepStats, Summary, Trainer, CHECKPOINT_DIR,
+    CONFIG_COPY,
 };

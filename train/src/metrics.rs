@@ -67,6 +67,14 @@ impl MetricsRow {
     }
 }
 
+/// An I/O error on the metrics file `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> crate::TrainError + '_ {
+    move |source| crate::TrainError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Appends rows to a run's `metrics.csv`.
 pub struct MetricsWriter {
     file: File,
@@ -82,23 +90,20 @@ impl MetricsWriter {
         let path = dir.join(METRICS_FILE);
         let mut kept = vec![COLUMNS.join(",")];
         if let (Some(last), true) = (keep_through, path.exists()) {
-            let f = File::open(&path)
-                .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
+            let f = File::open(&path).map_err(io(&path))?;
             for line in BufReader::new(f).lines().skip(1) {
-                let line = line
-                    .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
+                let line = line.map_err(io(&path))?;
                 let step = line.split(',').next().and_then(|s| s.parse::<u64>().ok());
                 if step.is_some_and(|s| s <= last) {
                     kept.push(line);
                 }
             }
         }
-        fsio::write_atomic(&path, (kept.join("\n") + "\n").as_bytes())
-            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
+        fsio::write_atomic(&path, (kept.join("\n") + "\n").as_bytes()).map_err(io(&path))?;
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
-            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))?;
+            .map_err(io(&path))?;
         Ok(MetricsWriter { file, path })
     }
 
@@ -106,22 +111,21 @@ impl MetricsWriter {
     pub fn write(&mut self, row: &MetricsRow) -> Result<(), crate::TrainError> {
         writeln!(self.file, "{}", row.to_line())
             .and_then(|_| self.file.flush())
-            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", self.path.display())))
+            .map_err(io(&self.path))
     }
 }
 
 /// Reads a metrics file back (for plots and tests). Lines that do not parse
 /// (e.g. a line cut by a crash) are skipped.
-pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>, crate::TrainError> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
     let mut lines = text.lines();
     let header = lines.next().unwrap_or_default();
     if header.trim() != COLUMNS.join(",") {
-        return Err(format!(
-            "{}: not a triad metrics file (header \"{}\")",
-            path.display(),
-            game::clip(header.trim(), 120)
-        ));
+        return Err(crate::TrainError::NotMetrics {
+            path: path.to_path_buf(),
+            header: game::clip(header.trim(), 120).to_string(),
+        });
     }
     let mut rows = Vec::new();
     for line in lines {

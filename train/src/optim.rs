@@ -7,6 +7,7 @@
 //! as a named tensor, written next to each checkpoint.
 
 use crate::config::{OptimizerKind, TrainConfig};
+use crate::error::OptimizerStateError;
 use std::collections::HashMap;
 use std::path::Path;
 use tch::{Device, Kind, Tensor};
@@ -188,21 +189,26 @@ impl Optimizer {
             UPDATES_KEY.to_string(),
             Tensor::from_slice(&[self.updates as i64]),
         ));
-        Tensor::write_safetensors(&named, path)
-            .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", path.display())))
+        Tensor::write_safetensors(&named, path).map_err(|source| crate::TrainError::SaveOptimizer {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Restores the state written by [`Optimizer::save`]; every buffer must
     /// be there with the shape of its variable.
     pub fn load(&mut self, path: &Path) -> Result<(), crate::TrainError> {
-        let bad = |m: String| format!("{}: optimiser state: {m}", path.display());
+        let bad = |problem| crate::TrainError::OptimizerState {
+            path: path.to_path_buf(),
+            problem,
+        };
         let stored: HashMap<String, Tensor> = Tensor::read_safetensors(path)
-            .map_err(|e| crate::TrainError::Input(bad(e.to_string())))?
+            .map_err(|e| bad(OptimizerStateError::Unreadable(e)))?
             .into_iter()
             .collect();
         let updates = stored
             .get(UPDATES_KEY)
-            .ok_or_else(|| crate::TrainError::Input(bad("no update count".into())))?
+            .ok_or_else(|| bad(OptimizerStateError::NoUpdateCount))?
             .int64_value(&[0]);
         let adam = self.kind == OptimizerKind::Adamw;
         for s in &mut self.slots {
@@ -212,20 +218,19 @@ impl Optimizer {
             }
             for (prefix, buf) in targets {
                 let key = format!("{prefix}.{}", s.name);
-                let src = stored.get(&key).ok_or_else(|| {
-                    crate::TrainError::Input(bad(format!(
-                        "missing {key} (another optimiser or network?)"
-                    )))
-                })?;
+                let Some(src) = stored.get(&key) else {
+                    return Err(bad(OptimizerStateError::Missing { key }));
+                };
                 if src.size() != buf.size() {
-                    return Err(crate::TrainError::Input(bad(format!(
-                        "{key} has shape {:?}, expected {:?}",
-                        src.size(),
-                        buf.size()
-                    ))));
+                    return Err(bad(OptimizerStateError::Shape {
+                        key,
+                        found: src.size(),
+                        expected: buf.size(),
+                    }));
                 }
-                tch::no_grad(|| buf.f_copy_(src))
-                    .map_err(|e| crate::TrainError::Input(bad(format!("{key}: {e}"))))?;
+                if let Err(source) = tch::no_grad(|| buf.f_copy_(src)) {
+                    return Err(bad(OptimizerStateError::Copy { key, source }));
+                }
             }
         }
         self.updates = updates.max(0) as u64;

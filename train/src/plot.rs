@@ -144,16 +144,15 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
         Some("svg") => true,
         Some("png") => false,
         _ => {
-            return Err(crate::TrainError::Failed(format!(
-                "{}: the output must end in .svg or .png",
-                out.display()
-            )))
+            return Err(crate::TrainError::PlotFormat {
+                path: out.to_path_buf(),
+            })
         }
     };
     if panels.is_empty() {
-        return Err(crate::TrainError::Failed("nothing to plot".into()));
+        return Err(crate::TrainError::NothingToPlot);
     }
-    data::chart::register_font().map_err(|e| crate::TrainError::Failed(e.0))?;
+    data::chart::register_font()?;
     let cols = panels.len().min(2) as u32;
     let rows = panels.len().div_ceil(2) as u32;
     let size = (PANEL_W * cols, PANEL_H * rows);
@@ -177,10 +176,15 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
     };
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(crate::TrainError::Failed(format!("{}: {e}", out.display())));
+        return Err(crate::TrainError::Draw {
+            path: out.to_path_buf(),
+            message: e.to_string(),
+        });
     }
-    std::fs::rename(&tmp, out)
-        .map_err(|e| crate::TrainError::Failed(format!("{}: {e}", out.display())))
+    std::fs::rename(&tmp, out).map_err(|source| crate::TrainError::Io {
+        path: out.to_path_buf(),
+        source,
+    })
 }
 
 const PALETTE: [(u8, u8, u8); 6] = [

@@ -3,11 +3,12 @@
 
 use crate::batch::{BatchBuilder, TrainBatch};
 use crate::config::TrainConfig;
+use crate::error::TrainError;
 use crate::metrics::{MetricsRow, MetricsWriter};
 use crate::optim::Optimizer;
 use data::{ReplayWindow, WindowOptions};
 use game::{Game, GameTag};
-use model::{CheckpointError, CheckpointInfo, ModelConfig, Network, Shape};
+use model::{CheckpointInfo, ModelConfig, Network, Shape};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tch::{Kind, Tensor};
@@ -16,62 +17,6 @@ use tch::{Kind, Tensor};
 pub const CHECKPOINT_DIR: &str = "checkpoints";
 /// The copy of the run's config in the run directory.
 pub const CONFIG_COPY: &str = "config.toml";
-
-/// Why a run stopped: bad input (exit 2) or a failure while running (exit 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TrainError {
-    Input(String),
-    Failed(String),
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TrainError::Input(m) | TrainError::Failed(m) => f.write_str(m),
-        }
-    }
-}
-impl std::error::Error for TrainError {}
-
-impl TrainError {
-    /// The message alone (what `Display` writes).
-    pub fn message(&self) -> &str {
-        match self {
-            TrainError::Input(m) | TrainError::Failed(m) => m,
-        }
-    }
-}
-
-/// For the callers that still carry errors as text: the message.
-impl From<TrainError> for String {
-    fn from(e: TrainError) -> String {
-        e.to_string()
-    }
-}
-
-fn failed(e: impl std::fmt::Display) -> TrainError {
-    TrainError::Failed(e.to_string())
-}
-
-/// Checkpoint errors that mean "wrong file given" are bad input.
-/// A checkpoint given to load that is missing or unreadable is bad input
-/// too (`train --init /missing` exits 2); only other I/O failures (a disk
-/// error while reading) are failures.
-fn checkpoint_error(e: CheckpointError) -> TrainError {
-    match &e {
-        CheckpointError::Io { error, .. }
-            if !matches!(
-                error.kind(),
-                std::io::ErrorKind::NotFound
-                    | std::io::ErrorKind::PermissionDenied
-                    | std::io::ErrorKind::InvalidData
-            ) =>
-        {
-            TrainError::Failed(e.to_string())
-        }
-        _ => TrainError::Input(e.to_string()),
-    }
-}
 
 /// One run of `triad train`.
 #[derive(Clone, Debug, Default)]
@@ -451,12 +396,18 @@ fn save_checkpoint(
     let weights = checkpoint_path(run_dir, step);
     let optim = optimizer_path(&weights);
     let tmp = fsio::temp_path(&optim);
-    trainer.optimizer.save(&tmp).map_err(failed)?;
-    std::fs::rename(&tmp, &optim).map_err(|e| failed(format!("{}: {e}", optim.display())))?;
+    trainer.optimizer.save(&tmp)?;
+    std::fs::rename(&tmp, &optim).map_err(|source| TrainError::Io {
+        path: optim.clone(),
+        source,
+    })?;
     let mut meta = meta;
     if let Some(ema) = &trainer.ema {
         let live = live_path(&weights);
-        trainer.net.save_weights(&live).map_err(failed)?;
+        trainer
+            .net
+            .save_weights(&live)
+            .map_err(TrainError::SaveCheckpoint)?;
         if let Some(m) = meta.as_object_mut() {
             m.insert("ema_decay".into(), ema.decay.into());
             m.insert(
@@ -479,7 +430,10 @@ fn save_checkpoint(
         );
     }
     info.metadata = meta;
-    trainer.published().save(&weights, &info).map_err(failed)?;
+    trainer
+        .published()
+        .save(&weights, &info)
+        .map_err(TrainError::SaveCheckpoint)?;
     Ok(weights)
 }
 
@@ -619,35 +573,21 @@ pub fn train_mixed<G: Game>(
 where
     G::State: game::AlphaBetaState,
 {
-    for part in mix {
-        let other = GameTag::of(&part.game);
-        if other.name != G::NAME || other.variant == GameTag::of(game).variant {
-            return Err(TrainError::Input(format!(
-                "--mix {}: a mix part must be another variant of {} (the run's variant is {})",
-                other,
-                G::NAME,
-                game.variant()
-            )));
-        }
-        if part.data.is_empty() {
-            return Err(TrainError::Input(format!(
-                "--mix {}: no shards given for it",
-                other
-            )));
-        }
-    }
+    check_mix(game, mix)?;
     let mut cfg = cfg.clone();
     if let Some(s) = opts.steps {
         cfg.steps = s;
     }
-    cfg.validate().map_err(|e| TrainError::Input(e.0))?;
-    model_cfg.validate().map_err(|e| TrainError::Input(e.0))?;
-    let device = model_cfg.tch_device().map_err(|e| TrainError::Input(e.0))?;
+    cfg.validate()?;
+    model_cfg.validate()?;
+    let device = model_cfg.tch_device()?;
     set_threads(&cfg, model_cfg);
     let run_dir = &opts.run_dir;
     let ckpt_dir = run_dir.join(CHECKPOINT_DIR);
-    std::fs::create_dir_all(&ckpt_dir)
-        .map_err(|e| TrainError::Input(format!("{}: {e}", ckpt_dir.display())))?;
+    std::fs::create_dir_all(&ckpt_dir).map_err(|source| TrainError::CreateDir {
+        path: ckpt_dir.clone(),
+        source,
+    })?;
     fsio::remove_temporaries(&ckpt_dir);
     fsio::remove_temporaries(run_dir);
 
@@ -662,59 +602,32 @@ where
     if let Some(text) = &opts.config_text {
         let copy = run_dir.join(CONFIG_COPY);
         fsio::write_atomic(&copy, text.as_bytes())
-            .map_err(|e| failed(format!("{}: {e}", copy.display())))?;
+            .map_err(|source| TrainError::Io { path: copy, source })?;
     }
-    let mut metrics =
-        MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step)).map_err(failed)?;
+    let mut metrics = MetricsWriter::open(run_dir, resume_from.as_ref().map(|_| start_step))?;
 
-    let window = open_window(&opts.data, &cfg, &tag)?;
-    let mut mix_windows = Vec::with_capacity(mix.len());
-    for part in mix {
-        let part_tag = GameTag::of(&part.game);
-        let w = open_window(&part.data, &cfg, &part_tag)
-            .map_err(|e| TrainError::Input(format!("--mix {}: {e}", part_tag)))?;
-        mix_windows.push(w);
-    }
-    let sizes: Vec<usize> = std::iter::once(window.len())
-        .chain(mix_windows.iter().map(|w| w.len()))
-        .collect();
-    let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
-    let meta = |step: u64| {
-        let mut m = serde_json::json!({
-            "train_hash": hash,
-            "seed": cfg.seed,
-            "batches_consumed": step,
-            "window_positions": window.len(),
-            "window_shards": window.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        });
-        if let Some(obj) = m.as_object_mut() {
-            if let Some(from) = &init_from {
-                obj.insert("init_from".into(), from.clone().into());
-            }
-            if !mix.is_empty() {
-                let parts: Vec<serde_json::Value> = mix
-                    .iter()
-                    .zip(&mix_windows)
-                    .map(|(part, w)| {
-                        serde_json::json!({
-                            "game": GameTag::of(&part.game).to_string(),
-                            "window_positions": w.len(),
-                            "window_shards": w.shards().iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-                        })
-                    })
-                    .collect();
-                obj.insert("mix".into(), parts.into());
-            }
-        }
-        m
+    let windows = open_windows(opts, mix, &cfg, &tag)?;
+    let checkpoints = Checkpoints {
+        tag,
+        run_dir,
+        parent,
+        init_from,
+        hash,
+        seed: cfg.seed,
+        windows: &windows,
+        mix_games: mix
+            .iter()
+            .map(|p| GameTag::of(&p.game).to_string())
+            .collect(),
     };
+    let end = opts.stop_after.map_or(cfg.steps, |s| s.min(cfg.steps));
     let mut summary = Summary {
         steps_run: 0,
         final_step: start_step,
         checkpoint: resume_from.clone(),
         samples: 0,
         loop_seconds: 0.0,
-        window: window.len(),
+        window: windows[0].len(),
         skipped_rows: 0,
         data_wait_seconds: 0.0,
     };
@@ -723,25 +636,96 @@ where
         // step-0 checkpoint (a network of another variant, labelled for
         // this one: how a network is scored zero-shot on another size).
         if resume_from.is_none() && opts.init.is_some() {
-            summary.checkpoint = Some(save_checkpoint(
-                &tag,
-                &trainer,
-                run_dir,
-                start_step,
-                meta(start_step),
-                parent,
-            )?);
+            summary.checkpoint = Some(checkpoints.save(&trainer, start_step)?);
         }
         return Ok(summary);
     }
+    let mut streams = batch_streams(game, mix, &windows, &cfg, trainer.net.shape(), start_step);
+    let steps = Steps {
+        cfg: &cfg,
+        device,
+        sizes: windows.iter().map(|w| w.len()).collect(),
+        mixed: !mix.is_empty(),
+        end,
+        checkpoints: &checkpoints,
+    };
+    let step = steps.run(
+        &mut trainer,
+        &mut streams,
+        start_step,
+        &mut metrics,
+        &mut summary,
+        on_step,
+    )?;
+    summary.checkpoint = Some(checkpoints.save(&trainer, step)?);
+    Ok(summary)
+}
 
-    // Batch k of the run is the k-th batch of the window's stream for the
-    // seed, so a resumed run skips the batches already trained on (without
-    // encoding them) and sees exactly what an uninterrupted run would. In
-    // a mixed run each window has its stream; step k takes the next batch
-    // of window `mix_choice(seed, k)`'s, so a resumed run skips in each
-    // stream the batches its earlier steps took from it.
+/// Refuses `--mix` parts that are not other variants of the run's game or
+/// have no shards.
+fn check_mix<G: Game>(game: &G, mix: &[MixPart<G>]) -> Result<(), TrainError> {
+    for part in mix {
+        let other = GameTag::of(&part.game);
+        if other.name != G::NAME || other.variant == GameTag::of(game).variant {
+            return Err(TrainError::MixNotVariant {
+                part: other.to_string(),
+                game: G::NAME,
+                variant: game.variant().to_string(),
+            });
+        }
+        if part.data.is_empty() {
+            return Err(TrainError::MixNoShards {
+                part: other.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The replay windows of a run: the run's variant's first, then each
+/// `--mix` part's.
+fn open_windows<G: Game>(
+    opts: &RunOptions,
+    mix: &[MixPart<G>],
+    cfg: &TrainConfig,
+    tag: &GameTag,
+) -> Result<Vec<ReplayWindow>, TrainError> {
+    let mut windows = Vec::with_capacity(1 + mix.len());
+    windows.push(open_window(&opts.data, cfg, tag)?);
+    for part in mix {
+        let part_tag = GameTag::of(&part.game);
+        let w = open_window(&part.data, cfg, &part_tag).map_err(|e| TrainError::MixWindow {
+            part: part_tag.to_string(),
+            source: Box::new(e),
+        })?;
+        windows.push(w);
+    }
+    Ok(windows)
+}
+
+/// The streams of prepared batches of a run's windows (`windows[0]` the
+/// run's variant's, then the `mix` parts'), each past the batches the
+/// steps before `start_step` took from it.
+///
+/// Batch k of the run is the k-th batch of the window's stream for the
+/// seed, so a resumed run skips the batches already trained on (without
+/// encoding them) and sees exactly what an uninterrupted run would. In a
+/// mixed run each window has its stream; step k takes the next batch of
+/// window `mix_choice(seed, k)`'s, so a resumed run skips in each stream
+/// the batches its earlier steps took from it.
+fn batch_streams<G: Game>(
+    game: &G,
+    mix: &[MixPart<G>],
+    windows: &[ReplayWindow],
+    cfg: &TrainConfig,
+    shape: Shape,
+    start_step: u64,
+) -> Vec<Box<dyn Iterator<Item = TrainBatch>>>
+where
+    G::State: game::AlphaBetaState,
+{
     let cheap = cfg.cheap_search_weight as f32;
+    let sizes: Vec<usize> = windows.iter().map(|w| w.len()).collect();
     let mut skip = vec![0u64; sizes.len()];
     if mix.is_empty() {
         skip[0] = start_step;
@@ -751,92 +735,166 @@ where
         }
     }
     let mut streams: Vec<Box<dyn Iterator<Item = TrainBatch>>> = Vec::with_capacity(sizes.len());
-    streams.push(batch_stream(
-        game,
-        &window,
-        &cfg,
-        trainer.net.shape(),
-        skip[0],
-        cheap,
-    ));
-    for (i, (part, w)) in mix.iter().zip(&mix_windows).enumerate() {
-        streams.push(batch_stream(
-            &part.game,
-            w,
-            &cfg,
-            trainer.net.shape(),
-            skip[i + 1],
-            cheap,
-        ));
+    streams.push(batch_stream(game, &windows[0], cfg, shape, skip[0], cheap));
+    for (i, (part, w)) in mix.iter().zip(&windows[1..]).enumerate() {
+        streams.push(batch_stream(&part.game, w, cfg, shape, skip[i + 1], cheap));
+    }
+    streams
+}
+
+/// What a run's checkpoints record beside the weights: the lineage, the
+/// training settings' hash and seed, and the windows trained on.
+struct Checkpoints<'a> {
+    tag: GameTag,
+    run_dir: &'a Path,
+    /// The checkpoint the run's lineage started from.
+    parent: Option<String>,
+    /// The other variant the lineage started from, if any.
+    init_from: Option<String>,
+    /// [`TrainConfig::training_hash`].
+    hash: String,
+    seed: u64,
+    /// The run's variant's window, then the `--mix` parts'.
+    windows: &'a [ReplayWindow],
+    /// The `--mix` parts' `name/variant`.
+    mix_games: Vec<String>,
+}
+
+impl Checkpoints<'_> {
+    /// The sidecar metadata of the checkpoint after `step` batches.
+    fn meta(&self, step: u64) -> serde_json::Value {
+        let shards = |w: &ReplayWindow| {
+            w.shards()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        let window = &self.windows[0];
+        let mut m = serde_json::json!({
+            "train_hash": self.hash,
+            "seed": self.seed,
+            "batches_consumed": step,
+            "window_positions": window.len(),
+            "window_shards": shards(window),
+        });
+        if let Some(obj) = m.as_object_mut() {
+            if let Some(from) = &self.init_from {
+                obj.insert("init_from".into(), from.clone().into());
+            }
+            if !self.mix_games.is_empty() {
+                let parts: Vec<serde_json::Value> = self
+                    .mix_games
+                    .iter()
+                    .zip(&self.windows[1..])
+                    .map(|(game, w)| {
+                        serde_json::json!({
+                            "game": game,
+                            "window_positions": w.len(),
+                            "window_shards": shards(w),
+                        })
+                    })
+                    .collect();
+                obj.insert("mix".into(), parts.into());
+            }
+        }
+        m
     }
 
-    let started = Instant::now();
-    let mut since = Instant::now();
-    let mut since_samples = 0u64;
-    let mut last = MetricsRow::default();
-    let mut step = start_step;
-    while step < end {
-        let waited = Instant::now();
-        let which = if mix.is_empty() {
-            0
-        } else {
-            mix_choice(cfg.seed, step, &sizes)
-        };
-        let batch = streams[which]
-            .next()
-            .ok_or_else(|| failed("the batch stream stopped"))?;
-        summary.data_wait_seconds += waited.elapsed().as_secs_f64();
-        let batch = batch.to_device(device);
-        let lr = cfg.lr_at(step);
-        let log = (step + 1) % cfg.metrics_every == 0 || step + 1 == end;
-        // A batch whose rows were all undecodable has nothing to learn
-        // from: the step passes without an update (docs/train.md: such
-        // rows are skipped and counted), keeping batch k = step k.
-        let stats = if batch.rows > 0 {
-            trainer.step(&batch, lr, log)
-        } else {
-            None
-        };
-        step += 1;
-        summary.samples += batch.rows as u64;
-        summary.skipped_rows += batch.skipped as u64;
-        since_samples += batch.rows as u64;
-        if let Some(s) = stats {
-            let elapsed = since.elapsed().as_secs_f64().max(1e-9);
-            last = s.row(step, lr, since_samples as f64 / elapsed);
-            metrics.write(&last).map_err(failed)?;
-            since = Instant::now();
-            since_samples = 0;
-        }
-        if step % cfg.checkpoint_every == 0 && step < end {
-            summary.checkpoint = Some(save_checkpoint(
-                &tag,
-                &trainer,
-                run_dir,
-                step,
-                meta(step),
-                parent.clone(),
-            )?);
-        }
-        on_step(&Progress {
+    /// Saves `trainer`'s checkpoint after `step` batches.
+    fn save(&self, trainer: &Trainer, step: u64) -> Result<PathBuf, TrainError> {
+        save_checkpoint(
+            &self.tag,
+            trainer,
+            self.run_dir,
             step,
-            total: cfg.steps,
-            last,
-            data_wait_share: summary.data_wait_seconds / started.elapsed().as_secs_f64().max(1e-9),
-        });
+            self.meta(step),
+            self.parent.clone(),
+        )
     }
-    summary.loop_seconds = started.elapsed().as_secs_f64();
-    summary.steps_run = step - start_step;
-    summary.final_step = step;
-    summary.checkpoint = Some(save_checkpoint(
-        &tag,
-        &trainer,
-        run_dir,
-        step,
-        meta(step),
-        parent,
-    )?);
-    Ok(summary)
+}
+
+/// The step loop of a run: its settings, where it ends, its checkpoints.
+struct Steps<'a> {
+    cfg: &'a TrainConfig,
+    device: tch::Device,
+    /// The windows' sizes, which [`mix_choice`] draws by.
+    sizes: Vec<usize>,
+    /// Whether the run has `--mix` parts.
+    mixed: bool,
+    /// The step after which the loop stops.
+    end: u64,
+    checkpoints: &'a Checkpoints<'a>,
+}
+
+impl Steps<'_> {
+    /// Trains from `start_step` to `self.end`: one optimiser step per
+    /// batch, metrics every `metrics_every` steps, a checkpoint every
+    /// `checkpoint_every` steps before the end; `summary` gathers the
+    /// figures. Returns the step reached (the caller saves its checkpoint).
+    fn run(
+        &self,
+        trainer: &mut Trainer,
+        streams: &mut [Box<dyn Iterator<Item = TrainBatch>>],
+        start_step: u64,
+        metrics: &mut MetricsWriter,
+        summary: &mut Summary,
+        on_step: &mut dyn FnMut(&Progress),
+    ) -> Result<u64, TrainError> {
+        let cfg = self.cfg;
+        let started = Instant::now();
+        let mut since = Instant::now();
+        let mut since_samples = 0u64;
+        let mut last = MetricsRow::default();
+        let mut step = start_step;
+        while step < self.end {
+            let waited = Instant::now();
+            let which = if self.mixed {
+                mix_choice(cfg.seed, step, &self.sizes)
+            } else {
+                0
+            };
+            let batch = streams[which]
+                .next()
+                .ok_or(TrainError::BatchStreamStopped)?;
+            summary.data_wait_seconds += waited.elapsed().as_secs_f64();
+            let batch = batch.to_device(self.device);
+            let lr = cfg.lr_at(step);
+            let log = (step + 1).is_multiple_of(cfg.metrics_every) || step + 1 == self.end;
+            // A batch whose rows were all undecodable has nothing to learn
+            // from: the step passes without an update (docs/train.md: such
+            // rows are skipped and counted), keeping batch k = step k.
+            let stats = if batch.rows > 0 {
+                trainer.step(&batch, lr, log)
+            } else {
+                None
+            };
+            step += 1;
+            summary.samples += batch.rows as u64;
+            summary.skipped_rows += batch.skipped as u64;
+            since_samples += batch.rows as u64;
+            if let Some(s) = stats {
+                let elapsed = since.elapsed().as_secs_f64().max(1e-9);
+                last = s.row(step, lr, since_samples as f64 / elapsed);
+                metrics.write(&last)?;
+                since = Instant::now();
+                since_samples = 0;
+            }
+            if step.is_multiple_of(cfg.checkpoint_every) && step < self.end {
+                summary.checkpoint = Some(self.checkpoints.save(trainer, step)?);
+            }
+            on_step(&Progress {
+                step,
+                total: cfg.steps,
+                last,
+                data_wait_share: summary.data_wait_seconds
+                    / started.elapsed().as_secs_f64().max(1e-9),
+            });
+        }
+        summary.loop_seconds = started.elapsed().as_secs_f64();
+        summary.steps_run = step - start_step;
+        summary.final_step = step;
+        Ok(step)
+    }
 }
 
 /// Where a run starts: the network (fresh, `--init`'s, or the last
@@ -879,14 +937,13 @@ fn starting_point(
 ) -> Result<Start, TrainError> {
     let run_dir = &opts.run_dir;
     match (latest_checkpoint(run_dir), opts.resume) {
-        (Some(_), false) => Err(TrainError::Input(format!(
-            "{} already holds a run (checkpoints in {}); pass --resume to continue it or choose another --out",
-            run_dir.display(),
-            run_dir.join(CHECKPOINT_DIR).display()
-        ))),
+        (Some(_), false) => Err(TrainError::AlreadyRun {
+            run_dir: run_dir.clone(),
+            checkpoints: run_dir.join(CHECKPOINT_DIR),
+        }),
         (Some((weights, info)), true) => {
-            let (net, _) =
-                Network::load_expecting(&weights, tag, shape, device).map_err(checkpoint_error)?;
+            let (net, _) = Network::load_expecting(&weights, tag, shape, device)
+                .map_err(TrainError::LoadCheckpoint)?;
             let old_hash = info.metadata.get("train_hash").and_then(|v| v.as_str());
             if old_hash.is_some_and(|h| h != hash) {
                 eprintln!(
@@ -910,7 +967,7 @@ fn starting_point(
                     // Any variant of the game: the weights do not depend
                     // on the board's size (CheckpointInfo::check_transfer).
                     let (net, from) = Network::load_transfer(init, tag, shape, device)
-                        .map_err(checkpoint_error)?;
+                        .map_err(TrainError::LoadCheckpoint)?;
                     // Another variant's network, or one that came from
                     // another variant itself (the loop's generation 0).
                     let init_from = if from.variant != tag.variant {
@@ -944,7 +1001,9 @@ impl Start {
         let mut trainer = match &self.live {
             Some(live) => {
                 let mut trained = self.net.duplicate();
-                trained.load_weights(live).map_err(checkpoint_error)?;
+                trained
+                    .load_weights(live)
+                    .map_err(TrainError::LoadCheckpoint)?;
                 let ema =
                     (cfg.ema_decay > 0.0).then(|| Ema::new(self.net, &trained, cfg.ema_decay));
                 Trainer::with_average(trained, ema, cfg)
@@ -966,21 +1025,16 @@ fn open_window(
     cfg: &TrainConfig,
     tag: &GameTag,
 ) -> Result<ReplayWindow, TrainError> {
-    let input = |e: data::DataError| TrainError::Input(e.to_string());
     let capacity = if cfg.window_min > 0 {
-        cfg.window_positions(data::count_rows(data).map_err(input)?)
+        cfg.window_positions(data::count_rows(data)?)
     } else {
         cfg.window
     };
-    let window = ReplayWindow::load_for(data, capacity, tag).map_err(input)?;
+    let window = ReplayWindow::load_for(data, capacity, tag)?;
     if window.is_empty() {
-        return Err(TrainError::Input(format!(
-            "no positions in the shards under {}",
-            data.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        return Err(TrainError::EmptyWindow {
+            data: data.to_vec(),
+        });
     }
     Ok(window)
 }

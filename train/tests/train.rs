@@ -235,7 +235,9 @@ fn two_n_steps_equal_n_plus_n_with_a_resume() {
             &options(split.clone(), &shards),
             &mut |_| {},
         );
-        assert!(matches!(again, Err(TrainError::Input(m)) if m.contains("--resume")));
+        assert!(
+            matches!(again, Err(e @ TrainError::AlreadyRun { .. }) if e.is_input() && e.to_string().contains("--resume"))
+        );
         let second = RunOptions {
             resume: true,
             ..options(split.clone(), &shards)
@@ -376,7 +378,8 @@ fn a_checkpoint_of_another_shape_is_refused() {
         &resume,
         &mut |_| {},
     ) {
-        Err(TrainError::Input(m)) => {
+        Err(e) if e.is_input() => {
+            let m = e.to_string();
             assert!(m.contains("12 channels") && m.contains("8 channels"), "{m}")
         }
         other => panic!("expected a refusal, got {other:?}"),
@@ -386,7 +389,7 @@ fn a_checkpoint_of_another_shape_is_refused() {
         ..options(tmp.path().join("other"), &shards)
     };
     match train(&Piratechnics::standard(), &bigger, &cfg, &init, &mut |_| {}) {
-        Err(TrainError::Input(m)) => assert!(m.contains("expected"), "{m}"),
+        Err(e) if e.is_input() => assert!(e.to_string().contains("expected"), "{e}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -418,11 +421,11 @@ fn corrupt_rows_are_skipped_not_fatal() {
 #[test]
 fn bad_config_keys_are_named() {
     let e = TrainConfig::from_toml_str("[train]\nbatch = 3\n").unwrap_err();
-    assert!(e.0.contains("batch"), "{e}");
+    assert!(e.message().contains("batch"), "{e}");
     let e = TrainConfig::from_toml_str("[train]\nschedule = \"linear\"\n").unwrap_err();
-    assert!(e.0.contains("linear"), "{e}");
+    assert!(e.message().contains("linear"), "{e}");
     let e = TrainConfig::from_toml_str("[train]\ngrad_clip = -1.0\n").unwrap_err();
-    assert!(e.0.contains("grad_clip"), "{e}");
+    assert!(e.message().contains("grad_clip"), "{e}");
 }
 
 #[test]
@@ -527,9 +530,9 @@ fn the_value_target_mixes_in_the_evaluation_hint() {
     }
     let e = TrainConfig::from_toml_str("[train]\nvalue_q_weight = 0.6\nvalue_eval_weight = 0.5\n")
         .unwrap_err();
-    assert!(e.0.contains("value_eval_weight"), "{e}");
+    assert!(e.message().contains("value_eval_weight"), "{e}");
     let e = TrainConfig::from_toml_str("[train]\nvalue_eval_scale = 0\n").unwrap_err();
-    assert!(e.0.contains("value_eval_scale"), "{e}");
+    assert!(e.message().contains("value_eval_scale"), "{e}");
 }
 
 /// The auxiliary targets (`[model] aux_heads`): each sample's reply target
@@ -834,7 +837,7 @@ fn a_mixed_run_trains_on_two_boards_and_resumes_exactly() {
             &mut |_| {},
         );
         assert!(
-            matches!(&r, Err(TrainError::Input(m)) if m.contains(needle)),
+            matches!(&r, Err(e) if e.is_input() && e.to_string().contains(needle)),
             "{r:?}"
         );
     }

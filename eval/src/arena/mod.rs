@@ -15,6 +15,7 @@ pub mod players;
 pub mod record;
 
 use crate::elo::{fit_ratings, Wdl};
+use crate::{EvalError, PlayerError};
 use game::{AlphaBetaState, Color, Game, GameResult, GameState, History, Outcome, Termination};
 use players::{build_player, NetFactory, PlayerSpec};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -155,7 +156,7 @@ pub fn play_game<G: Game>(
     max_plies: usize,
     seed: u64,
     nets: Option<&dyn NetFactory<G>>,
-) -> Result<(History<G::State>, Outcome), String>
+) -> Result<(History<G::State>, Outcome), PlayerError>
 where
     G::State: AlphaBetaState,
 {
@@ -176,12 +177,11 @@ where
         }
         let side = game.position().side();
         let m = players[side.index()].choose(&game);
-        game.try_play(m).map_err(|e| {
-            format!(
-                "{} played an illegal move: {e}",
-                [white, black][side.index()]
-            )
-        })?;
+        game.try_play(m)
+            .map_err(|source| PlayerError::IllegalMove {
+                player: [white, black][side.index()].to_string(),
+                source,
+            })?;
     };
     Ok((game, outcome))
 }
@@ -206,24 +206,24 @@ pub fn run<G: Game>(
     opts: &RunOptions,
     nets: Option<&dyn NetFactory<G>>,
     mut on_game: impl FnMut(&PlayedGame<G>) -> bool,
-) -> Result<Vec<PlayedGame<G>>, String>
+) -> Result<Vec<PlayedGame<G>>, EvalError>
 where
     G::State: AlphaBetaState,
 {
     if openings.is_empty() {
-        return Err("no openings to play from".into());
+        return Err(EvalError::NoOpenings);
     }
     if let Some(nets) = nets.filter(|_| players.iter().any(|p| matches!(p, PlayerSpec::Net(_)))) {
         if let Some(played) = nets.run_match(game, players, schedule, openings, opts, &mut on_game)
         {
-            return played;
+            return played.map_err(|e| PlayerError::Network(e).into());
         }
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a worker hands over its game before it starts the
     // next one, so after a stop at most one game per thread is still played.
-    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
+    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, PlayerError>>(0);
     let mut result = Ok(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..opts.threads.max(1) {
@@ -261,7 +261,7 @@ where
         drop(tx);
         result = collect(rx, &stop, true, &mut on_game);
     });
-    result
+    result.map_err(EvalError::from)
 }
 
 /// Receives the games a match's workers hand over (each worker holds a
@@ -270,13 +270,14 @@ where
 /// error. `late`: whether games that arrive after the stop are still
 /// reported (the game-per-thread runner finishes and reports the games
 /// under way; the lockstep driver drops them). Returns the reported games
-/// in schedule order, or the first error.
-pub fn collect<G: Game>(
-    rx: mpsc::Receiver<Result<PlayedGame<G>, String>>,
+/// in schedule order, or the first error (of whichever type the workers
+/// report).
+pub fn collect<G: Game, E>(
+    rx: mpsc::Receiver<Result<PlayedGame<G>, E>>,
     stop: &AtomicBool,
     late: bool,
     on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
-) -> Result<Vec<PlayedGame<G>>, String> {
+) -> Result<Vec<PlayedGame<G>>, E> {
     let mut done = Vec::new();
     let mut first_error = None;
     for r in rx {
@@ -446,8 +447,10 @@ mod tests {
             "net:x,sims=8,leaf_eval=0.5,reuse=true"
         );
         assert_eq!(
-            "net:x,sims=8,leaf_eval=0.5,reuse=true".parse::<PlayerSpec>(),
-            Ok(PlayerSpec::Net(built))
+            "net:x,sims=8,leaf_eval=0.5,reuse=true"
+                .parse::<PlayerSpec>()
+                .unwrap(),
+            PlayerSpec::Net(built)
         );
         for (bad, message) in [
             ("net:x,leaf_eval=1.5", "net player: leaf_eval=`1.5` is not a weight between 0 and 1"),

@@ -1,6 +1,7 @@
 //! Match openings: from a file of position texts, or made by a few random
 //! plies.
 
+use crate::OpeningsError;
 use game::{Game, GameState, SplitMix};
 use std::path::Path;
 
@@ -8,8 +9,10 @@ use std::path::Path;
 /// (`Game::parse_state`); blank lines and `#` comments are skipped, and a
 /// line may carry `; ...` after the position, as in the spec's vector files.
 pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, crate::EvalError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| openings(format!("cannot read openings {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split(';').next().unwrap_or("").trim();
@@ -18,28 +21,27 @@ pub fn read_openings<G: Game>(game: &G, path: &Path) -> Result<Vec<G::State>, cr
         }
         let pos = game
             .parse_state(line)
-            .map_err(|e| openings(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            .map_err(|source| OpeningsError::BadPosition {
+                path: path.to_path_buf(),
+                line: i + 1,
+                source,
+            })?;
         if pos.outcome(1).is_some() {
-            return Err(openings(format!(
-                "{}:{}: the game is already over there",
-                path.display(),
-                i + 1
-            )));
+            return Err(OpeningsError::GameOver {
+                path: path.to_path_buf(),
+                line: i + 1,
+            }
+            .into());
         }
         out.push(pos);
     }
     if out.is_empty() {
-        return Err(openings(format!(
-            "{}: no openings in the file",
-            path.display()
-        )));
+        return Err(OpeningsError::Empty {
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     Ok(out)
-}
-
-/// An openings file's fault, one line naming the file (and line).
-fn openings(message: String) -> crate::EvalError {
-    crate::EvalError::Openings(message)
 }
 
 /// Random plies an opening may have at most (`--random-plies`,

@@ -7,6 +7,7 @@
 
 use crate::search::{EngineSpec, Searcher};
 use crate::uct::{MctsSpec, Uct};
+use crate::PlayerError;
 use game::{AlphaBetaState, Game, GameState, History, PerfectPlayer, SplitMix};
 use std::fmt;
 use std::str::FromStr;
@@ -129,43 +130,50 @@ impl NetSpec {
     /// Reads one option `k=v` (not `sims`) into its field; an unknown key
     /// or a bad value is an error naming it.
     fn set(&mut self, k: &str, v: &str) -> Result<(), crate::EvalError> {
-        let flag = |k: &str, v: &str| match v {
+        let bad = |key: &'static str, expected: &'static str| {
+            crate::EvalError::from(crate::SpecError::NetOption {
+                key,
+                value: v.to_string(),
+                expected,
+            })
+        };
+        let flag = |key: &'static str| match v {
             "true" | "1" => Ok(true),
             "false" | "0" => Ok(false),
-            _ => Err(crate::EvalError::Spec(format!(
-                "net player: {k}=`{v}` is not true or false"
-            ))),
+            _ => Err(bad(key, "true or false")),
         };
         match k {
             "algorithm" => {
                 self.gumbel = match v {
                     "puct" => false,
                     "gumbel" => true,
-                    _ => return Err(crate::EvalError::Spec(format!("net player: algorithm=`{v}` is not puct or gumbel"))),
+                    _ => return Err(bad("algorithm", "puct or gumbel")),
                 }
             }
             "cpuct" => {
-                self.cpuct = Some(v.parse().ok().filter(|x: &f32| *x > 0.0).ok_or_else(|| crate::EvalError::Spec({
-                    format!("net player: cpuct=`{v}` is not a positive number")
-                }))?)
+                self.cpuct = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|x: &f32| *x > 0.0)
+                        .ok_or_else(|| bad("cpuct", "a positive number"))?,
+                )
             }
-            "mate_check" => self.mate_check = flag(k, v)?,
-            "solver" => self.solver = flag(k, v)?,
+            "mate_check" => self.mate_check = flag("mate_check")?,
+            "solver" => self.solver = flag("solver")?,
             "leaf_eval" => {
                 self.leaf_eval = v
                     .parse()
                     .ok()
                     .filter(|x: &f32| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| crate::EvalError::Spec({
-                        format!("net player: leaf_eval=`{v}` is not a weight between 0 and 1")
-                    }))?
+                    .ok_or_else(|| bad("leaf_eval", "a weight between 0 and 1"))?
             }
-            "reuse" => self.reuse = flag(k, v)?,
+            "reuse" => self.reuse = flag("reuse")?,
             "symmetry" => {
                 let bad = || {
-                    crate::EvalError::Spec(format!(
-                        "net player: symmetry=`{v}` is not none, average, random or random:SALT (SALT a whole number)"
-                    ))
+                    bad(
+                        "symmetry",
+                        "none, average, random or random:SALT (SALT a whole number)",
+                    )
                 };
                 self.symmetry = match v {
                     "none" => SymmetrySpec::None,
@@ -182,15 +190,14 @@ impl NetSpec {
                     .parse()
                     .ok()
                     .filter(|x: &f32| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| crate::EvalError::Spec({
-                        format!("net player: lcb=`{v}` is not a number of standard errors of 0 or more (KataGo uses 5)")
-                    }))?
+                    .ok_or_else(|| {
+                        bad(
+                            "lcb",
+                            "a number of standard errors of 0 or more (KataGo uses 5)",
+                        )
+                    })?
             }
-            _ => {
-                return Err(crate::EvalError::Spec(format!(
-                    "net player: unknown option `{k}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)"
-                )))
-            }
+            _ => return Err(crate::SpecError::UnknownNetOption { key: k.to_string() }.into()),
         }
         self.written.push_str(&format!(",{k}={v}"));
         Ok(())
@@ -215,12 +222,18 @@ impl FromStr for PlayerSpec {
     /// Reads a player spec once, at the edge (a flag, the `[eval]` ladder);
     /// the error ([`crate::EvalError::Spec`]) is one line quoting the spec.
     fn from_str(s: &str) -> Result<PlayerSpec, crate::EvalError> {
-        parse_spec(s.trim()).map_err(crate::EvalError::Spec)
+        parse_spec(s.trim())
     }
 }
 
-/// [`PlayerSpec::from_str`]'s reading, its message as text.
-fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
+/// [`PlayerSpec::from_str`]'s reading of a trimmed spec.
+fn parse_spec(s: &str) -> Result<PlayerSpec, crate::EvalError> {
+    let bad = |problem: String| {
+        crate::EvalError::from(crate::SpecError::Player {
+            spec: s.to_string(),
+            problem,
+        })
+    };
     if s == "random" {
         return Ok(PlayerSpec::Random);
     }
@@ -228,13 +241,10 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
         return s
             .parse::<EngineSpec>()
             .map(PlayerSpec::AlphaBeta)
-            .map_err(|e| e.to_string());
+            .map_err(|e| crate::SpecError::Engine(e).into());
     }
     if s.starts_with("mcts:") {
-        return s
-            .parse::<MctsSpec>()
-            .map(PlayerSpec::Mcts)
-            .map_err(String::from);
+        return s.parse::<MctsSpec>().map(PlayerSpec::Mcts);
     }
     if s == "solver" {
         return Ok(PlayerSpec::Solver(None));
@@ -246,7 +256,7 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
             .and_then(|d| d.trim().parse::<u32>().ok())
             .filter(|&d| (1..=64).contains(&d))
             .ok_or_else(|| {
-                format!("player `{s}`: expected `solver` or `solver:depth=N` with N in 1..=64")
+                bad("expected `solver` or `solver:depth=N` with N in 1..=64".to_string())
             })?;
         return Ok(PlayerSpec::Solver(Some(depth)));
     }
@@ -254,21 +264,21 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
         let mut parts = rest.split(',');
         let path = parts.next().unwrap_or("").trim().to_string();
         if path.is_empty() {
-            return Err(format!("player `{s}`: net: needs a checkpoint path"));
+            return Err(bad("net: needs a checkpoint path".to_string()));
         }
         let mut spec = NetSpec::new(path, 64);
         let mut options = Vec::new();
         for p in parts {
             let (k, v) = p
                 .split_once('=')
-                .ok_or_else(|| format!("player `{s}`: `{p}` is not key=value"))?;
+                .ok_or_else(|| bad(format!("`{p}` is not key=value")))?;
             if k.trim() == "sims" {
                 spec.sims = v
                     .trim()
                     .parse()
                     .ok()
                     .filter(|&n: &u32| n >= 1)
-                    .ok_or_else(|| format!("player `{s}`: sims=`{v}` is not a positive number"))?;
+                    .ok_or_else(|| bad(format!("sims=`{v}` is not a positive number")))?;
             } else {
                 options.push((k.trim(), v.trim()));
             }
@@ -279,9 +289,10 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, String> {
         }
         return Ok(PlayerSpec::Net(spec));
     }
-    Err(format!(
-            "player `{s}`: expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, `solver[:depth=N]`, or `net:CHECKPOINT,sims=64`"
-        ))
+    Err(bad(
+        "expected `random`, `ab:depth=3` (or nodes=/movetime=), `mcts:sims=1000`, `solver[:depth=N]`, or `net:CHECKPOINT,sims=64`"
+            .to_string(),
+    ))
 }
 
 impl PlayerSpec {
@@ -327,9 +338,7 @@ pub fn split_players(items: &[String]) -> Vec<String> {
 pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>), crate::EvalError> {
     let names = split_players(items);
     if names.len() < 2 {
-        return Err(crate::EvalError::Spec(
-            "--players needs at least two players".into(),
-        ));
+        return Err(crate::SpecError::TooFewPlayers.into());
     }
     let players = names
         .iter()
@@ -368,7 +377,7 @@ pub fn build_player<G: Game>(
     spec: &PlayerSpec,
     seed: u64,
     nets: Option<&dyn NetFactory<G>>,
-) -> Result<Box<dyn Player<G>>, String>
+) -> Result<Box<dyn Player<G>>, PlayerError>
 where
     G::State: AlphaBetaState,
 {
@@ -379,15 +388,19 @@ where
         PlayerSpec::Solver(depth) => match G::State::solver(*depth, seed) {
             Some(solver) => Box::new(SolverPlayer { solver }),
             None => {
-                return Err(format!(
-                "player `{spec}`: the game `{}` has no solver; use `ab:depth=N` or `mcts:sims=N`",
-                G::NAME
-            ))
+                return Err(PlayerError::NoSolver {
+                    spec: spec.to_string(),
+                    game: G::NAME,
+                })
             }
         },
         PlayerSpec::Net(n) => match nets {
-            Some(f) => f.build(game, n, seed)?,
-            None => return Err(format!("network player `{spec}` is not available here")),
+            Some(f) => f.build(game, n, seed).map_err(PlayerError::Network)?,
+            None => {
+                return Err(PlayerError::NoNetworks {
+                    spec: spec.to_string(),
+                })
+            }
         },
     })
 }

@@ -42,7 +42,7 @@ pub use game::SplitMix;
 pub use game::{divide, perft, perft_parallel};
 pub use movegen::MoveList;
 pub use moves::{Move, MoveFeatures, MoveKind};
-pub use notation::{Marks, MoveParseError};
+pub use notation::{Marks, MoveParseError, MoveProblem};
 pub use outcome::{
     outcome_of, outcome_of_with, repetitions, Game, GameResult, Outcome, Termination,
     NO_CAPTURE_LIMIT,
@@ -51,6 +51,6 @@ pub use position::Position;
 pub use record::{
     parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,
 };
-pub use tfen::TfenError;
+pub use tfen::{TfenError, TfenProblem};
 pub use types::{Bitboard, Color, Kind, Piece, Square};
 pub use variant::{Variant, VariantError, STANDARD_START};

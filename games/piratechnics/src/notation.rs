@@ -16,7 +16,126 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveParseError {
     pub text: String,
-    pub reason: String,
+    pub reason: MoveProblem,
+}
+
+/// What is wrong with a move text: text that does not read, or a move
+/// that does not fit the position (crew lists are written as letters,
+/// `QRB`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveProblem {
+    // The text.
+    #[error("empty move text")]
+    Empty,
+    #[error("expected an origin cell like d2 at the start, found \"{found}\"")]
+    NoOrigin { found: String },
+    #[error("expected '-' or 'x' after the crew, found '{0}'")]
+    Separator(char),
+    #[error("missing '-' or 'x' and the destination")]
+    NoSeparator,
+    #[error("expected a destination cell after '-'/'x', found \"{found}\"")]
+    NoDestination { found: String },
+    #[error("unexpected \"{0}\" after the move")]
+    Trailing(String),
+    #[error("unexpected '{0}' in the ship's crew")]
+    ContentsLetter(char),
+    #[error("moving crew are written in capitals, found '{0}'")]
+    Lowercase(char),
+    #[error("'{0}' is not a promotion choice (Q R B N)")]
+    PromotionChoice(char),
+    #[error("only pawns promote, found {crew}({choice})")]
+    NotAPawn { crew: char, choice: char },
+    #[error("missing '{0}' after the ship's crew")]
+    Unclosed(char),
+    #[error("'=' must be followed by promotion choices like =Q")]
+    NoPromotion,
+    #[error("promotions given twice and they differ")]
+    PromotionsDiffer,
+    // The move in the position.
+    #[error("no origin cell")]
+    NoOriginCell,
+    #[error("no destination cell")]
+    NoDestinationCell,
+    #[error("{0} is not a cell of this board")]
+    NotACell(Square),
+    #[error("there is no ship on {0}")]
+    NoShip(Square),
+    #[error("the ship on {from} carries no {side} crew")]
+    NoCrewOf { from: Square, side: Color },
+    #[error("a ship move cannot capture")]
+    ShipCaptures,
+    #[error("there is no ship on {0} to capture on")]
+    NothingToCapture(Square),
+    #[error("a ship cannot sail to {0}: a ship is already there")]
+    Occupied(Square),
+    #[error("the ship on {from} carries {carries}, not {written}")]
+    Contents {
+        from: Square,
+        carries: String,
+        written: String,
+    },
+    #[error("the ship on {from} carries {carries}, which does not include {written}")]
+    NotAboard {
+        from: Square,
+        carries: String,
+        written: String,
+    },
+    #[error("the ship on {from} does not carry {written} of {side}'s crew (it has {has})")]
+    NotCrew {
+        from: Square,
+        written: String,
+        side: Color,
+        has: String,
+    },
+    #[error("nothing on {0} can be captured")]
+    NoCapture(Square),
+    #[error("say which crewman on {to} is captured (it holds {holds})")]
+    WhichCapture {
+        to: Square,
+        /// The cell's crew, as its `Debug` writes it.
+        holds: String,
+    },
+    #[error("bad captured letter")]
+    CapturedLetter,
+    #[error("a king is never captured")]
+    King,
+    #[error("there is no {whose} {kind} on {to}")]
+    NoCaptured {
+        /// `own` or `enemy`.
+        whose: &'static str,
+        kind: &'static str,
+        to: Square,
+    },
+    #[error("the promotion choice is missing (e.g. =Q, or P(Q))")]
+    NoPromotionChoice,
+    #[error("ambiguous: several legal moves fit")]
+    Ambiguous,
+    // Why no legal move fits.
+    #[error("the ship on {from} may not sail straight back to {to} (no undo)")]
+    Undo { from: Square, to: Square },
+    #[error("no {side} crewman on {from} can pilot the ship to {to}")]
+    NoPilot {
+        side: Color,
+        from: Square,
+        to: Square,
+    },
+    #[error("none of {crew} on {from} can {} {to}", if *.capture { "capture on" } else { "reach" })]
+    CannotReach {
+        crew: String,
+        from: Square,
+        to: Square,
+        capture: bool,
+    },
+    #[error("the ship on {to} would hold {after} crew, more than {capacity}")]
+    Overfull {
+        to: Square,
+        after: u32,
+        capacity: u8,
+    },
+    #[error("the promotions do not fit this move")]
+    Promotions,
+    #[error("it would leave the mover's king in check")]
+    Check,
 }
 
 impl fmt::Display for MoveParseError {
@@ -216,46 +335,44 @@ impl Position {
         style: Style,
         comments: bool,
     ) -> Result<(Move, Marks), MoveParseError> {
-        let err = |reason: String| MoveParseError {
+        let err = |reason: MoveProblem| MoveParseError {
             text: text.trim().to_string(),
             reason,
         };
         let p = parse_text(text).map_err(err)?;
         if let (false, Some(c)) = (comments, &p.marks.comment) {
-            return Err(err(format!("unexpected \"{c}\" after the move")));
+            return Err(err(MoveProblem::Trailing(c.clone())));
         }
         let m = self.resolve(&p, style).map_err(err)?;
         Ok((m, p.marks))
     }
 
-    fn resolve(&self, p: &Parsed, style: Style) -> Result<Move, String> {
+    fn resolve(&self, p: &Parsed, style: Style) -> Result<Move, MoveProblem> {
         let us = self.side;
-        let from = p.from.ok_or("no origin cell")?;
-        let to = p.to.ok_or("no destination cell")?;
+        let from = p.from.ok_or(MoveProblem::NoOriginCell)?;
+        let to = p.to.ok_or(MoveProblem::NoDestinationCell)?;
         for sq in [from, to] {
             if !self.variant.exists(sq) {
-                return Err(format!("{sq} is not a cell of this board"));
+                return Err(MoveProblem::NotACell(sq));
             }
         }
         let Some(src) = self.ship_at(from) else {
-            return Err(format!("there is no ship on {from}"));
+            return Err(MoveProblem::NoShip(from));
         };
         if src.color(us).is_empty() {
-            return Err(format!("the ship on {from} carries no {us} crew"));
+            return Err(MoveProblem::NoCrewOf { from, side: us });
         }
         let dest_has_ship = self.ship_at(to).is_some();
         let ship_move = p.contents.is_some() || p.crew.is_empty() || !dest_has_ship;
         if ship_move && (p.capture || p.captured_letter.is_some()) {
             return Err(if dest_has_ship {
-                "a ship move cannot capture".to_string()
+                MoveProblem::ShipCaptures
             } else {
-                format!("there is no ship on {to} to capture on")
+                MoveProblem::NothingToCapture(to)
             });
         }
         if ship_move && dest_has_ship {
-            return Err(format!(
-                "a ship cannot sail to {to}: a ship is already there"
-            ));
+            return Err(MoveProblem::Occupied(to));
         }
         if let Some(contents) = p.contents {
             let mut all = KindCounts::EMPTY;
@@ -263,11 +380,11 @@ impl Position {
                 all = all.add(src.color(c));
             }
             if all != contents {
-                return Err(format!(
-                    "the ship on {from} carries {}, not {}",
-                    all.letters(),
-                    contents.letters()
-                ));
+                return Err(MoveProblem::Contents {
+                    from,
+                    carries: all.letters(),
+                    written: contents.letters(),
+                });
             }
         } else if ship_move && !p.crew.is_empty() {
             // Crew written crew-style for a ship move: they must be aboard.
@@ -276,19 +393,20 @@ impl Position {
                 all = all.add(src.color(c));
             }
             if !all.contains(p.crew) {
-                return Err(format!(
-                    "the ship on {from} carries {}, which does not include {}",
-                    all.letters(),
-                    p.crew.letters()
-                ));
+                return Err(MoveProblem::NotAboard {
+                    from,
+                    carries: all.letters(),
+                    written: p.crew.letters(),
+                });
             }
         }
         if !ship_move && !src.color(us).contains(p.crew) {
-            return Err(format!(
-                "the ship on {from} does not carry {} of {us}'s crew (it has {})",
-                p.crew.letters(),
-                src.color(us).letters()
-            ));
+            return Err(MoveProblem::NotCrew {
+                from,
+                written: p.crew.letters(),
+                side: us,
+                has: src.color(us).letters(),
+            });
         }
         let captured: Option<Piece> = if ship_move || !(p.capture || p.captured_letter.is_some()) {
             None
@@ -304,17 +422,17 @@ impl Position {
                         .collect();
                     match options.as_slice() {
                         [one] => Some(*one),
-                        [] => return Err(format!("nothing on {to} can be captured")),
+                        [] => return Err(MoveProblem::NoCapture(to)),
                         _ => {
-                            return Err(format!(
-                                "say which crewman on {to} is captured (it holds {:?})",
-                                dest
-                            ))
+                            return Err(MoveProblem::WhichCapture {
+                                to,
+                                holds: format!("{dest:?}"),
+                            })
                         }
                     }
                 }
                 Some(l) => {
-                    let kind = Kind::from_letter(l).ok_or("bad captured letter")?;
+                    let kind = Kind::from_letter(l).ok_or(MoveProblem::CapturedLetter)?;
                     let color = if p.own {
                         us
                     } else if style == Style::Canonical || l.is_ascii_lowercase() {
@@ -330,11 +448,15 @@ impl Position {
                     };
                     let piece = Piece::new(color, kind);
                     if kind == Kind::King {
-                        return Err("a king is never captured".into());
+                        return Err(MoveProblem::King);
                     }
                     if dest.count(piece) == 0 {
                         let whose = if color == us { "own" } else { "enemy" };
-                        return Err(format!("there is no {whose} {} on {to}", kind.name()));
+                        return Err(MoveProblem::NoCaptured {
+                            whose,
+                            kind: kind.name(),
+                            to,
+                        });
                     }
                     Some(piece)
                 }
@@ -358,9 +480,9 @@ impl Position {
             0 => Err(self.explain_illegal(p, from, to, ship_move, captured)),
             _ => {
                 if candidates.iter().all(|m| !m.promotions().is_empty()) {
-                    Err("the promotion choice is missing (e.g. =Q, or P(Q))".into())
+                    Err(MoveProblem::NoPromotionChoice)
                 } else {
-                    Err("ambiguous: several legal moves fit".into())
+                    Err(MoveProblem::Ambiguous)
                 }
             }
         }
@@ -373,18 +495,18 @@ impl Position {
         to: Square,
         ship_move: bool,
         captured: Option<Piece>,
-    ) -> String {
+    ) -> MoveProblem {
         let us = self.side;
         if ship_move {
             if self.reversal == Some((from, to)) {
-                return format!("the ship on {from} may not sail straight back to {to} (no undo)");
+                return MoveProblem::Undo { from, to };
             }
             let own = self.cells[from.index()].color(us);
             let reaches = Kind::ALL
                 .iter()
                 .any(|&k| own.get(k) > 0 && self.quiet_reach(us, k, from) & to.bit() != 0);
             if !reaches {
-                return format!("no {us} crewman on {from} can pilot the ship to {to}");
+                return MoveProblem::NoPilot { side: us, from, to };
             }
         } else {
             let reaches = Kind::ALL.iter().any(|&k| {
@@ -398,29 +520,27 @@ impl Position {
                 }
             });
             if !reaches {
-                return format!(
-                    "none of {} on {from} can {} {to}",
-                    p.crew.letters(),
-                    if captured.is_some() {
-                        "capture on"
-                    } else {
-                        "reach"
-                    }
-                );
+                return MoveProblem::CannotReach {
+                    crew: p.crew.letters(),
+                    from,
+                    to,
+                    capture: captured.is_some(),
+                };
             }
             let dest = self.cells[to.index()];
             let after = dest.total() + p.crew.total() - captured.is_some() as u32;
             if after > self.variant.capacity as u32 {
-                return format!(
-                    "the ship on {to} would hold {after} crew, more than {}",
-                    self.variant.capacity
-                );
+                return MoveProblem::Overfull {
+                    to,
+                    after,
+                    capacity: self.variant.capacity,
+                };
             }
         }
         if p.promos_given {
-            return "the promotions do not fit this move".into();
+            return MoveProblem::Promotions;
         }
-        "it would leave the mover's king in check".into()
+        MoveProblem::Check
     }
 }
 
@@ -531,7 +651,7 @@ fn suffix_word(word: &str, marks: &mut Marks) -> bool {
 /// suffixes ending the comment (`d1K-c1 forced *`) still mark the move.
 /// `glued`: the text starts right after the move with no space between,
 /// where anything but a suffix or a separator is a malformed move.
-fn read_after_move(after: &str, glued: bool, marks: &mut Marks) -> Result<(), String> {
+fn read_after_move(after: &str, glued: bool, marks: &mut Marks) -> Result<(), MoveProblem> {
     let mut s = after;
     let mut separated = !glued;
     loop {
@@ -553,7 +673,7 @@ fn read_after_move(after: &str, glued: bool, marks: &mut Marks) -> Result<(), St
         return Ok(());
     }
     if !separated && !s.starts_with([',', ';', '.']) {
-        return Err(format!("unexpected \"{}\" after the move", s.trim_end()));
+        return Err(MoveProblem::Trailing(s.trim_end().to_string()));
     }
     let mut comment = rest;
     while let Some((head, last)) = comment.rsplit_once(char::is_whitespace) {
@@ -570,18 +690,15 @@ fn read_after_move(after: &str, glued: bool, marks: &mut Marks) -> Result<(), St
 /// found in the inventor's records (spaces around `x`, `(...)` for `<...>`,
 /// a captured kind after `-`). What follows the move is read by
 /// [`read_after_move`]: suffixes, and any other words as a comment.
-fn parse_text(text: &str) -> Result<Parsed, String> {
+fn parse_text(text: &str) -> Result<Parsed, MoveProblem> {
     let mut p = Parsed::default();
     let t = text.trim();
     if t.trim_end_matches([',', ';', '.']).is_empty() {
-        return Err("empty move text".into());
+        return Err(MoveProblem::Empty);
     }
     let mut r = Reader::new(t);
-    p.from = Some(r.square().ok_or_else(|| {
-        format!(
-            "expected an origin cell like d2 at the start, found \"{}\"",
-            r.peek_text(2)
-        )
+    p.from = Some(r.square().ok_or_else(|| MoveProblem::NoOrigin {
+        found: r.peek_text(2),
     })?);
     if matches!(r.peek(), Some('<' | '(')) {
         let close = if r.peek() == Some('<') { '>' } else { ')' };
@@ -593,15 +710,12 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     match r.peek() {
         Some('-') => {}
         Some('x' | 'X' | ':') => p.capture = true,
-        Some(c) => return Err(format!("expected '-' or 'x' after the crew, found '{c}'")),
-        None => return Err("missing '-' or 'x' and the destination".into()),
+        Some(c) => return Err(MoveProblem::Separator(c)),
+        None => return Err(MoveProblem::NoSeparator),
     }
     r.i += 1;
-    p.to = Some(r.square().ok_or_else(|| {
-        format!(
-            "expected a destination cell after '-'/'x', found \"{}\"",
-            r.peek_text(2)
-        )
+    p.to = Some(r.square().ok_or_else(|| MoveProblem::NoDestination {
+        found: r.peek_text(2),
     })?);
     r.captured(&mut p);
     if r.peek() == Some('=') {
@@ -667,7 +781,7 @@ impl Reader {
     /// A crew list: letters, each pawn optionally followed by `(X)`, its
     /// promotion. Moving crew (`close` none) are capitals and end at the
     /// first other character; a ship's contents end at `close`.
-    fn crew(&mut self, close: Option<char>, p: &mut Parsed) -> Result<KindCounts, String> {
+    fn crew(&mut self, close: Option<char>, p: &mut Parsed) -> Result<KindCounts, MoveProblem> {
         let chars = &self.chars;
         let mut crew = KindCounts::EMPTY;
         while self.i < chars.len() {
@@ -678,12 +792,12 @@ impl Reader {
             }
             let Some(kind) = Kind::from_letter(c) else {
                 if close.is_some() {
-                    return Err(format!("unexpected '{c}' in the ship's crew"));
+                    return Err(MoveProblem::ContentsLetter(c));
                 }
                 break;
             };
             if close.is_none() && !c.is_ascii_uppercase() {
-                return Err(format!("moving crew are written in capitals, found '{c}'"));
+                return Err(MoveProblem::Lowercase(c));
             }
             crew = crew.add(KindCounts::one(kind));
             self.i += 1;
@@ -691,11 +805,12 @@ impl Reader {
             if i + 2 < chars.len() && chars[i] == '(' && chars[i + 2] == ')' {
                 let pk = Kind::from_letter(chars[i + 1])
                     .filter(|k| k.promotion_index().is_some())
-                    .ok_or_else(|| {
-                        format!("'{}' is not a promotion choice (Q R B N)", chars[i + 1])
-                    })?;
+                    .ok_or(MoveProblem::PromotionChoice(chars[i + 1]))?;
                 if kind != Kind::Pawn {
-                    return Err(format!("only pawns promote, found {c}({})", chars[i + 1]));
+                    return Err(MoveProblem::NotAPawn {
+                        crew: c,
+                        choice: chars[i + 1],
+                    });
                 }
                 p.promos = p.promos.add_one(pk);
                 p.promos_given = true;
@@ -703,7 +818,7 @@ impl Reader {
             }
         }
         match close {
-            Some(cl) => Err(format!("missing '{cl}' after the ship's crew")),
+            Some(cl) => Err(MoveProblem::Unclosed(cl)),
             None => Ok(crew),
         }
     }
@@ -747,24 +862,21 @@ impl Reader {
 
     /// The promotion choices after `=`, which must agree with any given
     /// in the crew's `P(X)`.
-    fn promotions(&mut self, p: &mut Parsed) -> Result<(), String> {
+    fn promotions(&mut self, p: &mut Parsed) -> Result<(), MoveProblem> {
         let start = self.i;
         let mut promos = PromoCounts::NONE;
         while let Some(k) = self.peek().and_then(Kind::from_letter) {
             if k.promotion_index().is_none() {
-                return Err(format!(
-                    "'{}' is not a promotion choice (Q R B N)",
-                    self.chars[self.i]
-                ));
+                return Err(MoveProblem::PromotionChoice(self.chars[self.i]));
             }
             promos = promos.add_one(k);
             self.i += 1;
         }
         if self.i == start {
-            return Err("'=' must be followed by promotion choices like =Q".into());
+            return Err(MoveProblem::NoPromotion);
         }
         if p.promos_given && promos != p.promos {
-            return Err("promotions given twice and they differ".into());
+            return Err(MoveProblem::PromotionsDiffer);
         }
         p.promos = promos;
         p.promos_given = true;

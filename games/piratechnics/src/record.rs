@@ -191,7 +191,7 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
             ply,
             line,
             text: text.clone(),
-            reason: e.reason,
+            reason: e.reason.to_string(),
         })?;
         let mover = if pos.side() == Color::White {
             "White"

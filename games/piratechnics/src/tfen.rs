@@ -15,7 +15,57 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TfenError {
     pub tfen: String,
-    pub reason: String,
+    pub reason: TfenProblem,
+}
+
+/// What is wrong with a TFEN string. Ranks are numbered from 1 at the
+/// bottom, as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TfenProblem {
+    #[error("expected 5 fields (ranks side reversal clock move), found {found}")]
+    Fields { found: usize },
+    #[error("side to move '{0}' is not 'w' or 'b'")]
+    Side(String),
+    #[error("clock '{0}' is not a number")]
+    Clock(String),
+    #[error("move number '{0}' is not a number")]
+    MoveNumber(String),
+    #[error("move number must be at least 1")]
+    MoveNumberZero,
+    /// The side not to move is in check.
+    #[error("{them} is in check but it is {side}'s move")]
+    InCheck { them: Color, side: Color },
+    #[error("expected {expected} ranks separated by '/', found {found}")]
+    Ranks { expected: u8, found: usize },
+    #[error("{color} has {kings} kings; exactly one is required")]
+    Kings { color: Color, kings: u32 },
+    #[error("rank {rank} \"{text}\" describes more than its {cells} cells")]
+    RankTooLong {
+        rank: u8,
+        text: String,
+        cells: usize,
+    },
+    #[error("rank {rank}: empty run '0'")]
+    EmptyRun { rank: u8 },
+    #[error("rank {rank}: unexpected '{found}' (expected a digit or '[')")]
+    RankChar { rank: u8, found: char },
+    #[error("rank {rank} \"{text}\" describes {found} of its {cells} cells")]
+    RankTooShort {
+        rank: u8,
+        text: String,
+        found: usize,
+        cells: usize,
+    },
+    #[error("rank {rank}: a ship holds more than {capacity} crew")]
+    CrewTooLarge { rank: u8, capacity: u8 },
+    #[error("rank {rank}: '{letter}' is not a crew letter (KQRBNP or kqrbnp)")]
+    CrewLetter { rank: u8, letter: char },
+    #[error("rank {rank}: unclosed '['")]
+    Unclosed { rank: u8 },
+    #[error("reversal '{text}': there is no ship on {cell}")]
+    ReversalNoShip { text: String, cell: Square },
+    #[error("reversal '{0}' is not '-' or two cells like 'c3b1'")]
+    Reversal(String),
 }
 
 impl fmt::Display for TfenError {
@@ -24,7 +74,7 @@ impl fmt::Display for TfenError {
             f,
             "invalid TFEN \"{}\": {}",
             game::clip(&self.tfen, 200),
-            game::clip(&self.reason, 200)
+            game::clip(&self.reason.to_string(), 200)
         )
     }
 }
@@ -99,50 +149,51 @@ impl fmt::Display for Position {
 }
 
 /// [`Position::from_tfen_in`] with the reason alone as the error.
-fn parse_tfen(s: &str, variant: &'static Variant) -> Result<Position, String> {
+fn parse_tfen(s: &str, variant: &'static Variant) -> Result<Position, TfenProblem> {
     let fields: Vec<&str> = s.split_whitespace().collect();
     let &[ranks, side, reversal, clock, fullmove] = fields.as_slice() else {
-        return Err(format!(
-            "expected 5 fields (ranks side reversal clock move), found {}",
-            fields.len()
-        ));
+        return Err(TfenProblem::Fields {
+            found: fields.len(),
+        });
     };
     let mut pos = Position::empty(variant);
     parse_ranks(&mut pos, ranks)?;
     pos.side = match side {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(format!("side to move '{other}' is not 'w' or 'b'")),
+        other => return Err(TfenProblem::Side(other.to_string())),
     };
     pos.reversal = parse_reversal(&pos, reversal)?;
     pos.clock = clock
         .parse()
-        .map_err(|_| format!("clock '{clock}' is not a number"))?;
+        .map_err(|_| TfenProblem::Clock(clock.to_string()))?;
     pos.fullmove = fullmove
         .parse()
-        .map_err(|_| format!("move number '{fullmove}' is not a number"))?;
+        .map_err(|_| TfenProblem::MoveNumber(fullmove.to_string()))?;
     if pos.fullmove == 0 {
-        return Err("move number must be at least 1".into());
+        return Err(TfenProblem::MoveNumberZero);
     }
     pos.hash = pos.compute_hash();
     let them = !pos.side;
     if pos.is_attacked(pos.kings[them.index()], pos.side) {
-        return Err(format!("{them} is in check but it is {}'s move", pos.side));
+        return Err(TfenProblem::InCheck {
+            them,
+            side: pos.side,
+        });
     }
     Ok(pos)
 }
 
 /// The placement field: every rank's ships onto `pos`, with exactly one
 /// king a side.
-fn parse_ranks(pos: &mut Position, field: &str) -> Result<(), String> {
+fn parse_ranks(pos: &mut Position, field: &str) -> Result<(), TfenProblem> {
     let variant = pos.variant;
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != variant.height as usize {
-        return Err(format!(
-            "expected {} ranks separated by '/', found {}",
-            variant.height,
-            ranks.len()
-        ));
+        return Err(TfenProblem::Ranks {
+            expected: variant.height,
+            found: ranks.len(),
+        });
     }
     for (ri, rank_text) in ranks.iter().enumerate() {
         parse_rank(pos, variant.height - 1 - ri as u8, rank_text)?;
@@ -154,7 +205,7 @@ fn parse_ranks(pos: &mut Position, field: &str) -> Result<(), String> {
             .map(|crew| crew.count(Piece::new(c, Kind::King)))
             .sum::<u32>();
         if kings != 1 {
-            return Err(format!("{c} has {kings} kings; exactly one is required"));
+            return Err(TfenProblem::Kings { color: c, kings });
         }
     }
     Ok(())
@@ -162,26 +213,23 @@ fn parse_ranks(pos: &mut Position, field: &str) -> Result<(), String> {
 
 /// One rank (`rank` counts from 0 at the bottom): digits skip cells that
 /// exist in the variant, `[..]` puts a ship on the next one.
-fn parse_rank(pos: &mut Position, rank: u8, text: &str) -> Result<(), String> {
+fn parse_rank(pos: &mut Position, rank: u8, text: &str) -> Result<(), TfenProblem> {
     let variant = pos.variant;
     let cells: Vec<Square> = (0..variant.width)
         .map(|f| Square::new(f, rank))
         .filter(|&sq| variant.exists(sq))
         .collect();
-    let too_many = || {
-        format!(
-            "rank {} \"{}\" describes more than its {} cells",
-            rank + 1,
-            text,
-            cells.len()
-        )
+    let too_many = || TfenProblem::RankTooLong {
+        rank: rank + 1,
+        text: text.to_string(),
+        cells: cells.len(),
     };
     let mut idx = 0usize;
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         if let Some(d) = c.to_digit(10) {
             if d == 0 {
-                return Err(format!("rank {}: empty run '0'", rank + 1));
+                return Err(TfenProblem::EmptyRun { rank: rank + 1 });
             }
             idx += d as usize;
             if idx > cells.len() {
@@ -198,27 +246,25 @@ fn parse_rank(pos: &mut Position, rank: u8, text: &str) -> Result<(), String> {
             }
             idx += 1;
         } else {
-            return Err(format!(
-                "rank {}: unexpected '{}' (expected a digit or '[')",
-                rank + 1,
-                c
-            ));
+            return Err(TfenProblem::RankChar {
+                rank: rank + 1,
+                found: c,
+            });
         }
     }
     if idx != cells.len() {
-        return Err(format!(
-            "rank {} \"{}\" describes {} of its {} cells",
-            rank + 1,
-            text,
-            idx,
-            cells.len()
-        ));
+        return Err(TfenProblem::RankTooShort {
+            rank: rank + 1,
+            text: text.to_string(),
+            found: idx,
+            cells: cells.len(),
+        });
     }
     Ok(())
 }
 
 /// A ship's crew, read after its `[` up to and including the `]`.
-fn parse_crew(chars: &mut std::str::Chars, rank: u8, capacity: u8) -> Result<Crew, String> {
+fn parse_crew(chars: &mut std::str::Chars, rank: u8, capacity: u8) -> Result<Crew, TfenProblem> {
     let mut crew = Crew::EMPTY;
     let mut letters = 0u32;
     loop {
@@ -229,29 +275,25 @@ fn parse_crew(chars: &mut std::str::Chars, rank: u8, capacity: u8) -> Result<Cre
                 // bits, so a 16th letter of one kind would wrap around.
                 letters += 1;
                 if letters > capacity as u32 {
-                    return Err(format!(
-                        "rank {}: a ship holds more than {} crew",
-                        rank + 1,
-                        capacity
-                    ));
+                    return Err(TfenProblem::CrewTooLarge {
+                        rank: rank + 1,
+                        capacity,
+                    });
                 }
-                let p = Piece::from_letter(l).ok_or_else(|| {
-                    format!(
-                        "rank {}: '{}' is not a crew letter (KQRBNP or kqrbnp)",
-                        rank + 1,
-                        l
-                    )
+                let p = Piece::from_letter(l).ok_or(TfenProblem::CrewLetter {
+                    rank: rank + 1,
+                    letter: l,
                 })?;
                 crew = crew.add_piece(p);
             }
-            None => return Err(format!("rank {}: unclosed '['", rank + 1)),
+            None => return Err(TfenProblem::Unclosed { rank: rank + 1 }),
         }
     }
 }
 
 /// The reversal field: `-`, or the cells of the last ship reversal (the
 /// first must hold a ship).
-fn parse_reversal(pos: &Position, r: &str) -> Result<Option<(Square, Square)>, String> {
+fn parse_reversal(pos: &Position, r: &str) -> Result<Option<(Square, Square)>, TfenProblem> {
     if r == "-" {
         return Ok(None);
     }
@@ -260,13 +302,14 @@ fn parse_reversal(pos: &Position, r: &str) -> Result<Option<(Square, Square)>, S
     match (cell(r.get(0..2)), cell(r.get(2..4)), r.len()) {
         (Some(y), Some(x), 4) => {
             if pos.ships & y.bit() == 0 {
-                return Err(format!("reversal '{r}': there is no ship on {y}"));
+                return Err(TfenProblem::ReversalNoShip {
+                    text: r.to_string(),
+                    cell: y,
+                });
             }
             Ok(Some((y, x)))
         }
-        _ => Err(format!(
-            "reversal '{r}' is not '-' or two cells like 'c3b1'"
-        )),
+        _ => Err(TfenProblem::Reversal(r.to_string())),
     }
 }
 
@@ -280,7 +323,7 @@ mod tests {
     fn reason(s: &str) -> String {
         match Position::from_tfen(s) {
             Ok(_) => panic!("accepted {s:?}"),
-            Err(e) => e.reason,
+            Err(e) => e.reason.to_string(),
         }
     }
 

@@ -119,7 +119,7 @@ fn no_undo_forbids_the_reverse_ship_move() {
     .unwrap();
     assert_eq!(pos.side(), Color::White);
     let e = pos.parse_move("d2<KN>-b1").unwrap_err();
-    assert!(e.reason.contains("no undo"), "{e}");
+    assert!(e.reason.to_string().contains("no undo"), "{e}");
     assert!(pos.parse_move("d2<KN>-d3").is_ok());
     // Once another move is made the reversal is forgotten.
     let start = Position::start();
@@ -153,7 +153,7 @@ fn bad_tfens_are_errors_not_panics() {
         "[rbn][qrb][kbn][rbn]/[ppp][ppx][ppp][ppp][ppp][ppp]/6/6/6/6/[PPP][PPP][PPP][PPP][PPP][PPP]/[RBN][QRB][KBN][RBN] w - 0 1",
     ] {
         let e = Position::from_tfen(bad).unwrap_err();
-        assert!(!e.reason.is_empty());
+        assert!(!e.reason.to_string().is_empty());
     }
 }
 

@@ -74,19 +74,15 @@ impl StageDiagnostics {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(StageDiagnostics::default())
             }
-            Err(e) => {
-                return Err(Error::failed(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )))
-            }
+            Err(source) => return Err(Error::Unreadable { path, source }),
         };
         let bad = |line: &str| {
             let shown: String = line.chars().take(80).collect();
-            Error::failed(format!(
-                "{}: bad line `{shown}`; delete the file to start its diagnostics afresh",
-                path.display()
-            ))
+            Error::BadLine {
+                path: path.clone(),
+                line: shown,
+                what: "diagnostics",
+            }
         };
         let mut rows = Vec::new();
         for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {

@@ -76,7 +76,7 @@ where
         let played = crate::matches::play(self.game, cfg, g, &lineup, &fixtures, || bar.inc(1))?;
         bar.finish_and_clear();
         let shard = self.run.join(crate::layout::eval_games(g));
-        let failed = |e: data::DataError| Error::failed(e.to_string());
+        let failed = Error::Data;
         let mut w =
             data::ShardWriter::create_capped(&shard, cfg.eval.max_plies as u32).map_err(failed)?;
         for (i, gm) in played.games.iter().enumerate() {

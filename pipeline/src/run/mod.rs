@@ -121,7 +121,7 @@ where
             "" => Vec::new(),
             dir => game
                 .read_suite(Path::new(dir))
-                .map_err(|e| Error::input(format!("eval.suite: {e}")))?,
+                .map_err(|source| Error::Suite { source })?,
         };
         if cfg.train.schedule == ::train::Schedule::Cosine && cfg.train.schedule_steps == 0 {
             eprintln!(
@@ -131,17 +131,14 @@ where
         let mut mix = Vec::with_capacity(cfg.r#loop.mix.len());
         for variant in &cfg.r#loop.mix {
             let text = format!("{}/{variant}", G::NAME);
-            let any =
-                registry::from_flag(&text).map_err(|e| Error::input(format!("[loop] mix: {e}")))?;
+            let any = registry::from_flag(&text).map_err(|source| Error::Mix { source })?;
             let Some(other) = any.as_game::<G>() else {
-                return Err(Error::input(format!(
-                    "[loop] mix: {text} is not a variant of the run's game"
-                )));
+                return Err(Error::MixNotVariant { game: text });
             };
             if other.variant() == game.variant() {
-                return Err(Error::input(format!(
-                    "[loop] mix: {variant:?} is the run's own variant; list the others"
-                )));
+                return Err(Error::MixOwnVariant {
+                    variant: variant.clone(),
+                });
             }
             mix.push(other.clone());
         }
@@ -150,19 +147,16 @@ where
         // never overwritten): the lock is ours, so every one is dead.
         fsio::remove_temporaries(run);
         for d in [layout::NETWORKS_DIR, layout::GAMES_DIR, layout::EVAL_DIR] {
-            std::fs::create_dir_all(run.join(d)).map_err(|e| {
-                Error::input(format!("{}: cannot create: {e}", run.join(d).display()))
-            })?;
+            std::fs::create_dir_all(run.join(d)).map_err(Error::cannot_create(&run.join(d)))?;
             fsio::remove_temporaries(&run.join(d));
         }
         let config_copy = run.join("config.toml");
         match std::fs::read_to_string(&config_copy) {
             Ok(old) if old != text => {
                 if !only_length_differs(&old, cfg) {
-                    return Err(Error::input(format!(
-                        "{} holds a run of another config (its config.toml differs in more than [loop] generations and minutes); use the same file or a new run directory",
-                        run.display(),
-                    )));
+                    return Err(Error::OtherConfig {
+                        run: run.to_path_buf(),
+                    });
                 }
                 write_atomic(&config_copy, text)?;
             }
@@ -276,10 +270,10 @@ where
             }
             state.write(&self.run)?;
             if self.stop.load(std::sync::atomic::Ordering::SeqCst) && state.stage != Stage::Done {
-                return Err(Error::failed(format!(
-                    "interrupted: the run stopped before generation {}'s {:?} stage; run the same command to resume",
-                    state.generation, state.stage
-                )));
+                return Err(Error::Interrupted {
+                    generation: state.generation,
+                    stage: format!("{:?}", state.stage),
+                });
             }
         }
         eprintln!("{}", timings.shares());

@@ -43,8 +43,7 @@ where
         let dir = self.run.join(crate::layout::games_dir(g));
         if dir.exists() {
             // An interrupted generation is played again from scratch.
-            std::fs::remove_dir_all(&dir)
-                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+            std::fs::remove_dir_all(&dir).map_err(Error::io(&dir))?;
         }
         let late = self.cfg.r#loop.late(g, spent_s);
         let mut config = self.cfg.selfplay.clone();
@@ -122,9 +121,7 @@ where
         let report = play_to_shards_pooled(game, config, &mut evaluators, &job, self.stop, &bar)?;
         bar.finish_and_clear();
         if report.interrupted {
-            return Err(Error::failed(format!(
-                "interrupted during generation {g}'s self-play; run the loop again to resume"
-            )));
+            return Err(Error::SelfplayInterrupted { generation: g });
         }
         let d = report.diagnostics();
         eprintln!(

@@ -75,13 +75,16 @@ pub struct Summary {
 /// `path` read as JSON; `None` when it is missing.
 pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Error> {
     match std::fs::read_to_string(path) {
-        Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
-            Error::input(format!(
-                "{}: corrupt ({e}); remove it to start that part again",
-                path.display()
-            ))
-        }),
+        Ok(t) => serde_json::from_str(&t)
+            .map(Some)
+            .map_err(|source| Error::Corrupt {
+                path: path.to_path_buf(),
+                source,
+            }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::failed(format!("{}: {e}", path.display()))),
+        Err(source) => Err(Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }

@@ -38,7 +38,7 @@ where
             total as u64,
             "{bar:30} {pos}/{len} benchmark positions {msg} [{elapsed}, eta {eta}]",
         );
-        let device = self.cfg.model.tch_device().map_err(|e| Error::input(e.0))?;
+        let device = self.cfg.model.tch_device()?;
         let factory = players::factory::<G>(device);
         let scores = eval::suite::score_suite(
             self.game,
@@ -52,7 +52,7 @@ where
                 bar.inc(1);
             },
         )
-        .map_err(Error::failed)?;
+        .map_err(|e| Error::Play(e.into()))?;
         bar.finish_and_clear();
         let line: Vec<String> = scores
             .iter()

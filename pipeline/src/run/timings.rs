@@ -22,18 +22,12 @@ impl Timings {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Timings::default()),
-            Err(e) => {
-                return Err(Error::failed(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )))
-            }
+            Err(source) => return Err(Error::Unreadable { path, source }),
         };
-        let bad = |line: &str| {
-            Error::failed(format!(
-                "{}: bad line `{line}`; delete the file to start its timings afresh",
-                path.display()
-            ))
+        let bad = |line: &str| Error::BadLine {
+            path: path.clone(),
+            line: line.to_string(),
+            what: "timings",
         };
         let mut rows = Vec::new();
         for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {

@@ -16,8 +16,8 @@ where
         let tag = GameTag::of(self.game);
         let (net, info) = match &self.cfg.r#loop.init {
             None => {
-                let net = model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)
-                    .map_err(|e| Error::input(e.to_string()))?;
+                let net =
+                    model::Network::new(&self.cfg.model, self.game.encoding(), self.cfg.seed)?;
                 let info = model::CheckpointInfo::new(&tag, net.shape(), 0);
                 (net, info)
             }
@@ -25,7 +25,7 @@ where
                 let shape = model::Shape::of(&self.cfg.model, self.game.encoding());
                 let (net, from) =
                     model::Network::load_transfer(init, &tag, shape, tch::Device::Cpu)
-                        .map_err(|e| Error::input(format!("[loop] init: {e}")))?;
+                        .map_err(|source| Error::Init { source })?;
                 let mut info = model::CheckpointInfo::new(&tag, net.shape(), 0);
                 info.parent = Some(init.display().to_string());
                 if from.variant != tag.variant {
@@ -34,8 +34,7 @@ where
                 (net, info)
             }
         };
-        net.save(&self.net_path(0), &info)
-            .map_err(|e| Error::failed(e.to_string()))?;
+        net.save(&self.net_path(0), &info).map_err(Error::from)?;
         match &info.parent {
             None => eprintln!(
                 "generation 0: a random network ({} parameters)",
@@ -103,21 +102,15 @@ where
                 }
                 bar.set_position(p.step);
             },
-        )
-        .map_err(|e| match e {
-            train::TrainError::Input(m) => Error::Input(m),
-            train::TrainError::Failed(m) => Error::Failed(m),
-        })?;
+        )?;
         bar.finish_and_clear();
         // A stage resumed with no step left measured nothing: an empty row.
         self.figures
             .set(Some(super::diagnostics::of_training(&summary)));
-        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
-            Error::failed(format!(
-                "{}: training wrote no checkpoint",
-                train_dir.display()
-            ))
-        })?;
+        let (latest, _) =
+            train::latest_checkpoint(&train_dir).ok_or_else(|| Error::NoCheckpoint {
+                dir: train_dir.clone(),
+            })?;
         copy_checkpoint(&latest, &self.net_path(g))?;
         Ok(Stage::Eval)
     }
@@ -140,7 +133,7 @@ where
             let dirs = std::iter::once(self.run.join(crate::layout::games_dir(k)))
                 .chain(self.mix.iter().map(|game| self.mix_dir(k, game)));
             let dirs: Vec<PathBuf> = dirs.filter(|d| d.exists()).collect();
-            let rows = data::count_rows(&dirs).map_err(|e| Error::failed(e.to_string()))?;
+            let rows = data::count_rows(&dirs).map_err(Error::Data)?;
             steps += (lc.train_samples_per_position * rows as f64 / batch).ceil() as u64;
         }
         Ok(steps.max(1))
@@ -157,12 +150,10 @@ fn copy_checkpoint(from: &Path, to: &Path) -> Result<(), Error> {
     ] {
         std::fs::read(&a)
             .and_then(|bytes| fsio::write_atomic(&b, &bytes))
-            .map_err(|e| {
-                Error::failed(format!(
-                    "cannot copy {} to {}: {e}",
-                    a.display(),
-                    b.display()
-                ))
+            .map_err(|source| Error::Copy {
+                from: a.clone(),
+                to: b.clone(),
+                source,
             })?;
     }
     Ok(())

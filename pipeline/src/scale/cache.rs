@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use store::Store;
 
 use super::{sha256_hex, write_whole};
-use crate::layout::{old_layout_message, v1, EVAL_DIR, GAMES_DIR};
+use crate::layout::{v1, EVAL_DIR, GAMES_DIR};
 use crate::Error;
 
 /// What [`localize`] reports while it fetches a run, for the caller's
@@ -84,14 +84,13 @@ pub fn localize(
 
 /// Fetches the shards of the run at `url` that its cache lacks.
 fn fetch(url: &str, progress: &mut dyn FnMut(Fetching<'_>)) -> Result<PathBuf, Error> {
-    let store = Store::open(url).map_err(|e| Error::input(e.to_string()))?;
-    let listed = store.list("").map_err(|e| Error::input(e.to_string()))?;
+    let store = Store::open(url).map_err(Error::BadStore)?;
+    let listed = store.list("").map_err(Error::BadStore)?;
     if let Some(old) = listed.iter().find(|l| v1::rename(&l.key).is_some()) {
-        return Err(Error::input(format!(
-            "{url}: {} ({})",
-            old_layout_message(url),
-            old.key
-        )));
+        return Err(Error::OldLayout {
+            url: url.to_string(),
+            key: old.key.clone(),
+        });
     }
     let cache = cache_dir(url);
     let wanted: Vec<(String, PathBuf, u64)> = listed
@@ -99,9 +98,10 @@ fn fetch(url: &str, progress: &mut dyn FnMut(Fetching<'_>)) -> Result<PathBuf, E
         .filter_map(|l| local_key(&l.key).map(|k| (l.key, cache.join(k), l.size)))
         .collect();
     if wanted.is_empty() {
-        return Err(Error::input(format!(
-            "{url}: no shards in this run ({GAMES_DIR}/)"
-        )));
+        return Err(Error::NoShards {
+            url: url.to_string(),
+            dir: GAMES_DIR,
+        });
     }
     let todo: Vec<&(String, PathBuf, u64)> = wanted
         .iter()
@@ -114,11 +114,13 @@ fn fetch(url: &str, progress: &mut dyn FnMut(Fetching<'_>)) -> Result<PathBuf, E
     for (key, path, _) in todo {
         let bytes = store
             .get(key)
-            .map_err(|e| Error::failed(e.to_string()))?
-            .ok_or_else(|| Error::failed(format!("{url}: {key} went away while fetching")))?;
+            .map_err(Error::from)?
+            .ok_or_else(|| Error::WentAway {
+                url: url.to_string(),
+                key: key.clone(),
+            })?;
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
         }
         write_whole(path, &bytes)?;
         progress(Fetching::Shard);

@@ -55,7 +55,7 @@ where
         results,
     };
     let key = generation_matches(g);
-    let text = serde_json::to_vec_pretty(&record).map_err(|e| Error::failed(e.to_string()))?;
+    let text = serde_json::to_vec_pretty(&record).map_err(Error::from)?;
     patiently(store, "publishing matches", |s| {
         s.put_new(&key, text.clone())
     })?;

@@ -46,22 +46,20 @@ impl Mirror {
     /// Pulls the run in `store` into the local folder `local` (created if
     /// missing: bad input when it cannot be).
     pub fn pull(store: Store, local: PathBuf) -> Result<(Mirror, Pulled), Error> {
-        std::fs::create_dir_all(&local)
-            .map_err(|e| Error::input(format!("{}: {e}", local.display())))?;
-        let listed = store.list("").map_err(|e| Error::failed(e.to_string()))?;
+        std::fs::create_dir_all(&local).map_err(|source| Error::Folder {
+            path: local.clone(),
+            source,
+        })?;
+        let listed = store.list("").map_err(Error::from)?;
         let mut fetched = 0;
         for l in &listed {
             let path = local.join(&l.key);
             if std::fs::metadata(&path).is_ok_and(|m| m.len() == l.size) {
                 continue;
             }
-            let bytes = store
-                .get(&l.key)
-                .map_err(|e| Error::failed(e.to_string()))?
-                .unwrap_or_default();
+            let bytes = store.get(&l.key).map_err(Error::from)?.unwrap_or_default();
             if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+                std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
             }
             write_whole(&path, &bytes)?;
             fetched += 1;
@@ -119,16 +117,12 @@ impl Mirror {
             let Ok(bytes) = std::fs::read(&p) else {
                 continue;
             };
-            self.store
-                .put(&rel, bytes)
-                .map_err(|e| Error::failed(e.to_string()))?;
+            self.store.put(&rel, bytes).map_err(Error::from)?;
             pushed.insert(p, stamp);
             n += 1;
         }
         if let Some(state) = state {
-            self.store
-                .put("state.json", state)
-                .map_err(|e| Error::failed(e.to_string()))?;
+            self.store.put("state.json", state).map_err(Error::from)?;
             n += 1;
         }
         Ok(n)

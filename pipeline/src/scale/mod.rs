@@ -102,7 +102,7 @@ pub fn incarnation() -> String {
 /// A store error as the roles report it: transient ones have been retried
 /// already, so both are failures of the run (exit 1), naming the store.
 pub fn store_error(e: StoreError) -> Error {
-    Error::failed(e.to_string())
+    Error::Store(e)
 }
 
 /// Runs `f` against the store, retrying transient failures with backoff
@@ -141,10 +141,17 @@ pub fn published(store: &Store) -> Result<Vec<u32>, Error> {
 /// Generation `g`'s manifest.
 pub fn read_manifest(store: &Store, g: u32) -> Result<Manifest, Error> {
     let key = manifest(g);
-    let bytes = patiently(store, "reading a manifest", |s| s.get(&key))?
-        .ok_or_else(|| Error::failed(format!("{}: {key} is missing", store.url())))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Error::failed(format!("{}: {key}: not a manifest: {e}", store.url())))
+    let bytes =
+        patiently(store, "reading a manifest", |s| s.get(&key))?.ok_or_else(|| Error::Missing {
+            url: store.url().to_string(),
+            key: key.clone(),
+        })?;
+    serde_json::from_slice(&bytes).map_err(|source| Error::NotA {
+        url: store.url().to_string(),
+        key,
+        what: "a manifest",
+        source,
+    })
 }
 
 /// Downloads generation `g`'s network into `dir` (weights and sidecar),
@@ -155,27 +162,24 @@ pub fn download_network(
     dir: &std::path::Path,
 ) -> Result<std::path::PathBuf, Error> {
     let bytes = patiently(store, "downloading a network", |s| s.get(&manifest.weights))?
-        .ok_or_else(|| {
-            Error::failed(format!(
-                "{}: {} is missing (its manifest names it)",
-                store.url(),
-                manifest.weights
-            ))
+        .ok_or_else(|| Error::MissingWeights {
+            url: store.url().to_string(),
+            key: manifest.weights.clone(),
         })?;
     let sum = sha256_hex(&bytes);
     if sum != manifest.sha256 {
-        return Err(Error::failed(format!(
-            "{}: {}: checksum {sum} is not the manifest's {}: a corrupt download or object",
-            store.url(),
-            manifest.weights,
-            manifest.sha256
-        )));
+        return Err(Error::Checksum {
+            url: store.url().to_string(),
+            key: manifest.weights.clone(),
+            found: sum,
+            expected: manifest.sha256.clone(),
+        });
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
     let weights = dir.join(format!("{}.safetensors", gen_name(manifest.generation)));
     let sidecar = model::checkpoint::sidecar_path(&weights);
-    let sidecar_text = serde_json::to_vec_pretty(&manifest.sidecar)
-        .map_err(|e| Error::failed(format!("sidecar: {e}")))?;
+    let sidecar_text =
+        serde_json::to_vec_pretty(&manifest.sidecar).map_err(|source| Error::Sidecar { source })?;
     write_whole(&sidecar, &sidecar_text)?;
     write_whole(&weights, &bytes)?;
     Ok(weights)
@@ -183,7 +187,7 @@ pub fn download_network(
 
 /// Writes a local file whole ([`fsio::write_atomic`]).
 pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error> {
-    fsio::write_atomic(path, bytes).map_err(|e| Error::failed(format!("{}: {e}", path.display())))
+    fsio::write_atomic(path, bytes).map_err(Error::io(&path))
 }
 
 /// The newest published generation, through `LATEST` when it changed

@@ -148,10 +148,9 @@ fn publish_config(opts: &TrainerOptions) -> Result<(), Error> {
         let theirs = patiently(opts.store, "reading config.toml", |s| s.get(CONFIG_KEY))?
             .unwrap_or_default();
         if theirs != opts.config_text.as_bytes() {
-            return Err(Error::input(format!(
-                "{}: the run holds another config.toml: train it with that file (download it) or start a new run at another prefix",
-                opts.store.url()
-            )));
+            return Err(Error::StoreOtherConfig {
+                url: opts.store.url().to_string(),
+            });
         }
     }
     Ok(())
@@ -166,13 +165,14 @@ fn publish(
     weights: &Path,
     ingested: &Ingested,
 ) -> Result<(), Error> {
-    let bytes =
-        std::fs::read(weights).map_err(|e| Error::failed(format!("{}: {e}", weights.display())))?;
+    let bytes = std::fs::read(weights).map_err(Error::io(&weights))?;
     let sidecar_path = model::checkpoint::sidecar_path(weights);
     let sidecar: serde_json::Value = std::fs::read(&sidecar_path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .ok_or_else(|| Error::failed(format!("{}: unreadable sidecar", sidecar_path.display())))?;
+        .ok_or_else(|| Error::UnreadableSidecar {
+            path: sidecar_path.clone(),
+        })?;
     let key = trainer_weights(g, &opts.incarnation);
     let manifest = Manifest {
         generation: g,
@@ -187,7 +187,7 @@ fn publish(
     patiently(opts.store, "uploading a network", |s| {
         s.put_new(&key, bytes.clone())
     })?;
-    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::failed(e.to_string()))?;
+    let text = serde_json::to_vec_pretty(&manifest).map_err(Error::from)?;
     let mkey = layout::manifest(g);
     match patiently(opts.store, "publishing a manifest", |s| {
         s.put_new(&mkey, text.clone())
@@ -196,11 +196,11 @@ fn publish(
         PutOutcome::AlreadyExists => {
             let theirs = read_manifest(opts.store, g)?;
             if theirs.trainer != opts.incarnation {
-                return Err(Error::input(format!(
-                    "{}: generation {g} was published by another trainer ({}) first: this trainer is fenced off and stops (one trainer per run)",
-                    opts.store.url(),
-                    theirs.trainer
-                )));
+                return Err(Error::Fenced {
+                    url: opts.store.url().to_string(),
+                    generation: g,
+                    trainer: theirs.trainer,
+                });
             }
         }
     }
@@ -232,8 +232,7 @@ fn ingest<G: Game>(
         let Some(bytes) = bytes else { continue };
         let local = opts.work.join(&l.key);
         if let Some(dir) = local.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
         }
         write_whole(&local, &bytes)?;
         let (games, rows, ids) = if opts.verify {
@@ -288,7 +287,7 @@ fn quarantine(
     reason["file"] = key.into();
     reason["trainer"] = opts.incarnation.clone().into();
     reason["sha256"] = sha256_hex(&bytes).into();
-    let reason = serde_json::to_vec_pretty(&reason).map_err(|e| Error::failed(e.to_string()))?;
+    let reason = serde_json::to_vec_pretty(&reason).map_err(Error::from)?;
     patiently(opts.store, "quarantining a shard", |s| {
         s.put_new(&aside, bytes.clone())
     })?;
@@ -312,16 +311,15 @@ fn quarantine(
 }
 
 /// Games (distinct ids), rows and the ids of a shard.
-fn count_games(path: &Path) -> Result<(u64, u64, Vec<u64>), String> {
-    let reader = data::ShardReader::open(path).map_err(|e| e.to_string())?;
+fn count_games(path: &Path) -> Result<(u64, u64, Vec<u64>), data::DataError> {
+    let reader = data::ShardReader::open(path)?;
     let rows = reader.num_rows();
     let mut ids = BTreeSet::new();
-    for b in reader
-        .read_columns(&[data::schema::col::GAME_ID])
-        .map_err(|e| e.to_string())?
-    {
+    for b in reader.read_columns(&[data::schema::col::GAME_ID])? {
         let c = data::Columns::new(&b);
-        let id = c.u64(data::schema::col::GAME_ID)?;
+        let id = c
+            .u64(data::schema::col::GAME_ID)
+            .map_err(|e| data::DataError::caused(path, e))?;
         ids.extend(id.values().iter().copied());
     }
     Ok((ids.len() as u64, rows, ids.into_iter().collect()))
@@ -368,27 +366,16 @@ where
     let mut report = TrainerReport::default();
     super::upgrade::refuse_old(opts.store)?;
     publish_config(opts)?;
-    std::fs::create_dir_all(&opts.work)
-        .map_err(|e| Error::failed(format!("{}: {e}", opts.work.display())))?;
+    std::fs::create_dir_all(&opts.work).map_err(Error::io(&opts.work))?;
     let train_dir = opts.work.join("train");
-    let mut have = published(opts.store)?.last().copied();
-    if have.is_none() {
-        let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)
-            .map_err(|e| Error::input(e.to_string()))?;
-        let path = opts.work.join(format!("{}.safetensors", gen_name(0)));
-        let info = model::CheckpointInfo::new(&GameTag::of(game), net.shape(), 0);
-        net.save(&path, &info)
-            .map_err(|e| Error::failed(e.to_string()))?;
-        publish(opts, 0, &path, &Ingested::default())?;
-        eprintln!(
-            "trainer: published {} (a fresh network) to {}",
-            gen_name(0),
-            opts.store.url()
-        );
-        report.published.push(0);
-        have = Some(0);
-    }
-    let mut have = have.unwrap_or(0);
+    let mut have = match published(opts.store)?.last().copied() {
+        Some(g) => g,
+        None => {
+            publish_fresh(game, cfg, opts)?;
+            report.published.push(0);
+            0
+        }
+    };
     if have >= opts.generations {
         if report.published.is_empty() {
             eprintln!(
@@ -414,96 +401,28 @@ where
     let mut rows_at_last = ingested.rows;
     while have < opts.generations && !opts.stop.load(Ordering::SeqCst) {
         let g = have + 1;
-        let mut said = false;
-        loop {
-            ingest(
-                game,
-                opts,
-                cfg.selfplay.max_plies,
-                &mut ingested,
-                &mut report,
-            )?;
-            let new = ingested.games - games_at_last;
-            if new >= opts.min_new_games || opts.stop.load(Ordering::SeqCst) {
-                break;
-            }
-            if !said {
-                eprintln!(
-                    "trainer: generation {g}: {new} of {} new games so far; waiting for workers",
-                    opts.min_new_games
-                );
-                said = true;
-            }
-            let until = Instant::now() + opts.poll;
-            while Instant::now() < until && !opts.stop.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
+        wait_for_games(
+            game,
+            cfg,
+            opts,
+            g,
+            games_at_last,
+            &mut ingested,
+            &mut report,
+        )?;
         if opts.stop.load(Ordering::SeqCst) {
             break;
         }
-        let new_rows = ingested.rows - rows_at_last;
-        let mut steps = opts.steps_per_generation;
-        if opts.max_sample_ratio > 0.0 {
-            let cap = (opts.max_sample_ratio * new_rows as f64 / cfg.train.batch_size as f64).ceil()
-                as u64;
-            steps = steps.min(cap.max(1));
-        }
-        let data: Vec<PathBuf> = (0..g)
-            .filter(|k| opts.window_generations == 0 || *k + opts.window_generations >= g)
-            .map(|k| cache_dir(&opts.work).join(gen_name(k)))
-            .filter(|d| d.is_dir())
-            .collect();
-        let last = train::latest_checkpoint(&train_dir);
-        let resume = last.is_some();
-        let done = last.map_or(0, |(_, i)| i.step);
+        let steps = steps_for(cfg, opts, ingested.rows - rows_at_last);
         let t = Instant::now();
-        let train_opts = train::RunOptions {
-            run_dir: train_dir.clone(),
-            data,
-            resume,
-            steps: Some(done + steps),
-            init: if resume { None } else { init.clone() },
-            stop_after: None,
-            config_text: Some(opts.config_text.clone()),
-        };
-        eprintln!(
-            "trainer: generation {g}: training {steps} steps on {} games ({} rows)",
-            ingested.games, ingested.rows
-        );
-        let trained = train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {})
-            .map_err(|e| match e {
-                train::TrainError::Input(m) => Error::Input(m),
-                train::TrainError::Failed(m) => Error::Failed(m),
-            })?;
-        if trained.steps_run > 0 {
-            eprintln!(
-                "trainer: generation {g}: {:.0} samples/s, waiting for data {:.0}% of the time",
-                trained.samples_per_s(),
-                trained.data_wait_share() * 100.0
-            );
-        }
+        let latest = train_generation(game, cfg, opts, g, steps, init.as_ref(), &ingested)?;
         report.train_seconds += t.elapsed().as_secs_f64();
         report.steps += steps;
-        let (latest, _) = train::latest_checkpoint(&train_dir).ok_or_else(|| {
-            Error::failed(format!(
-                "{}: training wrote no checkpoint",
-                train_dir.display()
-            ))
-        })?;
         publish(opts, g, &latest, &ingested)?;
         eprintln!("trainer: published {} to {}", gen_name(g), opts.store.url());
         if opts.matches {
             let t = Instant::now();
-            let previous = download_network(
-                opts.store,
-                &read_manifest(opts.store, g - 1)?,
-                &opts.work.join("previous"),
-            )?;
-            let r = super::matches::play(game, cfg, opts.store, g, &latest, &previous)?;
-            for (opponent, w, d, l) in &r.results {
-                eprintln!("trainer: {} vs {opponent}: +{w} ={d} -{l}", gen_name(g));
-            }
+            play_matches(game, cfg, opts, g, &latest)?;
             report.match_seconds += t.elapsed().as_secs_f64();
         }
         report.published.push(g);
@@ -514,4 +433,141 @@ where
     report.interrupted = opts.stop.load(Ordering::SeqCst) && have < opts.generations;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Publishes a fresh network as generation 0 of a run that has none.
+fn publish_fresh<G: Game>(game: &G, cfg: &RunConfig, opts: &TrainerOptions) -> Result<(), Error> {
+    let net = model::Network::new(&cfg.model, game.encoding(), cfg.seed)?;
+    let path = opts.work.join(format!("{}.safetensors", gen_name(0)));
+    let info = model::CheckpointInfo::new(&GameTag::of(game), net.shape(), 0);
+    net.save(&path, &info).map_err(Error::from)?;
+    publish(opts, 0, &path, &Ingested::default())?;
+    eprintln!(
+        "trainer: published {} (a fresh network) to {}",
+        gen_name(0),
+        opts.store.url()
+    );
+    Ok(())
+}
+
+/// Ingests the workers' shards until `opts.min_new_games` games have come
+/// since `games_at_last` (or a stop is asked for), polling every
+/// `opts.poll`; says once that it waits for generation `g`.
+fn wait_for_games<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    opts: &TrainerOptions,
+    g: u32,
+    games_at_last: u64,
+    ingested: &mut Ingested,
+    report: &mut TrainerReport,
+) -> Result<(), Error>
+where
+    G::State: AlphaBetaState,
+{
+    let mut said = false;
+    loop {
+        ingest(game, opts, cfg.selfplay.max_plies, ingested, report)?;
+        let new = ingested.games - games_at_last;
+        if new >= opts.min_new_games || opts.stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        if !said {
+            eprintln!(
+                "trainer: generation {g}: {new} of {} new games so far; waiting for workers",
+                opts.min_new_games
+            );
+            said = true;
+        }
+        let until = Instant::now() + opts.poll;
+        while Instant::now() < until && !opts.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// A generation's training steps: `opts.steps_per_generation`, at most
+/// `--max-sample-ratio` samples per new row (at least one step).
+fn steps_for(cfg: &RunConfig, opts: &TrainerOptions, new_rows: u64) -> u64 {
+    let mut steps = opts.steps_per_generation;
+    if opts.max_sample_ratio > 0.0 {
+        let cap =
+            (opts.max_sample_ratio * new_rows as f64 / cfg.train.batch_size as f64).ceil() as u64;
+        steps = steps.min(cap.max(1));
+    }
+    steps
+}
+
+/// Trains generation `g`: `steps` more steps of the work folder's training
+/// run (started from `init` when it has no checkpoint yet) on the cached
+/// shards of the window's generations; returns the checkpoint trained.
+fn train_generation<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    opts: &TrainerOptions,
+    g: u32,
+    steps: u64,
+    init: Option<&PathBuf>,
+    ingested: &Ingested,
+) -> Result<PathBuf, Error>
+where
+    G::State: AlphaBetaState,
+{
+    let train_dir = opts.work.join("train");
+    let data: Vec<PathBuf> = (0..g)
+        .filter(|k| opts.window_generations == 0 || *k + opts.window_generations >= g)
+        .map(|k| cache_dir(&opts.work).join(gen_name(k)))
+        .filter(|d| d.is_dir())
+        .collect();
+    let last = train::latest_checkpoint(&train_dir);
+    let resume = last.is_some();
+    let done = last.map_or(0, |(_, i)| i.step);
+    let train_opts = train::RunOptions {
+        run_dir: train_dir.clone(),
+        data,
+        resume,
+        steps: Some(done + steps),
+        init: if resume { None } else { init.cloned() },
+        stop_after: None,
+        config_text: Some(opts.config_text.clone()),
+    };
+    eprintln!(
+        "trainer: generation {g}: training {steps} steps on {} games ({} rows)",
+        ingested.games, ingested.rows
+    );
+    let trained = train::train(game, &cfg.model, &cfg.train, &train_opts, &mut |_| {})?;
+    if trained.steps_run > 0 {
+        eprintln!(
+            "trainer: generation {g}: {:.0} samples/s, waiting for data {:.0}% of the time",
+            trained.samples_per_s(),
+            trained.data_wait_share() * 100.0
+        );
+    }
+    let (latest, _) =
+        train::latest_checkpoint(&train_dir).ok_or(Error::NoCheckpoint { dir: train_dir })?;
+    Ok(latest)
+}
+
+/// Plays generation `g`'s network (`latest`) against the one before it
+/// (`--matches`) and says the results.
+fn play_matches<G: Game>(
+    game: &G,
+    cfg: &RunConfig,
+    opts: &TrainerOptions,
+    g: u32,
+    latest: &Path,
+) -> Result<(), Error>
+where
+    G::State: AlphaBetaState,
+{
+    let previous = download_network(
+        opts.store,
+        &read_manifest(opts.store, g - 1)?,
+        &opts.work.join("previous"),
+    )?;
+    let r = super::matches::play(game, cfg, opts.store, g, latest, &previous)?;
+    for (opponent, w, d, l) in &r.results {
+        eprintln!("trainer: {} vs {opponent}: +{w} ={d} -{l}", gen_name(g));
+    }
+    Ok(())
 }

@@ -85,11 +85,10 @@ pub fn old_object(store: &Store) -> Result<Option<String>, Error> {
 pub fn refuse_old(store: &Store) -> Result<(), Error> {
     match old_object(store)? {
         None => Ok(()),
-        Some(key) => Err(Error::input(format!(
-            "{}: {} ({key})",
-            store.url(),
-            old_layout_message(store.url())
-        ))),
+        Some(key) => Err(Error::OldLayout {
+            url: store.url().to_string(),
+            key,
+        }),
     }
 }
 
@@ -99,10 +98,12 @@ pub fn upgrade(run: &str) -> Result<UpgradeReport, Error> {
     let local = local_folder(run);
     if let Some(dir) = &local {
         if !dir.is_dir() {
-            return Err(Error::input(format!("{run}: no such folder")));
+            return Err(Error::NoSuchFolder {
+                run: run.to_string(),
+            });
         }
     }
-    let store = Store::open(run).map_err(|e| Error::input(e.to_string()))?;
+    let store = Store::open(run).map_err(Error::BadStore)?;
     let mut report = UpgradeReport {
         run: run.to_string(),
         ..UpgradeReport::default()
@@ -156,16 +157,25 @@ fn move_object(store: &Store, old: &str, rename: &v1::Rename) -> Result<bool, Er
     let bytes = match rename {
         v1::Rename::Same(_) => bytes,
         v1::Rename::Manifest(_) => {
-            let mut m: Manifest = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::failed(format!("{url}: {old}: not a manifest: {e}")))?;
+            let mut m: Manifest = serde_json::from_slice(&bytes).map_err(|source| Error::NotA {
+                url: url.to_string(),
+                key: old.to_string(),
+                what: "a manifest",
+                source,
+            })?;
             if let Some(r) = v1::rename(&m.weights) {
                 m.weights = r.key().to_string();
             }
             pretty(&m)?
         }
         v1::Rename::Matches(_) => {
-            let mut m: GenerationMatches = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::failed(format!("{url}: {old}: not match results: {e}")))?;
+            let mut m: GenerationMatches =
+                serde_json::from_slice(&bytes).map_err(|source| Error::NotA {
+                    url: url.to_string(),
+                    key: old.to_string(),
+                    what: "match results",
+                    source,
+                })?;
             for r in &mut m.results {
                 r.0 = v1::rename_player(&r.0);
             }
@@ -180,9 +190,11 @@ fn move_object(store: &Store, old: &str, rename: &v1::Rename) -> Result<bool, Er
         PutOutcome::AlreadyExists => {
             let theirs = patiently(store, "reading a new object", |s| s.get(new))?;
             if theirs.as_deref() != Some(&bytes[..]) {
-                return Err(Error::failed(format!(
-                    "{url}: {old} and {new} both exist and differ: the run was written in both layouts; nothing was deleted"
-                )));
+                return Err(Error::BothLayouts {
+                    url: url.to_string(),
+                    old: old.to_string(),
+                    new: new.to_string(),
+                });
             }
             false
         }
@@ -192,7 +204,7 @@ fn move_object(store: &Store, old: &str, rename: &v1::Rename) -> Result<bool, Er
 }
 
 fn pretty(v: &impl Serialize) -> Result<Vec<u8>, Error> {
-    serde_json::to_vec_pretty(v).map_err(|e| Error::failed(e.to_string()))
+    serde_json::to_vec_pretty(v).map_err(Error::from)
 }
 
 /// Rewrites an old `LATEST` (`g000003`) with the new name.

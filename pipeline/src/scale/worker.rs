@@ -72,14 +72,13 @@ pub fn index(flag: Option<u32>) -> Result<u32, Error> {
         "TRIAD_WORKER",
     ] {
         if let Ok(v) = std::env::var(var) {
-            return v.trim().parse().map_err(|_| {
-                Error::input(format!("{var}={v:?} is not a worker index (a number)"))
-            });
+            return v
+                .trim()
+                .parse()
+                .map_err(|_| Error::WorkerIndex { var, value: v });
         }
     }
-    Err(Error::input(
-        "no worker index: give --worker N, or run under a scheduler that sets SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX",
-    ))
+    Err(Error::NoWorkerIndex)
 }
 
 /// The default work folder of worker `index`'s `incarnation`, under the
@@ -206,8 +205,7 @@ where
         report.play_seconds += t.elapsed().as_secs_f64();
         let t = Instant::now();
         for shard in &played.shards {
-            let bytes = std::fs::read(&shard.path)
-                .map_err(|e| Error::failed(format!("{}: {e}", shard.path.display())))?;
+            let bytes = std::fs::read(&shard.path).map_err(Error::io(&shard.path))?;
             let key = layout::worker_shard(*g, opts.worker, &opts.incarnation, seq);
             let size = bytes.len() as u64;
             // Only this incarnation writes this key: "already exists" is
