@@ -75,10 +75,12 @@ pub enum PlayerError {
     /// A network player where no networks can be built (`eval` alone).
     #[error("network player `{spec}` is not available here")]
     NoNetworks { spec: String },
-    /// The network factory's refusal ([`crate::arena::players::NetFactory`]
-    /// reports its errors as text: a checkpoint of another game, ...).
-    #[error("{0}")]
-    Network(String),
+    /// The network factory's refusal ([`crate::arena::players::NetFactory`]:
+    /// a checkpoint of another game, a symmetry the game does not have,
+    /// ...), typed by the crate that builds network players (`eval` does
+    /// not depend on torch).
+    #[error(transparent)]
+    Network(Box<dyn std::error::Error + Send + Sync>),
     /// A player chose a move the game refuses.
     #[error("{player} played an illegal move: {source}")]
     IllegalMove {
@@ -127,20 +129,5 @@ impl EvalError {
     /// The message alone (what `Display` writes).
     pub fn message(&self) -> String {
         self.to_string()
-    }
-}
-
-/// For the callers that still carry errors as text (the network players
-/// of `pipeline`, `bench`): the message.
-impl From<EvalError> for String {
-    fn from(e: EvalError) -> String {
-        e.to_string()
-    }
-}
-
-/// For the callers that still carry errors as text: the message.
-impl From<PlayerError> for String {
-    fn from(e: PlayerError) -> String {
-        e.to_string()
     }
 }

@@ -183,7 +183,7 @@ where
         &opts,
         &mut |_| true,
     )?;
-    Some(played.map_err(PlayerError::Network).and_then(|games| {
+    Some(played.and_then(|games| {
         let mut missed = Vec::new();
         for g in &games {
             let chosen =

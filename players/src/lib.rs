@@ -9,11 +9,13 @@
 //! The modules use each other one way: `spec` and `leafhint` at the
 //! bottom, `lockstep` over `spec`, `net` over both.
 
+mod error;
 pub mod leafhint;
 pub mod lockstep;
 pub mod net;
 pub mod spec;
 
+pub use error::{BatchingError, Error};
 pub use leafhint::{quiescence_hint, QuiescenceHint, HINT_SCALE};
 pub use net::{factory, factory_with, Batching, NetPlayer, NetPlayers};
 pub use spec::{player_search, search_config, selfplay_net_spec, symmetry_use, SymmetryError};

@@ -20,9 +20,11 @@
 //! numbers can differ in the last bit between batches of other widths, so
 //! another count may play other games.)
 
+use crate::error::Error;
 use crate::spec::{player_search, search_config, symmetry_use};
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
 use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
+use eval::PlayerError;
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
 use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized};
 use model::Network;
@@ -64,7 +66,7 @@ struct Slot<G: Game> {
     game: History<G::State>,
     seats: [Seat<G>; 2],
     names: [String; 2],
-    end: Option<Result<Outcome, String>>,
+    end: Option<Result<Outcome, PlayerError>>,
 }
 
 impl<G: Game> Slot<G> {
@@ -89,7 +91,7 @@ pub fn run<G: Game>(
     openings: &[G::State],
     opts: &RunOptions,
     on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
-) -> Result<Vec<PlayedGame<G>>, String>
+) -> Result<Vec<PlayedGame<G>>, PlayerError>
 where
     G::State: AlphaBetaState,
 {
@@ -99,7 +101,7 @@ where
     tch::set_num_threads(1);
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a driver hands over each game as it ends.
-    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, String>>(0);
+    let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, PlayerError>>(0);
     let mut result = Ok(Vec::new());
     std::thread::scope(|scope| {
         for (d, nets) in networks.into_iter().enumerate() {
@@ -177,7 +179,7 @@ where
         openings: &[G::State],
         stop: &AtomicBool,
         send: &mut dyn FnMut(PlayedGame<G>) -> bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), PlayerError> {
         let mut next = 0;
         loop {
             if stop.load(Ordering::Relaxed) {
@@ -205,10 +207,11 @@ where
                 advance(slot, self.opts.max_plies);
             }
             for slot in self.slots.iter_mut() {
-                let Some(end) = slot.as_ref().and_then(|s| s.end.clone()) else {
+                if slot.as_ref().is_none_or(|s| s.end.is_none()) {
                     continue;
-                };
-                let s = slot.take().expect("a finished slot");
+                }
+                let Some(mut s) = slot.take() else { continue };
+                let Some(end) = s.end.take() else { continue };
                 let g = PlayedGame {
                     pairing: s.pairing,
                     game: s.game,
@@ -282,19 +285,16 @@ fn new_slot<G: Game>(
     p: Pairing,
     openings: &[G::State],
     opts: &RunOptions,
-) -> Result<Slot<G>, String>
+) -> Result<Slot<G>, PlayerError>
 where
     G::State: AlphaBetaState,
 {
     let seed = game_seed(opts, p.index);
     let opening = &openings[p.opening % openings.len()];
-    let seat = |spec: &PlayerSpec, seed: u64| -> Result<Seat<G>, String> {
+    let seat = |spec: &PlayerSpec, seed: u64| -> Result<Seat<G>, PlayerError> {
         Ok(match spec {
             PlayerSpec::Net(n) => {
-                let key = (
-                    n.path.clone(),
-                    symmetry_use(n, game).map_err(|e| e.to_string())?,
-                );
+                let key = (n.path.clone(), symmetry_use(n, game).map_err(Error::from)?);
                 Seat::Net(Box::new(net_seat(n, &key, keys, opening, seed)?))
             }
             other => Seat::Plain(build_player(game, other, seed, None)?),
@@ -317,12 +317,14 @@ fn net_seat<S: AlphaBetaState>(
     keys: &[NetKey],
     start: &S,
     seed: u64,
-) -> Result<NetSeat<S>, String> {
+) -> Result<NetSeat<S>, Error> {
     let config = search_config(spec);
     let net = keys
         .iter()
         .position(|k| k == key)
-        .ok_or_else(|| format!("network `{}` was not loaded", spec.path))?;
+        .ok_or_else(|| Error::NotLoaded {
+            path: spec.path.clone(),
+        })?;
     Ok(NetSeat {
         net,
         search: player_search(&config, start),
@@ -377,10 +379,10 @@ fn advance<G: Game>(slot: &mut Slot<G>, max_plies: usize) {
             }
         };
         if let Err(e) = slot.game.try_play(m) {
-            slot.end = Some(Err(format!(
-                "{} played an illegal move: {e}",
-                slot.names[side]
-            )));
+            slot.end = Some(Err(PlayerError::IllegalMove {
+                player: slot.names[side].clone(),
+                source: e,
+            }));
             return;
         }
     }

@@ -2,10 +2,12 @@
 //! MCTS (no root noise, the most visited move). They live here because the
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
+use crate::error::{BatchingError, Error};
 use crate::lockstep::{self, NetKey};
 use crate::spec::{player_search, search_config, symmetry_use};
 use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
+use eval::PlayerError;
 use game::{AlphaBetaState, Game, GameState, GameTag, History};
 use mcts::{Evaluator, NetworkEvaluator, Rng, Search, SearchParams, Symmetrized, SymmetryUse};
 use selfplay::EvalServer;
@@ -44,14 +46,14 @@ pub enum Batching {
 }
 
 impl std::str::FromStr for Batching {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Batching, String> {
+    type Err = BatchingError;
+    fn from_str(s: &str) -> Result<Batching, BatchingError> {
         match s {
             "lockstep" => Ok(Batching::Lockstep),
             "game" => Ok(Batching::Game),
-            other => Err(format!(
-                "unknown batching `{other}`: use `lockstep` or `game`"
-            )),
+            other => Err(BatchingError {
+                value: other.to_string(),
+            }),
         }
     }
 }
@@ -111,7 +113,7 @@ impl<S: GameState> NetPlayers<S> {
         tag: &GameTag,
         spec: &NetSpec,
         symmetries: SymmetryUse,
-    ) -> Result<Box<dyn Evaluator<S> + Send>, String> {
+    ) -> Result<Box<dyn Evaluator<S> + Send>, Error> {
         let inner = self.network(tag, &spec.path)?;
         Ok(if symmetries == SymmetryUse::Average(1) {
             inner
@@ -122,19 +124,12 @@ impl<S: GameState> NetPlayers<S> {
 
     /// An evaluator of the checkpoint at `path`, which must be a network
     /// of `tag`'s game and variant.
-    fn network(&self, tag: &GameTag, path: &str) -> Result<Box<dyn Evaluator<S> + Send>, String> {
-        let load = || {
-            model::Network::load(Path::new(path), tag, self.device)
-                .map(|(net, _)| net)
-                .map_err(|e| e.to_string())
-        };
+    fn network(&self, tag: &GameTag, path: &str) -> Result<Box<dyn Evaluator<S> + Send>, Error> {
+        let load = || model::Network::load(Path::new(path), tag, self.device).map(|(net, _)| net);
         if !self.shared {
             return Ok(Box::new(NetworkEvaluator::new(load()?)));
         }
-        let mut servers = self
-            .servers
-            .lock()
-            .map_err(|_| "net players: a game thread panicked")?;
+        let mut servers = self.servers.lock().map_err(|_| Error::Poisoned)?;
         let server = match servers.get(path) {
             Some(s) => s.clone(),
             None => {
@@ -151,14 +146,16 @@ impl<G: Game> NetFactory<G> for NetPlayers<G::State>
 where
     G::State: AlphaBetaState,
 {
-    fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String> {
+    fn build(
+        &self,
+        game: &G,
+        spec: &NetSpec,
+        seed: u64,
+    ) -> Result<Box<dyn Player<G>>, PlayerError> {
         let config = search_config(spec);
+        let symmetries = symmetry_use(spec, game).map_err(Error::from)?;
         Ok(Box::new(NetPlayer {
-            evaluator: self.evaluator(
-                &GameTag::of(game),
-                spec,
-                symmetry_use(spec, game).map_err(|e| e.to_string())?,
-            )?,
+            evaluator: self.evaluator(&GameTag::of(game), spec, symmetries)?,
             search: player_search(&config, &game.start()),
             sims: spec.sims,
             rng: Rng::new(seed),
@@ -177,7 +174,7 @@ where
         openings: &[G::State],
         opts: &RunOptions,
         on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
-    ) -> Option<Result<Vec<PlayedGame<G>>, String>> {
+    ) -> Option<Result<Vec<PlayedGame<G>>, PlayerError>> {
         if self.shared || self.batching == Batching::Game {
             return None;
         }
@@ -189,7 +186,7 @@ where
             let PlayerSpec::Net(n) = spec else { continue };
             let key = match symmetry_use(n, game) {
                 Ok(k) => (n.path.clone(), k),
-                Err(e) => return Some(Err(e.to_string())),
+                Err(e) => return Some(Err(Error::from(e).into())),
             };
             if !keys.contains(&key) {
                 keys.push(key);
@@ -202,7 +199,7 @@ where
             for key in &keys {
                 match model::Network::load(Path::new(&key.0), &tag, self.device) {
                     Ok((net, _)) => nets.push((key.clone(), net)),
-                    Err(e) => return Some(Err(e.to_string())),
+                    Err(e) => return Some(Err(Error::from(e).into())),
                 }
             }
             networks.push(nets);

@@ -105,7 +105,10 @@ mod tests {
     #[test]
     fn leaf_eval_is_a_weight_and_the_loop_passes_it_on() {
         let spec = |o: &str| -> Result<NetSpec, String> {
-            match format!("net:x.safetensors,sims=8,{o}").parse()? {
+            match format!("net:x.safetensors,sims=8,{o}")
+                .parse()
+                .map_err(|e: eval::EvalError| e.to_string())?
+            {
                 PlayerSpec::Net(n) => Ok(n),
                 other => panic!("{other}"),
             }

@@ -103,7 +103,7 @@ fn a_batched_suite_counts_what_one_position_at_a_time_counts() {
             game: &Piratechnics,
             spec: &NetSpec,
             seed: u64,
-        ) -> Result<Box<dyn Player<Piratechnics>>, String> {
+        ) -> Result<Box<dyn Player<Piratechnics>>, eval::PlayerError> {
             self.0.build(game, spec, seed)
         }
     }

@@ -21,13 +21,14 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError>
 where
     G::State: AlphaBetaState,
 {
-    let (names, players) = parse_players(&args.players).map_err(CliError::input)?;
+    let (names, players) =
+        parse_players(&args.players).map_err(|e| CliError::input(e.to_string()))?;
     let sprt = args
         .sprt
         .as_deref()
         .map(parse_sprt)
         .transpose()
-        .map_err(CliError::input)?;
+        .map_err(|e| CliError::input(e.to_string()))?;
     if sprt.is_some() && players.len() != 2 {
         return Err(CliError::input("--sprt needs exactly two players"));
     }

@@ -45,7 +45,10 @@ where
             print!("\n{}", session.diagram());
         }
         show = true;
-        match session.step().map_err(CliError::failed)? {
+        match session
+            .step()
+            .map_err(|e| CliError::failed(e.to_string()))?
+        {
             Step::Over(text) => {
                 println!("{text}");
                 return Ok(());

@@ -216,7 +216,7 @@ where
     if let Some(nets) = nets.filter(|_| players.iter().any(|p| matches!(p, PlayerSpec::Net(_)))) {
         if let Some(played) = nets.run_match(game, players, schedule, openings, opts, &mut on_game)
         {
-            return played.map_err(|e| PlayerError::Network(e).into());
+            return played.map_err(Into::into);
         }
     }
     let next = AtomicUsize::new(0);

@@ -352,7 +352,8 @@ pub fn parse_players(items: &[String]) -> Result<(Vec<String>, Vec<PlayerSpec>),
 pub trait NetFactory<G: Game>: Sync {
     /// A new player for `spec` in games of `game` (its variant), seeded with
     /// `seed`. A checkpoint of another game or variant is an error.
-    fn build(&self, game: &G, spec: &NetSpec, seed: u64) -> Result<Box<dyn Player<G>>, String>;
+    fn build(&self, game: &G, spec: &NetSpec, seed: u64)
+        -> Result<Box<dyn Player<G>>, PlayerError>;
 
     /// Plays a whole match whose players include networks, its games in
     /// lockstep so that their leaves go through each network in batches,
@@ -366,7 +367,7 @@ pub trait NetFactory<G: Game>: Sync {
         _openings: &[G::State],
         _opts: &super::RunOptions,
         _on_game: &mut dyn FnMut(&super::PlayedGame<G>) -> bool,
-    ) -> Option<Result<Vec<super::PlayedGame<G>>, String>> {
+    ) -> Option<Result<Vec<super::PlayedGame<G>>, PlayerError>> {
         None
     }
 }
@@ -395,7 +396,7 @@ where
             }
         },
         PlayerSpec::Net(n) => match nets {
-            Some(f) => f.build(game, n, seed).map_err(PlayerError::Network)?,
+            Some(f) => f.build(game, n, seed)?,
             None => {
                 return Err(PlayerError::NoNetworks {
                     spec: spec.to_string(),
