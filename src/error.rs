@@ -48,13 +48,13 @@ impl From<train::TrainError> for CliError {
     }
 }
 
-/// A benchmark harness: bad input, a failed measurement, or the pipeline's.
+/// A benchmark harness: bad input, a failed measurement, or a lower
+/// layer's error, each with its exit status.
 impl From<bench::Error> for CliError {
     fn from(e: bench::Error) -> CliError {
-        match e {
-            bench::Error::Input(m) => CliError::input(m),
-            bench::Error::Failed(m) => CliError::failed(m),
-            bench::Error::Pipeline(e) => e.into(),
+        CliError {
+            code: e.exit_code(),
+            message: e.to_string(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! position, and the opening-tree time, on synthetic games from random
 //! playouts.
 
-use crate::Error;
+use crate::{Error, Measurement};
 use data::openings::{read_opening_games, OpeningTree};
 use data::synthetic::{random_game, DEFAULT_MAX_PLIES};
 use data::{list_shards, ShardReader, ShardWriter};
@@ -73,7 +73,7 @@ pub fn run<G: Game>(
     dir: &Path,
     bar: &ProgressBar,
 ) -> Result<DataFigures, Error> {
-    let fail = |e: data::DataError| Error::failed(e.to_string());
+    let fail = Error::Data;
     // 1. Games (not timed).
     let start = game.start();
     let gen_bar = phase(bar, options.positions, "generating");
@@ -136,16 +136,16 @@ pub fn run<G: Game>(
     let read_s = t.elapsed().as_secs_f64();
     read_bar.finish_and_clear();
     if read_rows != rows {
-        return Err(Error::failed(format!(
-            "wrote {rows} rows, read {read_rows}"
-        )));
+        return Err(Error::Measurement(Measurement::RowsLost {
+            written: rows as u64,
+            read: read_rows as u64,
+        }));
     }
 
     // 4. Opening tree, as `triad openings` computes it.
     let t = Instant::now();
     let opening_games = read_opening_games(&shards, options.plies, |_| {}).map_err(fail)?;
-    let tree = OpeningTree::build(game, &opening_games, options.plies, |p, m| p.move_text(m))
-        .map_err(Error::failed)?;
+    let tree = OpeningTree::build(game, &opening_games, options.plies, |p, m| p.move_text(m))?;
     let openings_s = t.elapsed().as_secs_f64();
 
     Ok(DataFigures {

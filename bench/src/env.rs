@@ -144,10 +144,16 @@ pub fn run<G: Game>(
     bar: &ProgressBar,
 ) -> Result<EnvFigures, Error> {
     if !(options.seconds > 0.0 && options.seconds.is_finite()) {
-        return Err(Error::input("--seconds must be a positive number"));
+        return Err(Error::Flag {
+            flags: "--seconds",
+            requirement: "a positive number",
+        });
     }
     if options.rounds == 0 || options.batch == 0 {
-        return Err(Error::input("--rounds and --batch must be at least 1"));
+        return Err(Error::Flag {
+            flags: "--rounds and --batch",
+            requirement: "at least 1",
+        });
     }
     let budget = Duration::from_secs_f64(options.seconds);
     let plane_len = game.encoding().plane_len();
@@ -234,7 +240,7 @@ mod tests {
             };
             assert!(matches!(
                 run(&Connect4::standard(), &options, &bar),
-                Err(Error::Input(_))
+                Err(Error::Flag { .. })
             ));
         }
     }

@@ -188,18 +188,24 @@ fn prepare(
         match &game {
             None => game = Some(name_of_game),
             Some(g) if *g != name_of_game => {
-                return Err(Error::input(format!(
-                    "{}: game `{name_of_game}`, but the first run file's is `{g}`; compare run files of one game",
-                    path.display()
-                )))
+                return Err(Error::OtherGame {
+                    path: path.clone(),
+                    game: name_of_game.to_string(),
+                    first: g.to_string(),
+                })
             }
             Some(_) => {}
         }
-        let mut table: toml::Table = toml::from_str(&loaded.text)
-            .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+        let mut table: toml::Table =
+            toml::from_str(&loaded.text).map_err(|source| Error::RunFile {
+                path: path.clone(),
+                source,
+            })?;
         table.insert("seed".into(), toml::Value::Integer(seed as i64));
-        let text = toml::to_string(&table)
-            .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+        let text = toml::to_string(&table).map_err(|source| Error::RunFileText {
+            path: path.clone(),
+            source,
+        })?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -211,10 +217,12 @@ fn prepare(
             k += 1;
         }
         let dir = options.out.join(&name);
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(&dir).map_err(|source| Error::CreateFolder {
+            path: dir.clone(),
+            source,
+        })?;
         let copy = dir.join("run.toml");
-        pipeline::run::write_atomic(&copy, &text).map_err(|e| Error::failed(e.to_string()))?;
+        pipeline::run::write_atomic(&copy, &text)?;
         let generations = generations_done(&dir)?;
         runs.push(Run {
             name,
@@ -242,7 +250,10 @@ fn run_loop(exe: &Path, r: &Run) -> Result<(), Error> {
         .create(true)
         .append(true)
         .open(&log_path)
-        .map_err(|e| Error::failed(format!("{}: {e}", log_path.display())))?;
+        .map_err(|source| Error::Io {
+            path: log_path.clone(),
+            source,
+        })?;
     let status = Command::new(exe)
         .arg("loop")
         .arg("--config")
@@ -255,13 +266,13 @@ fn run_loop(exe: &Path, r: &Run) -> Result<(), Error> {
         .stdout(Stdio::null())
         .stderr(log)
         .status()
-        .map_err(|e| Error::failed(format!("cannot start triad loop: {e}")))?;
+        .map_err(|source| Error::StartLoop { source })?;
     if !status.success() {
-        return Err(Error::failed(format!(
-            "{}: triad loop failed ({status}); its log is {}",
-            r.name,
-            log_path.display()
-        )));
+        return Err(Error::LoopFailed {
+            run: r.name.clone(),
+            status,
+            log: log_path,
+        });
     }
     Ok(())
 }
@@ -273,7 +284,7 @@ fn seconds_used(dir: &Path) -> Result<f64, Error> {
 
 /// The run's `timings.csv`.
 fn timings(dir: &Path) -> Result<Timings, Error> {
-    Timings::read(&dir.join("run")).map_err(|e| Error::failed(e.to_string()))
+    Ok(Timings::read(&dir.join("run"))?)
 }
 
 /// A CSV's header and rows of numbers (an empty cell or text: `None`).
@@ -285,7 +296,12 @@ fn read_table(path: &Path) -> Result<Table, Error> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
-        Err(e) => return Err(Error::failed(format!("{}: {e}", path.display()))),
+        Err(source) => {
+            return Err(Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
     };
     let mut lines = text.lines();
     let header: Vec<String> = lines
@@ -386,5 +402,5 @@ fn draw(runs: &[Run], curves: &[Vec<Point>], out: &Path) -> Result<(), Error> {
             panels.push(panel);
         }
     }
-    train::plot::render(&panels, out).map_err(Error::input)
+    Ok(train::plot::render(&panels, out)?)
 }

@@ -114,9 +114,12 @@ pub fn run<G: Game>(
     bar: &ProgressBar,
 ) -> Result<ModelFigures, Error> {
     if options.max_batch == Some(0) {
-        return Err(Error::input("--max-batch must be at least 1"));
+        return Err(Error::Flag {
+            flags: "--max-batch",
+            requirement: "at least 1",
+        });
     }
-    let net = Network::new(config, game.encoding(), 0).map_err(|e| Error::input(e.to_string()))?;
+    let net = Network::new(config, game.encoding(), 0)?;
     let on_cpu = net.device() == tch::Device::Cpu;
     let cap = options
         .max_batch

@@ -88,8 +88,7 @@ where
             bar.set_message(name.to_string());
             bar.inc(1);
         },
-    )
-    .map_err(|e| Error::input(e.to_string()))?;
+    )?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     Ok(PonsFigures {

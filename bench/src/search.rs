@@ -65,7 +65,10 @@ where
 {
     let positions = game.bench_positions();
     if options.nodes == 0 || options.movetime == 0 {
-        return Err(Error::input("--nodes and --movetime must be positive"));
+        return Err(Error::Flag {
+            flags: "--nodes and --movetime",
+            requirement: "positive",
+        });
     }
     bar.set_length(positions.len() as u64 + 1);
     let mut total_nodes = 0u64;

@@ -4,7 +4,7 @@
 //! batching design (ARCHITECTURE.md).
 
 use crate::timing::measure;
-use crate::Error;
+use crate::{Error, Measurement};
 use game::{Game, GameState};
 use indicatif::ProgressBar;
 use model::{Encoder, ModelConfig};
@@ -193,7 +193,7 @@ fn warm_up<G: Game>(
         driver.round(&mut warm_up, &mut finished);
     }
     if pool.kept.is_empty() {
-        return Err(Error::failed("self-play asked the network nothing"));
+        return Err(Error::Measurement(Measurement::NothingEvaluated));
     }
     Ok(pool)
 }

@@ -11,7 +11,7 @@
 //! result.
 
 use crate::timing::spread;
-use crate::Error;
+use crate::{Error, Measurement};
 use data::{ReplayWindow, WindowOptions};
 use game::{Game, GameTag};
 use indicatif::ProgressBar;
@@ -89,9 +89,10 @@ impl TrainFigures {
     pub fn check(&self) -> Result<(), Error> {
         let ratio = self.ratio;
         if ratio > MAX_HONEST_RATIO {
-            return Err(Error::failed(format!(
-                "failed measurement: the training loop, a superset of the raw step, measured {ratio:.3} times as fast (> {MAX_HONEST_RATIO}); the machine's load changed between slices or the phases do different work"
-            )));
+            return Err(Error::Measurement(Measurement::SupersetFaster {
+                ratio,
+                limit: MAX_HONEST_RATIO,
+            }));
         }
         Ok(())
     }
@@ -103,10 +104,6 @@ struct Slices {
     train: Vec<f64>,
     encode: f64,
     rows: usize,
-}
-
-fn input(e: impl std::fmt::Display) -> Error {
-    Error::input(e.to_string())
 }
 
 /// Measures the raw step and the training loop of the run configuration
@@ -200,9 +197,10 @@ where
     } else {
         options.data.clone()
     };
-    let window = ReplayWindow::load_for(&data, tc.window, &GameTag::of(game)).map_err(input)?;
+    let window =
+        ReplayWindow::load_for(&data, tc.window, &GameTag::of(game)).map_err(Error::Window)?;
     if window.is_empty() {
-        return Err(Error::input("no rows to train on"));
+        return Err(Error::Measurement(Measurement::NoRows));
     }
     let window_options = train::window_options(game, tc);
     let cheap = tc.cheap_search_weight as f32;
@@ -235,7 +233,7 @@ where
     let encode =
         warm.iter().map(|b| b.rows).sum::<usize>() as f64 / t.elapsed().as_secs_f64().max(1e-9);
     if warm.iter().all(|b| b.rows == 0) {
-        return Err(Error::failed("no decodable batch in the rows"));
+        return Err(Error::Measurement(Measurement::NoBatch));
     }
     let t = Instant::now();
     for b in &warm {
