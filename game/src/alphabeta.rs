@@ -205,10 +205,20 @@ pub trait CaptureFacts: AlphaBetaState {
     fn is_losing_capture(&self, m: Self::Move, after: &Self) -> bool;
 }
 
+/// Keeps [`CaptureRules`] and [`SolverSlot`] to the types of this module.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::HasCaptures {}
+    impl Sealed for super::NoCaptures {}
+    impl Sealed for super::HasSolver {}
+    impl Sealed for super::NoSolver {}
+}
+
 /// How the engine reads a game's captures ([`AlphaBetaState::Captures`]):
-/// implemented by [`HasCaptures`] and [`NoCaptures`] alone, which is how
-/// generic code tells the two kinds of game apart without specialization.
-pub trait CaptureRules<S: GameState> {
+/// implemented by [`HasCaptures`] and [`NoCaptures`] alone (sealed), which
+/// is how generic code tells the two kinds of game apart without
+/// specialization.
+pub trait CaptureRules<S: GameState>: sealed::Sealed {
     /// [`CaptureFacts::in_check`].
     fn in_check(pos: &S) -> bool;
     /// [`CaptureFacts::is_quiescence_move`].
@@ -287,8 +297,8 @@ pub trait ExactSolver: AlphaBetaState {
 }
 
 /// How generic code reaches a game's solver ([`AlphaBetaState::Solver`]):
-/// implemented by [`HasSolver`] and [`NoSolver`] alone.
-pub trait SolverSlot<S: GameState> {
+/// implemented by [`HasSolver`] and [`NoSolver`] alone (sealed).
+pub trait SolverSlot<S: GameState>: sealed::Sealed {
     /// The solver, `None` for [`NoSolver`].
     fn player(depth: Option<u32>, seed: u64) -> Option<Box<dyn PerfectPlayer<S>>>;
 }
