@@ -18,6 +18,10 @@ pub enum Error {
     /// A run file's key or value that is wrong (bad input).
     #[error(transparent)]
     Config(#[from] runfile::ConfigError),
+    /// Bad input to a role: a flag, shards, record files, a run file's
+    /// game (exit 2, but for records none of which could be imported).
+    #[error(transparent)]
+    Request(#[from] crate::InputError),
     /// A game that cannot be built (of a section, a flag, shards): bad
     /// input.
     #[error(transparent)]
@@ -305,6 +309,7 @@ impl Error {
     /// failure while working (exit 1).
     pub fn is_input(&self) -> bool {
         match self {
+            Error::Request(e) => e.is_input(),
             Error::Input(_)
             | Error::Config(_)
             | Error::Game(_)

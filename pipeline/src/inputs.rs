@@ -2,13 +2,13 @@
 //! URL replaced by its local cache folder (with a progress bar while many
 //! shards download), the shards of a range of generations with a one-line
 //! error when there are none, and a run in a store pulled into its local
-//! mirror. Errors are [`Error::Input`] (exit 2) naming the flag or path.
+//! mirror. Errors are [`InputError`]s (exit 2) naming the flag or path.
 
 use std::path::PathBuf;
 
 use crate::scale::cache::{self, Fetching};
 use crate::scale::mirror::Mirror;
-use crate::Error;
+use crate::{Error, InputError};
 use data::{list_shards, list_shards_in, Generations, ShardFile};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -16,14 +16,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// first; of the generations in `range`, if given), as a bad-input error
 /// when a path is missing or none is found.
 pub fn shards_of(paths: &[PathBuf], range: Option<&Generations>) -> Result<Vec<ShardFile>, Error> {
-    let input = |e: data::DataError| Error::Input(e.to_string());
+    let input = |e: data::DataError| Error::from(InputError::Shards(e));
     let local = localize(paths)?;
     let paths = local.as_slice();
     let shards = match range {
         None => list_shards(paths).map_err(input)?,
-        Some(r) => {
-            list_shards_in(paths, r).map_err(|e| Error::Input(format!("--generations {r}: {e}")))?
-        }
+        Some(r) => list_shards_in(paths, r).map_err(|source| InputError::Generations {
+            range: r.to_string(),
+            source,
+        })?,
     };
     if shards.is_empty() {
         let places = paths
@@ -31,8 +32,8 @@ pub fn shards_of(paths: &[PathBuf], range: Option<&Generations>) -> Result<Vec<S
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(", ");
-        return Err(Error::Input(match range {
-            None => format!("no shards (*.parquet) found in {places}"),
+        return Err(Error::from(match range {
+            None => InputError::NoShards { places },
             Some(r) => {
                 let held: Vec<u32> = list_shards(paths)
                     .map_err(input)?
@@ -40,10 +41,16 @@ pub fn shards_of(paths: &[PathBuf], range: Option<&Generations>) -> Result<Vec<S
                     .filter_map(|s| s.generation)
                     .collect();
                 match (held.iter().min(), held.iter().max()) {
-                    (Some(a), Some(b)) => format!(
-                        "--generations {r}: no shards of those generations in {places} (it has generations {a}..{b})"
-                    ),
-                    _ => format!("--generations {r}: no shards (*.parquet) found in {places}"),
+                    (Some(&first), Some(&last)) => InputError::NoShardsOfGenerations {
+                        range: r.to_string(),
+                        places,
+                        first,
+                        last,
+                    },
+                    _ => InputError::NoShardsForGenerations {
+                        range: r.to_string(),
+                        places,
+                    },
                 }
             }
         }));
@@ -80,7 +87,10 @@ pub fn localize(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 /// Opens the run at `url` (`--run`) and pulls it into its local mirror
 /// ([`Mirror`]), saying so on stderr.
 pub fn pull_mirror(url: &str) -> Result<Mirror, Error> {
-    let store = store::Store::open(url).map_err(|e| Error::Input(format!("--run: {e}")))?;
+    let store = store::Store::open(url).map_err(|source| InputError::Store {
+        flag: "--run",
+        source,
+    })?;
     let local = cache::cache_dir(url).join("run");
     let (mirror, pulled) = Mirror::pull(store, local)?;
     eprintln!(
@@ -103,7 +113,7 @@ pub fn verified_data<G: game::Game>(
     data: Vec<PathBuf>,
     skip_bad: bool,
 ) -> Result<Vec<PathBuf>, Error> {
-    let shards = list_shards(&data).map_err(|e| Error::Input(e.to_string()))?;
+    let shards = list_shards(&data).map_err(InputError::Shards)?;
     let bar = if shards.len() >= 20 {
         crate::bar_with(
             shards.len() as u64,
@@ -132,11 +142,14 @@ pub fn verified_data<G: game::Game>(
                 });
                 bad += 1;
             }
-            Some(fault) => {
+            Some(_) => {
                 bar.finish_and_clear();
-                return Err(Error::Input(format!(
-                    "{fault}: this shard is not what its game's rules say, and is not trained on; `triad data verify` lists every fault, --skip-bad-shards trains on the other shards"
-                )));
+                // `first_fault` is the first of the check's faults.
+                return Err(InputError::BadShard {
+                    path: s.path.clone(),
+                    fault: Box::new(check.checked.faults[0].clone()),
+                }
+                .into());
             }
         }
     }
@@ -165,15 +178,17 @@ pub fn read_imports(
     out: &std::path::Path,
 ) -> Result<Imports, Error> {
     if out.exists() {
-        return Err(Error::Input(format!(
-            "{} exists: give --out a new file",
-            out.display()
-        )));
+        return Err(InputError::OutExists {
+            path: out.to_path_buf(),
+        }
+        .into());
     }
     let mut texts = Vec::with_capacity(files.len());
     for f in files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Error::Input(format!("cannot read {}: {e}", f.display())))?;
+        let text = std::fs::read_to_string(f).map_err(|source| InputError::Read {
+            path: f.clone(),
+            source,
+        })?;
         texts.push((f.display().to_string(), text));
     }
     let name = match game {
@@ -200,13 +215,10 @@ impl Imports {
         out: &std::path::Path,
         on_game: impl FnMut(),
     ) -> Result<(data::import::ImportReport, data::ShardSummary), Error> {
-        use data::import::{import, ImportError, ImportInput};
+        use data::import::{import, ImportInput};
         let inputs: Vec<ImportInput> = (self.texts.iter())
             .map(|(name, text)| ImportInput { name, text })
             .collect();
-        import(game, &inputs, options, out, on_game).map_err(|e| match e {
-            e @ ImportError::Nothing { .. } => Error::Failed(e.to_string()),
-            e => Error::Input(e.to_string()),
-        })
+        import(game, &inputs, options, out, on_game).map_err(|e| InputError::Import(e).into())
     }
 }

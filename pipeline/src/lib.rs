@@ -13,6 +13,7 @@
 pub mod config;
 mod error;
 pub mod files;
+mod input_error;
 pub mod inputs;
 pub mod layout;
 pub mod lock;
@@ -30,6 +31,7 @@ pub mod suite;
 
 pub use config::{GameSection, RunConfig};
 pub use error::Error;
+pub use input_error::InputError;
 pub use run::{
     bar_with, gen_name, match_game_id, network_path, selfplay_game_id, Loop, LoopConfig, Stage,
     State, Summary,

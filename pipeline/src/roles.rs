@@ -23,29 +23,38 @@ use store::Store;
 
 use crate::scale::{self, trainer, worker};
 use crate::suite::SuiteRecord;
-use crate::{load_run, Error, Loop, Run, RunConfig, Summary};
+use crate::{load_run, Error, InputError, Loop, Run, RunConfig, Summary};
 
 /// The poll and patience flags the trainer and the worker share, checked:
 /// the patience is set for the process ([`scale::set_patience`]).
 fn poll_and_patience(poll: f64, patience: f64, ratio: Option<f64>) -> Result<Duration, Error> {
     if !(poll.is_finite() && poll > 0.0) {
-        return Err(Error::input("--poll must be a positive number of seconds"));
+        return Err(Error::from(InputError::Flag {
+            flags: "--poll",
+            requirement: "a positive number of seconds",
+        }));
     }
     if let Some(r) = ratio {
         if !(r.is_finite() && r >= 0.0) {
-            return Err(Error::input("--max-sample-ratio must be a number ≥ 0"));
+            return Err(Error::from(InputError::Flag {
+                flags: "--max-sample-ratio",
+                requirement: "a number ≥ 0",
+            }));
         }
     }
     if !(patience.is_finite() && patience >= 0.0) {
-        return Err(Error::input("--patience must be a number of seconds ≥ 0"));
+        return Err(Error::from(InputError::Flag {
+            flags: "--patience",
+            requirement: "a number of seconds ≥ 0",
+        }));
     }
     scale::set_patience(Duration::from_secs_f64(patience));
     Ok(Duration::from_secs_f64(poll))
 }
 
 /// Opens the store of `--run` (or `--out`), naming the flag in the error.
-pub fn open_store(url: &str, flag: &str) -> Result<Store, Error> {
-    Store::open(url).map_err(|e| Error::input(format!("{flag}: {e}")))
+pub fn open_store(url: &str, flag: &'static str) -> Result<Store, Error> {
+    Store::open(url).map_err(|source| InputError::Store { flag, source }.into())
 }
 
 /// What `triad trainer` asks (the run file's `[loop]` values where absent).
@@ -214,14 +223,19 @@ pub fn prepare_worker(
 ) -> Result<Option<WorkerJob>, Error> {
     let index = worker::index(request.worker)?;
     if request.games_per_shard == 0 {
-        return Err(Error::input("--games-per-shard must be at least 1"));
+        return Err(Error::from(InputError::Flag {
+            flags: "--games-per-shard",
+            requirement: "at least 1",
+        }));
     }
     let poll = poll_and_patience(request.poll, request.patience, None)?;
     let store = open_store(url, "--run")?;
     let incarnation = scale::incarnation();
     let work = (request.work.clone()).unwrap_or_else(|| worker::default_work(index, &incarnation));
-    std::fs::create_dir_all(&work)
-        .map_err(|e| Error::input(format!("--work {}: {e}", work.display())))?;
+    std::fs::create_dir_all(&work).map_err(|source| InputError::Work {
+        path: work.clone(),
+        source,
+    })?;
     let Some(config) = worker::wait_for_config(&store, &work, poll, stop)? else {
         return Ok(None);
     };
@@ -230,7 +244,7 @@ pub fn prepare_worker(
         // This machine's device, whatever the run file says: GPU and CPU
         // workers share a run (checkpoints are stored device-free).
         run.config.model.device = device.clone();
-        (run.config.model.tch_device()).map_err(|e| Error::input(format!("--device: {e}")))?;
+        (run.config.model.tch_device()).map_err(|source| InputError::Device { source })?;
     }
     Ok(Some(WorkerJob {
         run,
@@ -299,13 +313,16 @@ pub fn prepare_loop(config: &Path, request: &LoopRequest) -> Result<Run, Error> 
     let mut file = load_run(config)?;
     if let Some(n) = request.generations {
         if n == 0 {
-            return Err(Error::input("--generations must be at least 1"));
+            return Err(Error::from(InputError::Flag {
+                flags: "--generations",
+                requirement: "at least 1",
+            }));
         }
         file.config.r#loop.generations = n;
     }
     if let Some(m) = request.minutes {
         file.config.r#loop.minutes = m;
-        (file.config.r#loop.validate()).map_err(|e| Error::input(format!("--minutes: {e}")))?;
+        (file.config.r#loop.validate()).map_err(|source| InputError::Minutes { source })?;
     }
     Ok(file)
 }
@@ -459,9 +476,10 @@ where
 {
     let (model_cfg, train_cfg, text) = train::run_configs(request.config.as_deref())?;
     if request.steps == Some(0) && (request.init.is_none() || request.resume) {
-        return Err(Error::input(
-            "--steps must be at least 1 (0 only with --init, to label the start network for this game's variant)",
-        ));
+        return Err(Error::from(InputError::Flag {
+            flags: "--steps",
+            requirement: "at least 1 (0 only with --init, to label the start network for this game's variant)",
+        }));
     }
     let total = request.steps.unwrap_or(train_cfg.steps);
     let bar = indicatif::ProgressBar::new(total);
@@ -479,14 +497,16 @@ where
     let _lock = crate::lock::RunLock::acquire(out, "triad train")?;
     let mut mix = Vec::with_capacity(request.mix.len());
     for part in &request.mix {
-        let any = registry::from_flag(&part.game)
-            .map_err(|e| Error::input(format!("--mix {}: {e}", part.game)))?;
+        let any = registry::from_flag(&part.game).map_err(|source| InputError::MixGame {
+            game: part.game.clone(),
+            source,
+        })?;
         let Some(other) = any.as_game::<G>() else {
-            return Err(Error::input(format!(
-                "--mix {}: not a variant of {} (the run's game)",
-                part.game,
-                G::NAME
-            )));
+            return Err(InputError::MixNotVariant {
+                game: part.game.clone(),
+                run_game: G::NAME,
+            }
+            .into());
         };
         let data = crate::inputs::verified_data(other, part.data.clone(), request.skip_bad_shards)?;
         mix.push(train::MixPart {
@@ -572,10 +592,16 @@ where
     G::State: AlphaBetaState,
 {
     if request.games == 0 {
-        return Err(Error::input("--games must be at least 1"));
+        return Err(Error::from(InputError::Flag {
+            flags: "--games",
+            requirement: "at least 1",
+        }));
     }
     if request.shard_games == 0 {
-        return Err(Error::input("--shard-games must be at least 1"));
+        return Err(Error::from(InputError::Flag {
+            flags: "--shard-games",
+            requirement: "at least 1",
+        }));
     }
     let job = crate::selfplay::Job {
         out: out.to_path_buf(),

@@ -1,11 +1,11 @@
 //! The run file as the commands read it: [`RunConfig`] checked in full
 //! (every section's values, `docs/config.md`) and its `[game]` built by
 //! the registry, once, before any work starts. Every mistake is a one-line
-//! [`Error::Input`] (exit 2) naming the file and the key, because a typo in
+//! [`InputError`] or a run file's [`runfile::ConfigError`] (exit 2) naming the file and the key, because a typo in
 //! a config must stop a run before it starts, not be silently ignored
 //! hours into it.
 
-use crate::{Error, GameSection, RunConfig};
+use crate::{Error, GameSection, InputError, RunConfig};
 use registry::AnyGame;
 use std::path::Path;
 
@@ -26,19 +26,28 @@ pub fn load_run(path: &Path) -> Result<Run, Error> {
     let game = config
         .game
         .build()
-        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
-    check_suite(&config, &game)
-        .map_err(|e| Error::Input(format!("{}: eval.suite: {e}", path.display())))?;
+        .map_err(|source| InputError::RunFileGame {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    check_suite(&config, &game).map_err(|source| InputError::RunFileSuite {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(Run { config, text, game })
 }
 
 /// The game of a run file's `[game]` section alone (PiRaTeKnIcS standard
 /// when absent). Errors name the file and the key (exit 2).
 pub fn load_game(path: &Path) -> Result<AnyGame, Error> {
-    let cfg: GameSection =
-        runfile::load_section(path, "game", |_| Ok(())).map_err(|e| Error::Input(e.to_string()))?;
-    cfg.build()
-        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))
+    let cfg: GameSection = runfile::load_section(path, "game", |_| Ok(()))?;
+    cfg.build().map_err(|source| {
+        InputError::RunFileGame {
+            path: path.to_path_buf(),
+            source,
+        }
+        .into()
+    })
 }
 
 impl GameSection {
