@@ -336,7 +336,7 @@ fn solver_players_play_perfectly_and_by_depth() {
 
     let pirate = piratechnics::Piratechnics::named("8x8", None).unwrap();
     let e = build_player(&pirate, &exact, 1, None).err().unwrap();
-    assert!(e.contains("no solver"), "{e}");
+    assert!(e.to_string().contains("no solver"), "{e}");
 }
 
 /// A suite folder that is not there, or a game without a suite, stops the
