@@ -130,15 +130,16 @@ impl EvalError {
     }
 }
 
-/// For the callers that still carry errors as text (the network players
-/// of `pipeline`, `bench`): the message.
+/// For the callers that still carry errors as text (`pipeline`'s network
+/// players: `players.rs` reads specs into `String` errors): the message.
 impl From<EvalError> for String {
     fn from(e: EvalError) -> String {
         e.to_string()
     }
 }
 
-/// For the callers that still carry errors as text: the message.
+/// For the callers that still carry errors as text (`pipeline`'s lockstep
+/// driver builds its plain players into `String` errors): the message.
 impl From<PlayerError> for String {
     fn from(e: PlayerError) -> String {
         e.to_string()
