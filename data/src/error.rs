@@ -112,28 +112,104 @@ pub enum RowProblem {
 /// adds the shard (as a [`DataError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    /// Rows or values that do not make a game.
-    #[error("{0}")]
-    Rows(String),
+    /// Row `ply` of game `game_id` that makes no sense.
+    #[error("game {game_id} ply {ply}: {fault}")]
+    Row {
+        game_id: u64,
+        ply: u32,
+        fault: RowFault,
+    },
+    /// A symmetry the game does not have.
+    #[error("symmetry {sym} out of range: {game} has {count}")]
+    Symmetry {
+        sym: usize,
+        /// `name/variant`.
+        game: String,
+        count: usize,
+    },
+    /// No rows where a game was expected.
+    #[error("a game needs at least one row")]
+    NoRows,
+    /// Rows of two games given as one.
+    #[error("rows of games {first} and {other} mixed")]
+    MixedGames { first: u64, other: u64 },
+    /// Rows of one id in two games or variants (`name/variant` each).
+    #[error("game {game_id}: rows of {first} and {other} mixed")]
+    MixedVariants {
+        game_id: u64,
+        first: String,
+        other: String,
+    },
+    /// A game's rows with a ply left out.
+    #[error("game {game_id}: ply {expected} missing (found ply {found} instead)")]
+    MissingPly {
+        game_id: u64,
+        expected: usize,
+        found: u32,
+    },
+    /// A game of a shard whose start position the game refuses (`start`:
+    /// the text, clipped).
+    #[error("{}: game {game_id}: bad start position {start:?}: {source}", shard.display())]
+    BadStart {
+        shard: PathBuf,
+        game_id: u64,
+        start: String,
+        source: game::GameError,
+    },
+    /// A game of a shard with a move its position does not allow.
+    #[error("{}: game {game_id} ply {ply}: move code {code} is not legal", shard.display())]
+    IllegalInShard {
+        shard: PathBuf,
+        game_id: u64,
+        ply: usize,
+        code: u32,
+    },
     /// A position or move of the game that the game refuses.
     #[error(transparent)]
     Game(#[from] game::GameError),
 }
 
-impl RecordError {
-    /// The message alone (what `Display` writes).
-    pub fn message(&self) -> &str {
-        match self {
-            RecordError::Rows(m) => m,
-            RecordError::Game(e) => e.message(),
-        }
-    }
+/// What is wrong with one row of a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RowFault {
+    #[error("empty game or variant name")]
+    EmptyName,
+    #[error("{found} visit counts for {legal} legal moves")]
+    Visits { found: usize, legal: usize },
+    #[error("{found} policy targets for {legal} legal moves")]
+    Policy { found: usize, legal: usize },
+    #[error("repetitions is 0 (a position has occurred at least once)")]
+    ZeroRepetitions,
+    /// A result and a termination that do not go together (`result`: as
+    /// written, `*` for none).
+    #[error("result {result} with termination {termination} (`*` goes with unfinished and only with it)")]
+    ResultTermination {
+        result: String,
+        termination: game::Termination,
+    },
+    /// A row of another game or variant than the one reading it (each
+    /// `name/variant`).
+    #[error("a {row} row read as {game}")]
+    OtherGame { row: String, game: String },
+    #[error("bad position {position:?}: {source}")]
+    BadPosition {
+        position: String,
+        source: game::GameError,
+    },
+    #[error("bad move code {0}")]
+    MoveCode(u32),
+    #[error("row position {row} differs from the replayed position {replayed}")]
+    Position { row: String, replayed: String },
+    #[error("row says repetition {row} of its position, the game's history {history}")]
+    Repetition { row: u32, history: u32 },
+    #[error("chosen move code {0} is not legal")]
+    IllegalChosen(u32),
 }
 
-/// For the callers that still carry errors as text: the message.
-impl From<RecordError> for String {
-    fn from(e: RecordError) -> String {
-        e.to_string()
+impl RecordError {
+    /// The message alone (what `Display` writes).
+    pub fn message(&self) -> String {
+        self.to_string()
     }
 }
 
@@ -143,9 +219,10 @@ impl From<RecordError> for String {
 #[error("{0}")]
 pub struct ChartError(pub String);
 
-/// For the callers that still carry errors as text: the message.
-impl From<ChartError> for String {
-    fn from(e: ChartError) -> String {
-        e.0
+/// For the callers that still carry errors as text (`bench`'s data
+/// benchmark): the message.
+impl From<RecordError> for String {
+    fn from(e: RecordError) -> String {
+        e.to_string()
     }
 }

@@ -11,36 +11,30 @@ use crate::reader::{ShardFile, ShardReader};
 use crate::record::GameRecord;
 
 /// Why a game could not be taken out of a set of shards.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum FindGameError {
-    /// A shard could not be read (the message names it).
-    Read(String),
+    /// A shard could not be read (the error names it).
+    #[error(transparent)]
+    Read(#[from] crate::DataError),
     /// The id is in several shards (shards of two runs): the id and the
     /// paths.
+    #[error(
+        "game {id} is in {count} shards ({list}): the ids of these shards collide; give the one shard to export from",
+        id = .0,
+        count = .1.len(),
+        list = .1.join(", ")
+    )]
     Collision(u64, Vec<String>),
     /// No shard holds the id: the id and how many shards were searched.
+    #[error("game {0} not found in {1} shard(s)")]
     NotFound(u64, usize),
     /// The game's rows do not make a game: its shard and what is wrong.
-    Rows(String, String),
+    #[error("{}: {source}", shard.display())]
+    Rows {
+        shard: PathBuf,
+        source: crate::RecordError,
+    },
 }
-
-impl fmt::Display for FindGameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FindGameError::Read(e) => f.write_str(e),
-            FindGameError::Collision(id, paths) => write!(
-                f,
-                "game {id} is in {} shards ({}): the ids of these shards collide; give the one shard to export from",
-                paths.len(),
-                paths.join(", ")
-            ),
-            FindGameError::NotFound(id, n) => write!(f, "game {id} not found in {n} shard(s)"),
-            FindGameError::Rows(shard, e) => write!(f, "{shard}: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for FindGameError {}
 
 /// The game `id` of `shards` and the shard that holds it. A game is written
 /// whole into one shard: the same id in two shards is two games (shards of
@@ -49,11 +43,8 @@ pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf),
     let mut rows = Vec::new();
     let mut found_in: Vec<&ShardFile> = Vec::new();
     for shard in shards {
-        let reader =
-            ShardReader::open(&shard.path).map_err(|e| FindGameError::Read(e.to_string()))?;
-        let found = reader
-            .read_records()
-            .map_err(|e| FindGameError::Read(e.to_string()))?;
+        let reader = ShardReader::open(&shard.path)?;
+        let found = reader.read_records()?;
         let before = rows.len();
         rows.extend(found.into_iter().filter(|r| r.game_id == id));
         if rows.len() > before {
@@ -72,8 +63,10 @@ pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf),
     let Some(shard) = found_in.first() else {
         return Err(FindGameError::NotFound(id, shards.len()));
     };
-    let record = GameRecord::from_rows(rows)
-        .map_err(|e| FindGameError::Rows(shard.path.display().to_string(), e.into()))?;
+    let record = GameRecord::from_rows(rows).map_err(|source| FindGameError::Rows {
+        shard: shard.path.clone(),
+        source,
+    })?;
     Ok((record, shard.path.clone()))
 }
 

@@ -26,7 +26,9 @@ pub mod verify;
 mod window;
 mod writer;
 
-pub use error::{BatchError, ChartError, ColumnError, DataError, RecordError, RowProblem};
+pub use error::{
+    BatchError, ChartError, ColumnError, DataError, RecordError, RowFault, RowProblem,
+};
 pub use export::{
     export_text, find_game, header_game, header_result, header_start, replay_json, replay_record,
     replay_text, FindGameError, ReplayError,

@@ -200,15 +200,13 @@ impl<S: GameState> OpeningTree<S> {
             let root = match root_of.get(g.start.as_str()) {
                 Some(&r) => r,
                 None => {
-                    let position = game.parse_state(&g.start).map_err(|e| {
-                        crate::RecordError::Rows({
-                            format!(
-                                "{}: game {}: bad start position {:?}: {e}",
-                                g.shard.display(),
-                                g.game_id,
-                                game::clip(&g.start, 200)
-                            )
-                        })
+                    let position = game.parse_state(&g.start).map_err(|source| {
+                        crate::RecordError::BadStart {
+                            shard: g.shard.to_path_buf(),
+                            game_id: g.game_id,
+                            start: game::clip(&g.start, 200).to_string(),
+                            source,
+                        }
                     })?;
                     let r = tree.nodes.len();
                     tree.nodes.push(Node {
@@ -234,14 +232,11 @@ impl<S: GameState> OpeningTree<S> {
                         let parent = &tree.nodes[node];
                         let m = S::Move::from_code(code)
                             .filter(|&m| parent.position.is_legal(m))
-                            .ok_or_else(|| {
-                                crate::RecordError::Rows({
-                                    format!(
-                                        "{}: game {} ply {ply}: move code {code} is not legal",
-                                        g.shard.display(),
-                                        g.game_id
-                                    )
-                                })
+                            .ok_or_else(|| crate::RecordError::IllegalInShard {
+                                shard: g.shard.to_path_buf(),
+                                game_id: g.game_id,
+                                ply,
+                                code,
                             })?;
                         let text = move_text(&parent.position, m);
                         let position = parent.position.play(m);

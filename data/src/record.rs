@@ -1,6 +1,7 @@
 //! The row type of a shard, the grouping of rows into games, and the game
 //! and variant a shard belongs to.
 
+use crate::error::RowFault;
 use std::fmt;
 use std::sync::Arc;
 
@@ -170,51 +171,52 @@ pub struct PositionRecord {
 }
 
 impl PositionRecord {
+    /// This row's `fault`, naming its game and ply.
+    pub fn fault(&self, fault: RowFault) -> crate::RecordError {
+        crate::RecordError::Row {
+            game_id: self.game_id,
+            ply: self.ply,
+            fault,
+        }
+    }
+
     /// Checks the invariants a writer must not break: a game and variant,
     /// parallel lists of the same length, a positive repetition count, the
     /// W/D/L present with the root value, and `result` unfinished exactly
     /// when `termination` is.
     pub fn validate(&self) -> Result<(), crate::RecordError> {
-        let at = || format!("game {} ply {}", self.game_id, self.ply);
+        let at = |fault| crate::RecordError::Row {
+            game_id: self.game_id,
+            ply: self.ply,
+            fault,
+        };
         if self.game.is_empty() || self.variant.is_empty() {
-            return Err(crate::RecordError::Rows(format!(
-                "{}: empty game or variant name",
-                at()
-            )));
+            return Err(at(RowFault::EmptyName));
         }
         if let Some(v) = &self.visits {
             if v.len() != self.legal_moves.len() {
-                return Err(crate::RecordError::Rows(format!(
-                    "{}: {} visit counts for {} legal moves",
-                    at(),
-                    v.len(),
-                    self.legal_moves.len()
-                )));
+                return Err(at(RowFault::Visits {
+                    found: v.len(),
+                    legal: self.legal_moves.len(),
+                }));
             }
         }
         if let Some(p) = &self.policy_target {
             if p.len() != self.legal_moves.len() {
-                return Err(crate::RecordError::Rows(format!(
-                    "{}: {} policy targets for {} legal moves",
-                    at(),
-                    p.len(),
-                    self.legal_moves.len()
-                )));
+                return Err(at(RowFault::Policy {
+                    found: p.len(),
+                    legal: self.legal_moves.len(),
+                }));
             }
         }
         if self.repetitions == Some(0) {
-            return Err(crate::RecordError::Rows(format!(
-                "{}: repetitions is 0 (a position has occurred at least once)",
-                at()
-            )));
+            return Err(at(RowFault::ZeroRepetitions));
         }
         if (self.result.is_none()) != (self.termination == Termination::Unfinished) {
-            return Err(crate::RecordError::Rows(format!(
-                "{}: result {} with termination {} (`*` goes with unfinished and only with it)",
-                at(),
-                result_str(self.result),
-                self.termination
-            )));
+            return Err(at(RowFault::ResultTermination {
+                result: result_str(self.result).to_string(),
+                termination: self.termination,
+            }));
         }
         Ok(())
     }
@@ -233,22 +235,15 @@ impl PositionRecord {
     /// variant.
     pub fn state<G: Game>(&self, game: &G) -> Result<G::State, crate::RecordError> {
         if !self.is_game(&GameTag::of(game)) {
-            return Err(crate::RecordError::Rows(format!(
-                "game {} ply {}: a {}/{} row read as {}/{}",
-                self.game_id,
-                self.ply,
-                self.game,
-                self.variant,
-                G::NAME,
-                game.variant()
-            )));
+            return Err(self.fault(RowFault::OtherGame {
+                row: format!("{}/{}", self.game, self.variant),
+                game: format!("{}/{}", G::NAME, game.variant()),
+            }));
         }
-        game.parse_state(&self.position).map_err(|e| {
-            crate::RecordError::Rows({
-                format!(
-                    "game {} ply {}: bad position {:?}: {e}",
-                    self.game_id, self.ply, self.position
-                )
+        game.parse_state(&self.position).map_err(|source| {
+            self.fault(RowFault::BadPosition {
+                position: self.position.clone(),
+                source,
             })
         })
     }
@@ -265,25 +260,17 @@ impl PositionRecord {
         sym: usize,
     ) -> Result<PositionRecord, crate::RecordError> {
         if sym >= game.symmetries() {
-            return Err(crate::RecordError::Rows(format!(
-                "symmetry {sym} out of range: {}/{} has {}",
-                G::NAME,
-                game.variant(),
-                game.symmetries()
-            )));
+            return Err(crate::RecordError::Symmetry {
+                sym,
+                game: format!("{}/{}", G::NAME, game.variant()),
+                count: game.symmetries(),
+            });
         }
         let pos = self.state(game)?;
         let transform = |code: u32| {
             G::Move::from_code(code)
                 .map(|m| pos.transform_move(m, sym).code())
-                .ok_or_else(|| {
-                    crate::RecordError::Rows({
-                        format!(
-                            "game {} ply {}: bad move code {code}",
-                            self.game_id, self.ply
-                        )
-                    })
-                })
+                .ok_or_else(|| self.fault(RowFault::MoveCode(code)))
         };
         let image = pos.transform(sym);
         Ok(PositionRecord {
@@ -319,31 +306,31 @@ impl GameRecord {
     /// plies 0, 1, 2, ... of the same game (same id, game and variant).
     pub fn from_rows(mut rows: Vec<PositionRecord>) -> Result<GameRecord, crate::RecordError> {
         let Some(first) = rows.first() else {
-            return Err(crate::RecordError::Rows(
-                "a game needs at least one row".into(),
-            ));
+            return Err(crate::RecordError::NoRows);
         };
         let game_id = first.game_id;
         let (game, variant) = (first.game.clone(), first.variant.clone());
         rows.sort_by_key(|r| r.ply);
         for (i, r) in rows.iter().enumerate() {
             if r.game_id != game_id {
-                return Err(crate::RecordError::Rows(format!(
-                    "rows of games {game_id} and {} mixed",
-                    r.game_id
-                )));
+                return Err(crate::RecordError::MixedGames {
+                    first: game_id,
+                    other: r.game_id,
+                });
             }
             if r.game != game || r.variant != variant {
-                return Err(crate::RecordError::Rows(format!(
-                    "game {game_id}: rows of {game}/{variant} and {}/{} mixed",
-                    r.game, r.variant
-                )));
+                return Err(crate::RecordError::MixedVariants {
+                    game_id,
+                    first: format!("{game}/{variant}"),
+                    other: format!("{}/{}", r.game, r.variant),
+                });
             }
             if r.ply as usize != i {
-                return Err(crate::RecordError::Rows(format!(
-                    "game {game_id}: ply {i} missing (found ply {} instead)",
-                    r.ply
-                )));
+                return Err(crate::RecordError::MissingPly {
+                    game_id,
+                    expected: i,
+                    found: r.ply,
+                });
             }
         }
         Ok(GameRecord {
@@ -455,34 +442,38 @@ impl GameRecord {
     /// playing the last row's move gives its final position.
     pub fn replay<G: Game>(&self, game: &G) -> Result<History<G::State>, crate::RecordError> {
         let start = self.positions[0].state(game)?;
+        let at = |r: &PositionRecord, fault| crate::RecordError::Row {
+            game_id: self.game_id,
+            ply: r.ply,
+            fault,
+        };
         replay_rows(
             start,
             &self.positions,
             |history, r| {
                 let text = history.position().to_text();
                 if text != r.position {
-                    return Err(crate::RecordError::Rows(format!(
-                        "game {} ply {}: row position {} differs from the replayed position {text}",
-                        self.game_id, r.ply, r.position
-                    )));
+                    return Err(at(
+                        r,
+                        RowFault::Position {
+                            row: r.position.clone(),
+                            replayed: text,
+                        },
+                    ));
                 }
                 let count = history.repetition_count();
                 if r.repetitions.is_some_and(|n| n != count) {
-                    return Err(crate::RecordError::Rows(format!(
-                        "game {} ply {}: row says repetition {} of its position, the game's history {count}",
-                        self.game_id,
-                        r.ply,
-                        r.repetitions.unwrap_or(0)
-                    )));
+                    return Err(at(
+                        r,
+                        RowFault::Repetition {
+                            row: r.repetitions.unwrap_or(0),
+                            history: count,
+                        },
+                    ));
                 }
                 Ok(())
             },
-            |r| {
-                crate::RecordError::Rows(format!(
-                    "game {} ply {}: chosen move code {} is not legal",
-                    self.game_id, r.ply, r.chosen_move
-                ))
-            },
+            |r| at(r, RowFault::IllegalChosen(r.chosen_move)),
         )
     }
 

@@ -321,7 +321,7 @@ impl ShardWriter {
     pub fn push(&mut self, record: &PositionRecord) -> Result<(), DataError> {
         record
             .validate()
-            .map_err(|m| DataError::new(&self.tmp_path, m))?;
+            .map_err(|e| DataError::caused(&self.tmp_path, e))?;
         match &self.game {
             Some(g) if *g.name == *record.game && *g.variant == *record.variant => {}
             Some(g) => {

@@ -231,7 +231,7 @@ pub fn read_info(weights: &Path) -> Result<CheckpointInfo, CheckpointError> {
         .validate()
         .map_err(|message| CheckpointError::BadSidecar {
             path: path.clone(),
-            message: message.into(),
+            message: message.to_string(),
         })?;
     Ok(info)
 }

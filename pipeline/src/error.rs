@@ -138,7 +138,7 @@ pub enum Error {
         dir: PathBuf,
         lock: PathBuf,
         command: String,
-        pid: String,
+        pid: i32,
         host: String,
     },
     /// A lock file that does not read: bad input.

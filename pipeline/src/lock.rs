@@ -102,7 +102,7 @@ impl RunLock {
                                 dir: dir.to_path_buf(),
                                 lock: path.clone(),
                                 command: cmd.to_string(),
-                                pid: pid.to_string(),
+                                pid,
                                 host: h.to_string(),
                             });
                         }

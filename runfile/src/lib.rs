@@ -133,13 +133,6 @@ impl ConfigError {
     }
 }
 
-/// For the callers that still carry errors as text: the message.
-impl From<ConfigError> for String {
-    fn from(e: ConfigError) -> String {
-        e.to_string()
-    }
-}
-
 /// Deserializes a whole run file's text; the error is one line without the
 /// file name.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, ConfigError> {

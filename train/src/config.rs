@@ -253,7 +253,7 @@ pub fn run_configs(
                 })?;
             let in_file = |source| crate::TrainError::ConfigFile {
                 path: path.to_path_buf(),
-                source,
+                source: Box::new(source),
             };
             let m = model::ModelConfig::from_toml_str(&text).map_err(in_file)?;
             let t = TrainConfig::from_toml_str(&text).map_err(in_file)?;

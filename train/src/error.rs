@@ -22,7 +22,10 @@ pub enum TrainError {
     },
     /// A run file whose `[model]` or `[train]` section is wrong.
     #[error("{}: {source}", path.display())]
-    ConfigFile { path: PathBuf, source: ConfigError },
+    ConfigFile {
+        path: PathBuf,
+        source: Box<ConfigError>,
+    },
     /// A `--mix` part that is not another variant of the run's game.
     #[error(
         "--mix {part}: a mix part must be another variant of {game} (the run's variant is {variant})"
@@ -211,7 +214,7 @@ impl TrainError {
 }
 
 /// For the callers that still carry errors as text (`bench`'s learning
-/// curves): the message.
+/// curves render through `Error::input`): the message.
 impl From<TrainError> for String {
     fn from(e: TrainError) -> String {
         e.to_string()
