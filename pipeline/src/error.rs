@@ -7,14 +7,15 @@ use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Bad input described in words ([`Error::input`]): a flag or a
-    /// folder that cannot be used.
-    #[error("{0}")]
-    Input(String),
-    /// A failure described in words ([`Error::failed`]): a stage that
-    /// stopped, a record that makes no sense.
-    #[error("{0}")]
-    Failed(String),
+    /// Self-play asked to run with no pool (bad input).
+    #[error("self-play needs at least one pool")]
+    NoPools,
+    /// A self-play pool's thread panicked (a failure).
+    #[error("a self-play pool panicked")]
+    PoolPanicked,
+    /// The run mirror's lock was poisoned by a panic (a failure).
+    #[error("mirror lock poisoned")]
+    MirrorPoisoned,
     /// A run file's key or value that is wrong (bad input).
     #[error(transparent)]
     Config(#[from] runfile::ConfigError),
@@ -163,7 +164,7 @@ pub enum Error {
     NoSuchFolder { run: String },
     /// A curve plot that cannot be drawn: bad input.
     #[error(transparent)]
-    Plot(#[from] crate::plot::PlotError),
+    Plot(#[from] PlotError),
     /// A match or benchmark suite whose player failed while playing (a
     /// failure).
     #[error(transparent)]
@@ -298,19 +299,12 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn input(m: impl Into<String>) -> Error {
-        Error::Input(m.into())
-    }
-    pub fn failed(m: impl Into<String>) -> Error {
-        Error::Failed(m.into())
-    }
-
     /// Whether it is bad input the user can fix (exit 2) rather than a
     /// failure while working (exit 1).
     pub fn is_input(&self) -> bool {
         match self {
             Error::Request(e) => e.is_input(),
-            Error::Input(_)
+            Error::NoPools
             | Error::Config(_)
             | Error::Game(_)
             | Error::Eval(_)
@@ -344,7 +338,8 @@ impl Error {
             | Error::OldLayout { .. }
             | Error::Plot(_) => true,
             Error::Train(e) => e.is_input(),
-            Error::Failed(_)
+            Error::PoolPanicked
+            | Error::MirrorPoisoned
             | Error::Play(_)
             | Error::Io { .. }
             | Error::CannotWrite { .. }
@@ -394,4 +389,30 @@ impl Error {
         let path = path.into();
         move |source| Error::CannotCreate { path, source }
     }
+}
+
+/// Why a run's curves could not be drawn: a file that does not read,
+/// nothing to plot yet. Each names the file at fault; all are bad input
+/// (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// A CSV file of the run that cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `ratings.csv` without a rated generation.
+    #[error("{}: no generations rated yet", path.display())]
+    NoRatings { path: PathBuf },
+    /// `metrics.csv` without a row, and nothing else to plot.
+    #[error("{}: no metrics rows yet", path.display())]
+    NoMetrics { path: PathBuf },
+    /// `diagnostics.csv` that does not read.
+    #[error(transparent)]
+    Diagnostics(Box<Error>),
+    /// The metrics file that does not read, or a picture that cannot be
+    /// drawn.
+    #[error(transparent)]
+    Train(#[from] train::TrainError),
 }

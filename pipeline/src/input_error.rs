@@ -85,6 +85,14 @@ pub enum InputError {
     /// No shard at all where `--generations` looked.
     #[error("--generations {range}: no shards (*.parquet) found in {places}")]
     NoShardsForGenerations { range: String, places: String },
+    /// A `[loop]` key the distributed trainer does not take.
+    #[error("{key} is for `triad loop`; {advice}")]
+    LoopOnly {
+        /// The key (`loop.mix`).
+        key: &'static str,
+        /// What to do instead.
+        advice: &'static str,
+    },
     /// A shard that fails its game's rules.
     #[error("{}: {fault}: this shard is not what its game's rules say, and is not trained on; `triad data verify` lists every fault, --skip-bad-shards trains on the other shards", path.display())]
     BadShard {

@@ -9,31 +9,7 @@ use crate::Error;
 use std::path::{Path, PathBuf};
 use train::plot::Panel;
 
-/// Why a run's curves could not be drawn: a file that does not read,
-/// nothing to plot yet. Each names the file at fault; all are bad input
-/// (exit 2).
-#[derive(Debug, thiserror::Error)]
-pub enum PlotError {
-    /// A CSV file of the run that cannot be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// `ratings.csv` without a rated generation.
-    #[error("{}: no generations rated yet", path.display())]
-    NoRatings { path: PathBuf },
-    /// `metrics.csv` without a row, and nothing else to plot.
-    #[error("{}: no metrics rows yet", path.display())]
-    NoMetrics { path: PathBuf },
-    /// `diagnostics.csv` that does not read.
-    #[error(transparent)]
-    Diagnostics(Box<Error>),
-    /// The metrics file that does not read, or a picture that cannot be
-    /// drawn.
-    #[error(transparent)]
-    Train(#[from] train::TrainError),
-}
+pub use crate::error::PlotError;
 
 fn read(path: &Path) -> impl FnOnce(std::io::Error) -> PlotError + '_ {
     move |source| PlotError::Read {

@@ -468,7 +468,7 @@ where
 {
     let n = evaluators.len() as u64;
     match n {
-        0 => return Err(Error::input("self-play needs at least one pool")),
+        0 => return Err(Error::NoPools),
         1 => return play_to_shards(game, config, &mut evaluators[0], job, stop, bar),
         _ => {}
     }
@@ -492,10 +492,7 @@ where
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::failed("a self-play pool panicked")))
-            })
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::PoolPanicked)))
             .collect()
     });
     let mut report = Report {
@@ -519,7 +516,11 @@ where
 /// first shard is refused (another job's games would mix with these).
 fn prepare_out(job: &Job) -> Result<(), Error> {
     if job.games == 0 || job.shard_games == 0 {
-        return Err(Error::input("games and games per shard must be at least 1"));
+        return Err(crate::InputError::Flag {
+            flags: "games and games per shard",
+            requirement: "at least 1",
+        }
+        .into());
     }
     std::fs::create_dir_all(&job.out).map_err(Error::cannot_create(&job.out))?;
     for first in [job.shard_path(0), job.pool_shard_path(0, 0)] {

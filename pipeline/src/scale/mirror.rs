@@ -97,10 +97,7 @@ impl Mirror {
                 }
             }
         }
-        let mut pushed = self
-            .pushed
-            .lock()
-            .map_err(|_| Error::failed("mirror lock poisoned"))?;
+        let mut pushed = self.pushed.lock().map_err(|_| Error::MirrorPoisoned)?;
         let mut n = 0;
         for p in files {
             let Ok(rel) = p.strip_prefix(&self.local) else {

@@ -23,7 +23,7 @@ use super::{
     CONFIG_KEY, LATEST_KEY,
 };
 use crate::layout::{self, games_dir, gen_name, parse_gen, trainer_weights, GAMES_DIR};
-use crate::{Error, RunConfig};
+use crate::{Error, InputError, RunConfig};
 
 /// What a trainer is told.
 pub struct TrainerOptions<'a> {
@@ -84,24 +84,32 @@ impl TrainerOptions<'_> {
     /// or no games per generation.
     pub fn check(&self, cfg: &RunConfig) -> Result<(), Error> {
         if cfg.r#loop.train_samples_per_position > 0.0 {
-            return Err(Error::input(
-                "loop.train_samples_per_position is for `triad loop`; the trainer trains --steps per generation (bounded by --max-sample-ratio): set it to 0",
-            ));
+            return Err(InputError::LoopOnly {
+                key: "loop.train_samples_per_position",
+                advice: "the trainer trains --steps per generation (bounded by --max-sample-ratio): set it to 0",
+            }
+            .into());
         }
         if !cfg.r#loop.mix.is_empty() {
-            return Err(Error::input(
-                "loop.mix is for `triad loop`; the trainer and its workers play the run's variant alone: remove it",
-            ));
+            return Err(InputError::LoopOnly {
+                key: "loop.mix",
+                advice: "the trainer and its workers play the run's variant alone: remove it",
+            }
+            .into());
         }
         if cfg.r#loop.late_simulations > 0 {
-            return Err(Error::input(
-                "loop.late_simulations is for `triad loop`; the trainer's workers play [selfplay] simulations throughout: set it to 0",
-            ));
+            return Err(InputError::LoopOnly {
+                key: "loop.late_simulations",
+                advice: "the trainer's workers play [selfplay] simulations throughout: set it to 0",
+            }
+            .into());
         }
         if self.steps_per_generation == 0 || self.min_new_games == 0 {
-            return Err(Error::input(
-                "--steps and --min-new-games must be at least 1",
-            ));
+            return Err(InputError::Flag {
+                flags: "--steps and --min-new-games",
+                requirement: "at least 1",
+            }
+            .into());
         }
         Ok(())
     }

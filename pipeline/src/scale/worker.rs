@@ -145,7 +145,11 @@ where
     G::State: AlphaBetaState,
 {
     if opts.games_per_shard == 0 {
-        return Err(Error::input("games per shard must be at least 1"));
+        return Err(crate::InputError::Flag {
+            flags: "games per shard",
+            requirement: "at least 1",
+        }
+        .into());
     }
     super::upgrade::refuse_old(opts.store)?;
     let started = Instant::now();
