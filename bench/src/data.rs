@@ -137,8 +137,8 @@ pub fn run<G: Game>(
     read_bar.finish_and_clear();
     if read_rows != rows {
         return Err(Error::Measurement(Measurement::RowsLost {
-            written: rows as u64,
-            read: read_rows as u64,
+            written: rows,
+            read: read_rows,
         }));
     }
 

@@ -334,11 +334,10 @@ pub fn in_run_folder(
     run: &Path,
     body: impl FnOnce(&Path) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let url = run.to_string_lossy().into_owned();
-    if !store::is_url(run) || url.starts_with("file://") {
-        let dir = url.strip_prefix("file://").map_or(run, Path::new);
+    if let Some(dir) = local_folder(run) {
         return body(dir);
     }
+    let url = run.to_string_lossy().into_owned();
     // A run in a store: the loop works in a local mirror, pushed every
     // minute and at the end, however it ends.
     let mirror = crate::inputs::pull_mirror(&url)?;
@@ -434,6 +433,15 @@ pub fn prepare_training(request: &TrainRequest) -> Result<(Vec<PathBuf>, AnyGame
     Ok((data, game))
 }
 
+/// The folder `out` names when it is not in a store: a `file://` URL's
+/// path, or `out` itself when it is no URL; `None` for a store URL.
+fn local_folder(out: &Path) -> Option<&Path> {
+    match out.to_str().and_then(|t| t.strip_prefix("file://")) {
+        Some(local) => Some(Path::new(local)),
+        None => (!store::is_url(out)).then_some(out),
+    }
+}
+
 /// Calls `body` with the local folder of the run directory `out`: the
 /// folder itself, or, for a store URL, its local mirror, pushed back at
 /// the end however `body` ends (docs/scale-out.md).
@@ -441,12 +449,10 @@ pub fn in_out_folder(
     out: &Path,
     body: impl FnOnce(&Path) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let out_text = out.to_string_lossy().into_owned();
-    if let Some(local) = out_text.strip_prefix("file://") {
-        return body(Path::new(local));
-    } else if !store::is_url(out) {
-        return body(out);
+    if let Some(local) = local_folder(out) {
+        return body(local);
     }
+    let out_text = out.to_string_lossy().into_owned();
     let mirror = crate::inputs::pull_mirror(&out_text)?;
     let result = body(&mirror.local);
     match (result, mirror.push()) {
@@ -562,12 +568,10 @@ pub fn into_shard_folder(
     out: &Path,
     body: impl FnOnce(&Path) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let out_text = out.to_string_lossy().into_owned();
-    if let Some(local) = out_text.strip_prefix("file://") {
-        return body(Path::new(local));
-    } else if !store::is_url(out) {
-        return body(out);
+    if let Some(local) = local_folder(out) {
+        return body(local);
     }
+    let out_text = out.to_string_lossy().into_owned();
     let store = open_store(&out_text, "--out")?;
     let local = std::env::temp_dir().join(format!("triad-selfplay-{}", scale::incarnation()));
     body(&local)?;
