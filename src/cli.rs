@@ -1,8 +1,9 @@
-//! The binary's side of the commands' shared helpers: those that know
-//! nothing of triad are the `cli` crate (as ripgrep's are `grep-cli`),
-//! re-exported here so that `crate::cli::…` names them all; those that
-//! name triad's types (`--generations`, progress over rows, whole-file
-//! writes, player flags) and the error [`CliError`] are here.
+//! The binary's side of the commands' shared helpers: the flags and the
+//! helpers that know nothing of the libraries are the `cli` crate (as
+//! ripgrep's are `grep-cli`), re-exported here so that `crate::cli::…`
+//! names them all; those that name triad's types (reading
+//! `--generations`, progress over rows, whole-file writes, player flags)
+//! and the error [`CliError`] are here.
 
 pub use crate::error::CliError;
 pub use ::cli::*;
@@ -10,26 +11,16 @@ pub use ::cli::*;
 use data::{Generations, ShardFile, ShardReader};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// `--generations A..B`: the generations of a run to read.
-#[derive(clap::Args)]
-pub struct GenerationsArg {
-    /// Only the shards of these generations (a run's games/gen-NNNN/
-    /// folders): `A..B` (both included), `A..`, `..B`, or `N` alone.
-    #[arg(long, value_name = "A..B")]
-    generations: Option<String>,
-}
-
-impl GenerationsArg {
-    /// The range given, or a bad-input error naming the flag.
-    pub fn parse(&self) -> Result<Option<Generations>, CliError> {
-        self.generations
-            .as_deref()
-            .map(|text| {
-                text.parse::<Generations>()
-                    .map_err(|e| CliError::input(format!("--generations {text}: {e}")))
-            })
-            .transpose()
-    }
+/// The range `--generations A..B` gives, or a bad-input error naming the
+/// flag.
+pub fn generations(arg: &flags::GenerationsArg) -> Result<Option<Generations>, CliError> {
+    arg.generations
+        .as_deref()
+        .map(|text| {
+            text.parse::<Generations>()
+                .map_err(|e| CliError::input(format!("--generations {text}: {e}")))
+        })
+        .transpose()
 }
 
 /// A progress bar over rows (hidden when there are few).

@@ -1,12 +1,11 @@
 //! The `triad` command: argument parsing and dispatch only. Each subcommand
-//! has its flags (`Args`, with their help text) in `src/flags/<name>.rs`,
+//! has its flags (`Args`, with their help text) in `cli/src/flags/<name>.rs`,
 //! re-exported by `src/cmd/<name>.rs` beside its `run` function; the work
 //! itself is done by the workspace crates.
 
 mod cli;
 mod cmd;
 mod error;
-mod flags;
 mod games;
 
 use clap::{Parser, Subcommand};

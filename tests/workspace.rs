@@ -424,3 +424,30 @@ fn cli_depends_on_no_workspace_crate() {
     );
     assert!(!manifest.contains("path ="), "cli has a path dependency");
 }
+
+/// The flags (the `cli` crate) hold plain values and repeat the few
+/// library constants they show as defaults: each must equal its library's,
+/// and a flag's vocabulary the names its library reads.
+#[test]
+fn the_flags_defaults_and_names_are_the_libraries() {
+    use cli::flags;
+    assert_eq!(flags::DEFAULT_GAME, registry::DEFAULT_GAME);
+    assert_eq!(flags::DEFAULT_HASH_MB, eval::search::DEFAULT_HASH_MB);
+    assert_eq!(
+        flags::data::DEFAULT_FIRST_ID,
+        data::import::DEFAULT_FIRST_ID
+    );
+    let names: Vec<&str> = model::Precision::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(flags::bench::model::PRECISIONS.to_vec(), names);
+    // A name the flag refuses reads as the library's refusal.
+    let library = "fp8".parse::<model::Precision>().unwrap_err().to_string();
+    let flag = flags::bench::model::PrecisionError { text: "fp8".into() };
+    assert_eq!(flag.to_string(), library);
+    for (flag, name) in [
+        (flags::data::ImportFormat::Record, "record"),
+        (flags::data::ImportFormat::Lines, "lines"),
+    ] {
+        let format = data::import::ImportFormat::parse(name).expect("a format of data::import");
+        assert_eq!(format.as_str(), name, "{flag:?}");
+    }
+}

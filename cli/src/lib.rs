@@ -1,10 +1,13 @@
-//! The `triad` binary's helpers that know nothing of triad, as ripgrep's
-//! `grep-cli` is for its binary: JSON and text output that tolerate a
+//! The `triad` binary's flags and its helpers that know nothing of the
+//! libraries, as ripgrep's `grep-cli` is for its binary: every command's
+//! flags and help text ([`flags`]), JSON and text output that tolerate a
 //! closed pipe, a stop flag set by signals, and the process's start-up
 //! settings. It depends on no crate of the workspace (a test checks it):
-//! the helpers that name triad's types (the error every library error
-//! maps to, `--generations`, progress over rows, player flags) and every
-//! command's flags live in the binary (`src/cli.rs`, `src/flags/`).
+//! flags hold plain values, and the helpers that name triad's types (the
+//! error every library error maps to, reading `--generations`, progress
+//! over rows, player flags) live in the binary (`src/cli.rs`).
+
+pub mod flags;
 
 /// Prints one JSON object on stdout.
 pub fn print_json(value: &serde_json::Value) {

@@ -101,42 +101,6 @@ impl Sample {
     }
 }
 
-/// A ply range (`--plies`) that does not read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PliesError {
-    /// Not of the form `N`, `A..B`, `A..` or `..B`.
-    #[error("\"{text}\" is not a ply range (N, A..B, A.. or ..B)")]
-    NotARange { text: String },
-    /// `A..B` with `A` after `B`.
-    #[error("\"{text}\": the range is empty")]
-    Empty { text: String },
-}
-
-/// Parses a ply range: `N`, `A..B` (both included), `A..` or `..B`.
-pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, PliesError> {
-    let num = |t: &str, default: u32| -> Result<u32, PliesError> {
-        if t.is_empty() {
-            return Ok(default);
-        }
-        t.parse().map_err(|_| PliesError::NotARange {
-            text: text.to_string(),
-        })
-    };
-    let range = match text.split_once("..") {
-        None => {
-            let n = num(text, 0)?;
-            n..=n
-        }
-        Some((a, b)) => num(a, 0)?..=num(b.trim_start_matches('='), u32::MAX)?,
-    };
-    if range.is_empty() {
-        return Err(PliesError::Empty {
-            text: text.to_string(),
-        });
-    }
-    Ok(range)
-}
-
 /// The positions listed in `paths`, to leave out of a sample: each line's
 /// first word (Pons's files: `moves score …`) and the whole line (a
 /// position text with spaces); blank lines and `#` comments skipped.
@@ -231,23 +195,6 @@ mod tests {
         }
         w.finish().unwrap();
         crate::list_shards(&[&path]).unwrap()
-    }
-
-    #[test]
-    fn ply_ranges_parse_and_bad_ones_are_refused() {
-        assert_eq!(parse_plies("4..41"), Ok(4..=41));
-        assert_eq!(parse_plies("4..=41"), Ok(4..=41));
-        assert_eq!(parse_plies("7"), Ok(7..=7));
-        assert_eq!(parse_plies("9.."), Ok(9..=u32::MAX));
-        assert_eq!(parse_plies("..3"), Ok(0..=3));
-        assert!(parse_plies("5..2")
-            .unwrap_err()
-            .to_string()
-            .contains("empty"));
-        assert!(parse_plies("a..2")
-            .unwrap_err()
-            .to_string()
-            .contains("not a ply range"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `triad analysis`: the analysis engine for programs (KataGo's analysis
 //! engine's protocol over JSON lines; `analysis`).
 
-pub use crate::flags::analysis::*;
+pub use ::cli::flags::analysis::*;
 
 use super::CliError;
 use crate::games::with_game;

@@ -1,7 +1,7 @@
 //! `triad analyze`: search one position with the alpha-beta engine and print
 //! each completed depth, then the best move.
 
-pub use crate::flags::analyze::*;
+pub use ::cli::flags::analyze::*;
 
 use super::CliError;
 use crate::games::with_game;

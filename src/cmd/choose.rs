@@ -2,7 +2,7 @@
 //! the smallest interface for outside programs that pit their own engines
 //! against triad's players (scripts/bench_openspiel_mcts.py does).
 
-pub use crate::flags::choose::*;
+pub use ::cli::flags::choose::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;

@@ -1,7 +1,7 @@
 //! `triad config FILE`: check a run config before spending time on it, and
 //! show every setting the run will use, defaults included.
 
-pub use crate::flags::config::*;
+pub use ::cli::flags::config::*;
 
 use super::CliError;
 use pipeline::load_run;

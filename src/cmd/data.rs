@@ -4,7 +4,7 @@
 //! shards against their game's rules; `triad data positions`: sample
 //! positions from games.
 
-pub use crate::flags::data::*;
+pub use ::cli::flags::data::*;
 
 use super::{print_json, CliError};
 use crate::cli::{emit, print_either, row_progress, write_atomically};
@@ -50,7 +50,7 @@ fn positions(args: PositionsArgs) -> Result<(), CliError> {
 }
 
 fn verify(args: VerifyArgs) -> Result<(), CliError> {
-    let range = args.generations.parse()?;
+    let range = crate::cli::generations(&args.generations)?;
     let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "verifying");
     let report = registry::verify_shards(&shards, &mut |n| bar.inc(n));
@@ -78,7 +78,7 @@ fn upgrade(args: UpgradeArgs) -> Result<(), CliError> {
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
-    let range = args.generations.parse()?;
+    let range = crate::cli::generations(&args.generations)?;
     let shards = shards_of(&args.paths, range.as_ref())?;
     let bar = row_progress(&shards, "reading");
     let mut s = data::summary::summarize_with(&shards, |n| bar.inc(n))?;
@@ -110,7 +110,10 @@ fn export(args: ExportArgs) -> Result<(), CliError> {
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
     let options = data::import::ImportOptions {
-        format: args.format,
+        format: match args.format {
+            ImportFormat::Record => data::import::ImportFormat::Record,
+            ImportFormat::Lines => data::import::ImportFormat::Lines,
+        },
         first_id: args.first_id,
     };
     let bar = pipeline::bar_with(0, "{spinner} {pos} records read");

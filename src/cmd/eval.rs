@@ -1,7 +1,7 @@
 //! `triad eval`: matches between players (networks with search, alpha-beta
 //! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
 
-pub use crate::flags::eval::*;
+pub use ::cli::flags::eval::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;

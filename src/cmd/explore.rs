@@ -1,14 +1,14 @@
 //! `triad explore`: the opening explorer and game viewer (the `explore`
 //! crate) over shards or run directories.
 
-pub use crate::flags::explore::*;
+pub use ::cli::flags::explore::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;
 use pipeline::inputs::shards_of;
 
 pub fn run(args: Args) -> Result<(), CliError> {
-    let range = args.generations.parse()?;
+    let range = crate::cli::generations(&args.generations)?;
     let (shards, game) = match &args.game {
         Some(flag) => (Vec::new(), registry::from_flag(flag)?),
         None => {

@@ -1,5 +1,5 @@
 //! Subcommands. Each module re-exports its flags, `Args` (clap, defined in
-//! `src/flags/<name>.rs`), and has `run(Args) -> Result<(), CliError>`.
+//! `cli/src/flags/<name>.rs`), and has `run(Args) -> Result<(), CliError>`.
 
 pub mod analysis;
 pub mod analyze;

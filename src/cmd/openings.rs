@@ -2,7 +2,7 @@
 //! line (`data::openings::Report`), and the explorer page with it baked in
 //! (`explore::static_page`).
 
-pub use crate::flags::openings::*;
+pub use ::cli::flags::openings::*;
 
 use std::path::Path;
 
@@ -20,7 +20,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(chart) = &args.chart {
         check_chart_path(chart).map_err(|e| CliError::input(e.0))?;
     }
-    let range = args.generations.parse()?;
+    let range = crate::cli::generations(&args.generations)?;
     let shards = shards_of(&args.paths, range.as_ref())?;
     if let Some(html) = &args.html {
         write_html(html, &shards, args.plies, args.min_games)?;
@@ -36,7 +36,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         args.min_games
     ))
     .map_err(CliError::input)?;
-    emit(&report.render(args.format.into()));
+    emit(&report.render(match args.format {
+        Format::Table => data::openings::Format::Table,
+        Format::Csv => data::openings::Format::Csv,
+        Format::Json => data::openings::Format::Json,
+        Format::Markdown => data::openings::Format::Markdown,
+    }));
     if let Some(path) = &args.chart {
         write_first_move_chart(path, &report.first_move_bars())
             .map_err(|e| CliError::input(e.0))?;

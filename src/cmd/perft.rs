@@ -1,7 +1,7 @@
 //! `triad perft`: leaf counts of the legal-move tree, for checking the move
 //! generator against known counts and for measuring its speed.
 
-pub use crate::flags::perft::*;
+pub use ::cli::flags::perft::*;
 
 use super::{print_json, CliError};
 use crate::cli::say;

@@ -1,6 +1,6 @@
 //! `triad play`: a game against any player in the terminal.
 
-pub use crate::flags::play::*;
+pub use ::cli::flags::play::*;
 
 use super::CliError;
 use crate::games::with_game;

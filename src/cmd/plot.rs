@@ -3,7 +3,7 @@
 //! (with `[eval] suite`) the benchmark error rates next to the training
 //! curves; for a training run, the training curves.
 
-pub use crate::flags::plot::*;
+pub use ::cli::flags::plot::*;
 
 use super::CliError;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `triad replay`: replays a game record in the game's own notation (the
 //! inventor's for PiRaTeKnIcS).
 
-pub use crate::flags::replay::*;
+pub use ::cli::flags::replay::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;

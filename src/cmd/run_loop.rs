@@ -3,7 +3,7 @@
 //! itself is `pipeline::Loop`; this reads the arguments and the run file,
 //! picks the game and prints the ratings.
 
-pub use crate::flags::run_loop::*;
+pub use ::cli::flags::run_loop::*;
 
 use super::CliError;
 use crate::cli::{print_either, stop_on_signal};

@@ -1,7 +1,7 @@
 //! `triad selfplay`: plays games with batched MCTS and writes them as
 //! Parquet shards (see `docs/selfplay.md` and `docs/data.md`).
 
-pub use crate::flags::selfplay::*;
+pub use ::cli::flags::selfplay::*;
 
 use crate::cli::{print_either, stop_on_signal, CliError};
 use crate::games::with_game;

@@ -1,7 +1,7 @@
 //! `triad show`: a position drawn in the terminal, and as an SVG picture
 //! (`--svg`, the game's `GameState::drawing` through `game::draw::svg`).
 
-pub use crate::flags::show::*;
+pub use ::cli::flags::show::*;
 
 use super::{print_json, CliError};
 use crate::cli::{emit, write_atomically};

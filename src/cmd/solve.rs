@@ -1,7 +1,7 @@
 //! `triad solve`: the exact value of Connect Four positions, and of each
 //! of their columns, by the perfect solver (`connect4::check`).
 
-pub use crate::flags::solve::*;
+pub use ::cli::flags::solve::*;
 
 use super::{print_json, CliError};
 use connect4::check::{self, Settings};

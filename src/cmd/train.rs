@@ -1,15 +1,15 @@
 //! `triad train`: train a network on self-play shards (see docs/train.md).
 
-pub use crate::flags::train::*;
+pub use ::cli::flags::train::*;
 
 use super::{print_json, CliError};
 use crate::games::with_game;
-use pipeline::roles::{in_out_folder, prepare_training, train_game, TrainRequest};
+use pipeline::roles::{in_out_folder, prepare_training, train_game, MixRequest, TrainRequest};
 
 pub fn run(args: Args) -> Result<(), CliError> {
     let data = pipeline::inputs::localize(&args.data)?;
     let request = TrainRequest {
-        generations: args.generations.parse()?,
+        generations: crate::cli::generations(&args.generations)?,
         config: args.config,
         data,
         out: args.out,
@@ -18,7 +18,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         init: args.init,
         game: args.game,
         skip_bad_shards: args.skip_bad_shards,
-        mix: args.mix,
+        mix: args
+            .mix
+            .into_iter()
+            .map(|m| MixRequest {
+                game: m.game,
+                data: m.data,
+            })
+            .collect(),
     };
     let json = args.json;
     let mut done = |summary: &train::Summary, out: &std::path::Path| {

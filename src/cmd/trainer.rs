@@ -1,7 +1,7 @@
 //! `triad trainer`: the trainer of a run in an object store (or a shared
 //! folder), fed by `triad worker`s (docs/scale-out.md).
 
-pub use crate::flags::trainer::*;
+pub use ::cli::flags::trainer::*;
 
 use super::{print_json, CliError};
 use crate::cli::stop_on_signal;

@@ -2,7 +2,7 @@
 //! at run time, the first thing to look at when a run is slower than expected
 //! (CUDA missing, a single thread) or a build picked up the wrong libtorch.
 
-pub use crate::flags::version::*;
+pub use ::cli::flags::version::*;
 
 use super::CliError;
 

@@ -2,7 +2,7 @@
 //! shared folder): any number of them, on any scheduler, feed one `triad
 //! trainer` (docs/scale-out.md).
 
-pub use crate::flags::worker::*;
+pub use ::cli::flags::worker::*;
 
 use super::{print_json, CliError};
 use crate::cli::stop_on_signal;

@@ -2,7 +2,7 @@
 //! and the opening-tree time, on synthetic games from random playouts
 //! (the harness is `bench::data`).
 
-pub use crate::flags::bench::data::*;
+pub use ::cli::flags::bench::data::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

@@ -2,7 +2,7 @@
 //! (the harness is `bench::env`; `scripts/bench-python.py` runs it beside
 //! the Python loops and pyspiel's).
 
-pub use crate::flags::bench::env::*;
+pub use ::cli::flags::bench::env::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

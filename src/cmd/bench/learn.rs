@@ -10,7 +10,7 @@
 //! ground truth). Minutes come from the loop's `timings.csv`. The harness
 //! is `bench::learn`.
 
-pub use crate::flags::bench::learn::*;
+pub use ::cli::flags::bench::learn::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

@@ -3,7 +3,7 @@
 //! harnesses are the `bench` crate's; each file here parses its flags,
 //! loads the inputs, makes one call and prints.
 
-pub use crate::flags::bench::*;
+pub use ::cli::flags::bench::*;
 
 pub mod data;
 pub mod env;

@@ -3,7 +3,7 @@
 //! self-play's batched evaluation is measured against (the harness is
 //! `bench::model`).
 
-pub use crate::flags::bench::model::*;
+pub use ::cli::flags::bench::model::*;
 
 use super::print_figures;
 use crate::cmd::CliError;
@@ -28,7 +28,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let options = ModelOptions {
         budget: Duration::from_secs_f64(args.seconds),
         max_batch: args.max_batch,
-        precisions: args.precision.clone(),
+        precisions: args
+            .precision
+            .iter()
+            .map(|p| p.parse())
+            .collect::<Result<_, _>>()?,
     };
     let bar = pipeline::bar_with(0, "{msg:>24} [{bar:30}] {pos}/{len}");
     let f = with_game!(game, |g| harness::run(&g, &config, &options, &bar))?;

@@ -7,7 +7,7 @@
 //! (`connect4::pons`); the scoring is `eval::suite`, which the loop's
 //! `[eval] suite` runs every generation. The harness is `bench::pons`.
 
-pub use crate::flags::bench::pons::*;
+pub use ::cli::flags::bench::pons::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

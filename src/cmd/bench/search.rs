@@ -1,7 +1,7 @@
 //! `triad bench search`: alpha-beta speed on fixed positions (the harness
 //! is `bench::search`).
 
-pub use crate::flags::bench::search::*;
+pub use ::cli::flags::bench::search::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

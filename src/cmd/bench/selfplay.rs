@@ -3,7 +3,7 @@
 //! ratio is the figure of merit of the batching design (ARCHITECTURE.md).
 //! The harness is `bench::selfplay`.
 
-pub use crate::flags::bench::selfplay::*;
+pub use ::cli::flags::bench::selfplay::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

@@ -10,7 +10,7 @@
 //! (the command then fails, saying so) rather than a result. The harness
 //! is `bench::train`.
 
-pub use crate::flags::bench::train::*;
+pub use ::cli::flags::bench::train::*;
 
 use super::print_figures;
 use crate::cmd::CliError;

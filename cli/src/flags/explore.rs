@@ -1,6 +1,6 @@
 //! The flags of `triad explore` (its `run` is `src/cmd/explore.rs`).
 
-use crate::cli::GenerationsArg;
+use super::GenerationsArg;
 use std::net::IpAddr;
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! The flags of `triad analyze` (its `run` is `src/cmd/analyze.rs`).
 
-use eval::search::DEFAULT_HASH_MB;
+use super::DEFAULT_HASH_MB;
 
 /// Search a position with the alpha-beta baseline engine.
 ///
@@ -11,7 +11,7 @@ use eval::search::DEFAULT_HASH_MB;
 #[derive(clap::Args)]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// The position in the game's text (TFEN, RULES.md §9.1, for
     /// PiRaTeKnIcS); the start position if omitted.

@@ -11,7 +11,7 @@ pub struct Args {
     #[arg(long, value_name = "SPEC")]
     pub player: String,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// The position (the game's text; default: the start).
     #[arg(long, value_name = "TEXT")]

@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
     /// The game, `NAME[/VARIANT]` (net: players must be networks of it).
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Openings: a file of positions in the game's text (TFEN for
     /// PiRaTeKnIcS), one per line.

@@ -12,7 +12,7 @@
 triad bench env --game piratechnics --seconds 2 --rounds 5 --json")]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Seconds per phase and round.
     #[arg(long, default_value_t = 1.0)]

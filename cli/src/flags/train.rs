@@ -1,6 +1,5 @@
 //! The flags of `triad train` (its `run` is `src/cmd/train.rs`).
 
-use pipeline::roles::MixRequest;
 use std::path::PathBuf;
 
 /// Train a network on self-play shards: batches from the replay window of
@@ -23,7 +22,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
     #[command(flatten)]
-    pub generations: crate::cli::GenerationsArg,
+    pub generations: super::GenerationsArg,
     /// The run directory (created if missing), or a store URL (s3://,
     /// gs://, az://: trained in a local mirror, pushed back at the end).
     #[arg(long, value_name = "RUN_DIR|URL")]
@@ -54,15 +53,33 @@ pub struct Args {
     /// variant has its own replay window; each batch is of one variant,
     /// drawn in proportion to the windows' sizes (docs/train.md).
     #[arg(long, value_name = "GAME=PATHS", value_parser = parse_mix)]
-    pub mix: Vec<MixRequest>,
+    pub mix: Vec<Mix>,
     /// Print a one-object JSON summary on stdout at the end.
     #[arg(long)]
     pub json: bool,
 }
 
-/// One `--mix GAME=PATH[,PATH…]`.
-fn parse_mix(text: &str) -> Result<MixRequest, String> {
-    let usage = || format!("{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5");
+/// One `--mix GAME=PATH[,PATH…]`: a game's name and its data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mix {
+    /// The game, `NAME[/VARIANT]`.
+    pub game: String,
+    /// Its shards, shard folders or runs.
+    pub data: Vec<PathBuf>,
+}
+
+/// A `--mix` that is not `GAME=PATH[,PATH…]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: write GAME=PATH[,PATH...], e.g. connect4/6x5=runs/c4-6x5")]
+pub struct MixError {
+    /// The text given.
+    pub text: String,
+}
+
+fn parse_mix(text: &str) -> Result<Mix, MixError> {
+    let usage = || MixError {
+        text: text.to_string(),
+    };
     let (game, paths) = text.split_once('=').ok_or_else(usage)?;
     let data: Vec<PathBuf> = paths
         .split(',')
@@ -72,7 +89,7 @@ fn parse_mix(text: &str) -> Result<MixRequest, String> {
     if game.is_empty() || data.is_empty() {
         return Err(usage());
     }
-    Ok(MixRequest {
+    Ok(Mix {
         game: game.to_string(),
         data,
     })

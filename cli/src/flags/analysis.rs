@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, value_name = "SPEC")]
     pub player: String,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Seeds the player's randomness.
     #[arg(long, default_value_t = 1)]

@@ -1,7 +1,6 @@
 //! The flags of `triad openings` (its `run` is `src/cmd/openings.rs`).
 
-use crate::cli::GenerationsArg;
-use data::openings;
+use super::GenerationsArg;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -42,15 +41,4 @@ pub enum Format {
     Csv,
     Json,
     Markdown,
-}
-
-impl From<Format> for openings::Format {
-    fn from(f: Format) -> openings::Format {
-        match f {
-            Format::Table => openings::Format::Table,
-            Format::Csv => openings::Format::Csv,
-            Format::Json => openings::Format::Json,
-            Format::Markdown => openings::Format::Markdown,
-        }
-    }
 }

@@ -15,7 +15,7 @@ pub struct Args {
     pub movetime: u64,
     /// The game, `NAME[/VARIANT]` (its fixed benchmark positions,
     /// `Game::bench_positions`).
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Print one JSON object instead.
     #[arg(long)]

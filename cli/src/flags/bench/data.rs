@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Keep the shards in this directory (default: a temporary directory, removed afterwards).
     #[arg(long)]

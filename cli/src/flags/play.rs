@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value = "white", value_parser = ["white", "black"])]
     pub color: String,
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Start from this position (the game's text; TFEN for PiRaTeKnIcS)
     /// instead of the start position.

@@ -1,6 +1,7 @@
 //! The flags of `triad data` (its `run` is `src/cmd/data.rs`).
 
-use crate::cli::GenerationsArg;
+use super::GenerationsArg;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -53,7 +54,7 @@ pub struct PositionsArgs {
     #[arg(long, value_name = "N")]
     pub per_ply: usize,
     /// The plies sampled: `A..B` (both included), `A..`, `..B` or `N`.
-    #[arg(long, default_value = "0..", value_parser = data::sample::parse_plies)]
+    #[arg(long, default_value = "0..", value_parser = parse_plies)]
     pub plies: std::ops::RangeInclusive<u32>,
     /// Files of positions never to sample (e.g. another test set's).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -121,10 +122,10 @@ pub struct ImportArgs {
     pub game: Option<String>,
     /// How the files write their games: `record` or `lines`.
     #[arg(long, default_value = "record", value_parser = import_format)]
-    pub format: data::import::ImportFormat,
+    pub format: ImportFormat,
     /// The first game's id; the next games count up from it (give each
     /// import its own range when their shards are used together).
-    #[arg(long, value_name = "N", default_value_t = data::import::DEFAULT_FIRST_ID)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FIRST_ID)]
     pub first_id: u64,
     /// The shard to write (`NAME.parquet`; written under a temporary name,
     /// then renamed; an existing file is refused).
@@ -144,6 +145,92 @@ pub struct UpgradeArgs {
     pub json: bool,
 }
 
-fn import_format(s: &str) -> Result<data::import::ImportFormat, String> {
-    data::import::ImportFormat::parse(s).ok_or_else(|| format!("\"{s}\" is not record or lines"))
+/// `--first-id`'s default (`data::import::DEFAULT_FIRST_ID`; a test
+/// checks they agree): far above the ids a run's self-play gives.
+pub const DEFAULT_FIRST_ID: u64 = 1_000_000_000_000;
+
+/// `--format` of `triad data import` (the command maps it to
+/// `data::import::ImportFormat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// The game's own notation, as `triad replay` reads it.
+    Record,
+    /// One game a line.
+    Lines,
+}
+
+fn import_format(s: &str) -> Result<ImportFormat, ImportFormatError> {
+    match s {
+        "record" => Ok(ImportFormat::Record),
+        "lines" => Ok(ImportFormat::Lines),
+        _ => Err(ImportFormatError {
+            text: s.to_string(),
+        }),
+    }
+}
+
+/// A ply range (`--plies`) that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PliesError {
+    /// Not of the form `N`, `A..B`, `A..` or `..B`.
+    #[error("\"{text}\" is not a ply range (N, A..B, A.. or ..B)")]
+    NotARange { text: String },
+    /// `A..B` with `A` after `B`.
+    #[error("\"{text}\": the range is empty")]
+    Empty { text: String },
+}
+
+/// Parses a ply range: `N`, `A..B` (both included), `A..` or `..B`.
+pub fn parse_plies(text: &str) -> Result<RangeInclusive<u32>, PliesError> {
+    let num = |t: &str, default: u32| -> Result<u32, PliesError> {
+        if t.is_empty() {
+            return Ok(default);
+        }
+        t.parse().map_err(|_| PliesError::NotARange {
+            text: text.to_string(),
+        })
+    };
+    let range = match text.split_once("..") {
+        None => {
+            let n = num(text, 0)?;
+            n..=n
+        }
+        Some((a, b)) => num(a, 0)?..=num(b.trim_start_matches('='), u32::MAX)?,
+    };
+    if range.is_empty() {
+        return Err(PliesError::Empty {
+            text: text.to_string(),
+        });
+    }
+    Ok(range)
+}
+
+/// A `--format` of `triad data import` that is neither `record` nor `lines`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{text}\" is not record or lines")]
+pub struct ImportFormatError {
+    /// The text given.
+    pub text: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ply_ranges_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_plies("4..41"), Ok(4..=41));
+        assert_eq!(parse_plies("4..=41"), Ok(4..=41));
+        assert_eq!(parse_plies("7"), Ok(7..=7));
+        assert_eq!(parse_plies("9.."), Ok(9..=u32::MAX));
+        assert_eq!(parse_plies("..3"), Ok(0..=3));
+        assert!(parse_plies("5..2")
+            .unwrap_err()
+            .to_string()
+            .contains("empty"));
+        assert!(parse_plies("a..2")
+            .unwrap_err()
+            .to_string()
+            .contains("not a ply range"));
+    }
 }

@@ -1,6 +1,5 @@
 //! The flags of `triad bench model` (its `run` is `src/cmd/bench/model.rs`).
 
-use model::Precision;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -37,10 +36,33 @@ pub struct Args {
         long,
         value_name = "LIST",
         default_value = "fp32",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = precision
     )]
-    pub precision: Vec<Precision>,
+    pub precision: Vec<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The number formats `--precision` takes (`model::Precision`'s names; a
+/// test checks they agree).
+pub const PRECISIONS: [&str; 3] = ["fp32", "bf16", "fp16"];
+
+/// A `--precision` that names no number format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown precision {text:?} (fp32, bf16 or fp16)")]
+pub struct PrecisionError {
+    /// The text given.
+    pub text: String,
+}
+
+fn precision(text: &str) -> Result<String, PrecisionError> {
+    if PRECISIONS.contains(&text) {
+        Ok(text.to_string())
+    } else {
+        Err(PrecisionError {
+            text: text.to_string(),
+        })
+    }
 }

@@ -11,7 +11,7 @@ pub struct Args {
     #[arg(long, short)]
     pub depth: Option<u32>,
     /// The game, `NAME[/VARIANT]` (e.g. piratechnics/8x8).
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// Position to start from, in the game's position text (TFEN for
     /// PiRaTeKnIcS; default: the start position).

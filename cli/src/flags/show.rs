@@ -8,7 +8,7 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     /// The game, `NAME[/VARIANT]`.
-    #[arg(long, default_value = registry::DEFAULT_GAME, value_name = "GAME")]
+    #[arg(long, default_value = super::DEFAULT_GAME, value_name = "GAME")]
     pub game: String,
     /// The position in the game's text (TFEN for PiRaTeKnIcS); default the
     /// start position.
