@@ -138,6 +138,29 @@ pub enum MoveProblem {
     Check,
 }
 
+impl MoveProblem {
+    /// Whether the text itself does not read as a move (rather than a move
+    /// that does not fit the position).
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            MoveProblem::Empty
+                | MoveProblem::NoOrigin { .. }
+                | MoveProblem::Separator(_)
+                | MoveProblem::NoSeparator
+                | MoveProblem::NoDestination { .. }
+                | MoveProblem::Trailing(_)
+                | MoveProblem::ContentsLetter(_)
+                | MoveProblem::Lowercase(_)
+                | MoveProblem::PromotionChoice(_)
+                | MoveProblem::NotAPawn { .. }
+                | MoveProblem::Unclosed(_)
+                | MoveProblem::NoPromotion
+                | MoveProblem::PromotionsDiffer
+        )
+    }
+}
+
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "move \"{}\": {}", self.text, self.reason)
