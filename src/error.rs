@@ -66,6 +66,13 @@ impl From<data::DataError> for CliError {
     }
 }
 
+/// A position, a move, a key or a file a game refuses: exit 2.
+impl From<game::GameError> for CliError {
+    fn from(e: game::GameError) -> CliError {
+        CliError::input(e.to_string())
+    }
+}
+
 /// A game that cannot be built (of a section, a flag, shards): exit 2.
 impl From<registry::Error> for CliError {
     fn from(e: registry::Error) -> CliError {

@@ -77,8 +77,9 @@ pub fn position_to_move<G: Game>(
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     if pos.terminal(!moves.is_empty(), 1).is_some() {
-        return Err(crate::GameError::Position(
-            "the game is over in this position: no move to choose".to_string(),
+        return Err(crate::GameError::position(
+            text.unwrap_or("-"),
+            "the game is over in this position: no move to choose",
         ));
     }
     Ok(pos)

@@ -396,104 +396,12 @@ pub fn svg(d: &Drawing, marks: &[Mark]) -> String {
         r#"<defs><marker id="ah" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>"#
     );
     for (p, &(x0, y0)) in d.panels.iter().zip(&origins) {
-        if !p.title.is_empty() {
-            let _ = write!(
-                out,
-                r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text>"#,
-                x0 + p.cols as f64 * CELL / 2.0,
-                y0 - 6.0,
-                escape(&p.title)
-            );
-        }
-        // Grounds: one path per colour keeps the file small.
-        for g in [Ground::Light, Ground::Dark, Ground::Water, Ground::Slot] {
-            let mut d_attr = String::new();
-            for (i, c) in p.cells.iter().enumerate() {
-                if c.ground == g {
-                    let (r, col) = (i / p.cols.max(1), i % p.cols.max(1));
-                    let _ = write!(
-                        d_attr,
-                        "M{:.0} {:.0}h{CELL:.0}v{CELL:.0}h-{CELL:.0}z",
-                        x0 + col as f64 * CELL,
-                        y0 + r as f64 * CELL
-                    );
-                }
-            }
-            if let (false, Some(fill)) = (d_attr.is_empty(), ground_fill(g)) {
-                let _ = write!(out, r#"<path d="{d_attr}" fill="{fill}"/>"#);
-            }
-        }
-        for (i, c) in p.cells.iter().enumerate() {
-            let (r, col) = (i / p.cols.max(1), i % p.cols.max(1));
-            draw_tokens(
-                &mut out,
-                x0 + col as f64 * CELL,
-                y0 + r as f64 * CELL,
-                &c.tokens,
-                c.ground,
-            );
-        }
-        for (col, label) in p.col_labels.iter().enumerate() {
-            let _ = write!(
-                out,
-                r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
-                x0 + (col as f64 + 0.5) * CELL,
-                y0 + p.rows as f64 * CELL + 13.0,
-                escape(label)
-            );
-        }
-        for (r, label) in p.row_labels.iter().enumerate() {
-            let _ = write!(
-                out,
-                r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end" fill="#555">{}</text>"##,
-                x0 - 4.0,
-                y0 + (r as f64 + 0.5) * CELL + 4.0,
-                escape(label)
-            );
-        }
+        draw_panel(&mut out, p, x0, y0);
     }
     let mut sorted: Vec<&Mark> = marks.iter().collect();
     sorted.sort_by(|a, b| a.weight.total_cmp(&b.weight));
     for m in sorted {
-        let (Some(a), Some(b)) = (centre(&origins, m.from), centre(&origins, m.to)) else {
-            continue;
-        };
-        let w = m.weight.clamp(0.0, 1.0) as f64;
-        let colour = mark_colour(m.kind);
-        let opacity = 0.35 + 0.5 * w;
-        if a == b {
-            let _ = write!(
-                out,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-opacity="{opacity:.2}" stroke-width="{:.1}"/>"#,
-                a.0,
-                a.1,
-                CELL * 0.42,
-                2.0 + 5.0 * w
-            );
-        } else {
-            // Stop short of the centre so the arrow head does not hide the piece.
-            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-            let len = (dx * dx + dy * dy).sqrt().max(1.0);
-            let k = (len - CELL * 0.3).max(0.0) / len;
-            let _ = write!(
-                out,
-                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-opacity="{opacity:.2}" stroke-width="{:.1}" stroke-linecap="round" marker-end="url(#ah)"/>"#,
-                a.0,
-                a.1,
-                a.0 + dx * k,
-                a.1 + dy * k,
-                2.5 + 7.0 * w
-            );
-        }
-        if !m.label.is_empty() {
-            let _ = write!(
-                out,
-                r##"<text x="{:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{colour}" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
-                b.0,
-                b.1 - CELL * 0.3,
-                escape(&m.label)
-            );
-        }
+        draw_mark(&mut out, &origins, m);
     }
     let _ = write!(
         out,
@@ -502,6 +410,110 @@ pub fn svg(d: &Drawing, marks: &[Mark]) -> String {
         escape(&d.caption)
     );
     out
+}
+
+/// One panel of a drawing, its top-left corner at (`x0`, `y0`): title,
+/// grounds, tokens and coordinate labels.
+fn draw_panel(out: &mut String, p: &Panel, x0: f64, y0: f64) {
+    if !p.title.is_empty() {
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">{}</text>"#,
+            x0 + p.cols as f64 * CELL / 2.0,
+            y0 - 6.0,
+            escape(&p.title)
+        );
+    }
+    // Grounds: one path per colour keeps the file small.
+    for g in [Ground::Light, Ground::Dark, Ground::Water, Ground::Slot] {
+        let mut d_attr = String::new();
+        for (i, c) in p.cells.iter().enumerate() {
+            if c.ground == g {
+                let (r, col) = (i / p.cols.max(1), i % p.cols.max(1));
+                let _ = write!(
+                    d_attr,
+                    "M{:.0} {:.0}h{CELL:.0}v{CELL:.0}h-{CELL:.0}z",
+                    x0 + col as f64 * CELL,
+                    y0 + r as f64 * CELL
+                );
+            }
+        }
+        if let (false, Some(fill)) = (d_attr.is_empty(), ground_fill(g)) {
+            let _ = write!(out, r#"<path d="{d_attr}" fill="{fill}"/>"#);
+        }
+    }
+    for (i, c) in p.cells.iter().enumerate() {
+        let (r, col) = (i / p.cols.max(1), i % p.cols.max(1));
+        draw_tokens(
+            out,
+            x0 + col as f64 * CELL,
+            y0 + r as f64 * CELL,
+            &c.tokens,
+            c.ground,
+        );
+    }
+    for (col, label) in p.col_labels.iter().enumerate() {
+        let _ = write!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
+            x0 + (col as f64 + 0.5) * CELL,
+            y0 + p.rows as f64 * CELL + 13.0,
+            escape(label)
+        );
+    }
+    for (r, label) in p.row_labels.iter().enumerate() {
+        let _ = write!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end" fill="#555">{}</text>"##,
+            x0 - 4.0,
+            y0 + (r as f64 + 0.5) * CELL + 4.0,
+            escape(label)
+        );
+    }
+}
+
+/// One mark over the panels at `origins`: a ring on one cell, or an arrow
+/// from one cell to another; its label by the target.
+fn draw_mark(out: &mut String, origins: &[(f64, f64)], m: &Mark) {
+    let (Some(a), Some(b)) = (centre(origins, m.from), centre(origins, m.to)) else {
+        return;
+    };
+    let w = m.weight.clamp(0.0, 1.0) as f64;
+    let colour = mark_colour(m.kind);
+    let opacity = 0.35 + 0.5 * w;
+    if a == b {
+        let _ = write!(
+            out,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-opacity="{opacity:.2}" stroke-width="{:.1}"/>"#,
+            a.0,
+            a.1,
+            CELL * 0.42,
+            2.0 + 5.0 * w
+        );
+    } else {
+        // Stop short of the centre so the arrow head does not hide the piece.
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let k = (len - CELL * 0.3).max(0.0) / len;
+        let _ = write!(
+            out,
+            r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-opacity="{opacity:.2}" stroke-width="{:.1}" stroke-linecap="round" marker-end="url(#ah)"/>"#,
+            a.0,
+            a.1,
+            a.0 + dx * k,
+            a.1 + dy * k,
+            2.5 + 7.0 * w
+        );
+    }
+    if !m.label.is_empty() {
+        let _ = write!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{colour}" stroke="#fff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            b.0,
+            b.1 - CELL * 0.3,
+            escape(&m.label)
+        );
+    }
 }
 
 /// The usual caption of a position: who moves, or the result once the game

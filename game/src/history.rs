@@ -67,11 +67,9 @@ impl<S: GameState> History<S> {
     /// Plays `m` if it is legal here.
     pub fn try_play(&mut self, m: S::Move) -> Result<(), crate::GameError> {
         if !self.position.is_legal(m) {
-            return Err(crate::GameError::Move(format!(
-                "{} is not legal in {}",
-                self.position.move_text(m),
-                self.position.to_text()
-            )));
+            let text = self.position.move_text(m);
+            let message = format!("{text} is not legal in {}", self.position.to_text());
+            return Err(crate::GameError::illegal_move(text, message));
         }
         self.play(m);
         Ok(())

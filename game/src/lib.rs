@@ -34,7 +34,7 @@ pub use describe::{
     describe, legal_move_texts, position_or_start, position_to_move, PositionReport,
 };
 pub use draw::{CellRef, Drawing, Ground, Mark, MarkKind, Panel, Shape, Token};
-pub use error::GameError;
+pub use error::{Cause, GameError, MoveFault};
 pub use history::{repetitions, History};
 pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, OptionValue};
 pub use outcome::{Color, GameResult, Outcome, Termination};

@@ -108,15 +108,15 @@ pub fn board_sides(
             "width" => &mut width,
             "height" => &mut height,
             other => {
-                return Err(crate::GameError::Options(unknown_key(
+                return Err(crate::GameError::options(
                     other,
-                    game,
-                    "width, height",
-                )))
+                    unknown_key(other, game, "width, height"),
+                ))
             }
         };
         *slot = Some(value.as_integer().and_then(&side).ok_or_else(|| {
-            crate::GameError::Options(format!("game.{key}: {value} is not a board side {range}"))
+            let message = format!("game.{key}: {value} is not a board side {range}");
+            crate::GameError::options(key.as_str(), message)
         })?);
     }
     Ok((width, height))

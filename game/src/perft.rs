@@ -215,7 +215,7 @@ pub fn perft_suite<G: crate::Game>(
             .as_ref()
             .unwrap_or(game)
             .parse_state(tfen)
-            .map_err(|e| at(e.into()))?;
+            .map_err(|e| at(e.to_string()))?;
         for p in parts {
             let mut w = p.split_whitespace();
             let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {

@@ -79,7 +79,7 @@ pub fn replay_numbered<S: GameState>(
             }
             let over = outcome.or_else(|| history.outcome());
             let place = format!("line {}", i + 1);
-            moves.push(play_text(&mut history, over, &place, ": ", token)?);
+            moves.push(play_text(&mut history, over, (i + 1, &place), ": ", token)?);
         }
     }
     let outcome = outcome.or_else(|| history.outcome());
@@ -105,7 +105,7 @@ pub fn replay_moves<'a, S: GameState>(
     for (i, token) in moves.into_iter().enumerate() {
         let over = history.outcome();
         let place = format!("move {}", i + 1);
-        texts.push(play_text(&mut history, over, &place, " ", token)?);
+        texts.push(play_text(&mut history, over, (i + 1, &place), " ", token)?);
     }
     let outcome = history.outcome();
     Ok(RecordReplay {
@@ -119,33 +119,38 @@ pub fn replay_moves<'a, S: GameState>(
 /// Plays one move given as text on `history` and returns its canonical
 /// text: refused when the game is `over`, the text does not parse, or the
 /// move is illegal. Errors read `{place}{sep}"TOKEN": why` (`line 3: "…"`,
-/// `move 2 "…"`), or `{place}: why` for an illegal move; the replays of
-/// both record formats share it.
+/// `move 2 "…"`), or `{place}: why` for an illegal move, with `line`
+/// (the line or move number of `place`) as the error's line and the move's
+/// own error as its source; the replays of both record formats share it.
 fn play_text<S: GameState>(
     history: &mut History<S>,
     over: Option<Outcome>,
-    place: &str,
+    (line, place): (usize, &str),
     sep: &str,
     token: &str,
 ) -> Result<String, crate::GameError> {
     if let Some(o) = over {
-        return Err(crate::GameError::Record(format!(
-            "{place}{sep}\"{}\": the game is already over ({})",
-            crate::clip(token, 80),
-            o.termination
-        )));
+        return Err(crate::GameError::record(
+            Some(line),
+            format!(
+                "{place}{sep}\"{}\": the game is already over ({})",
+                crate::clip(token, 80),
+                o.termination
+            ),
+        ));
     }
     let pos = history.position().clone();
     let m = pos.parse_move(token).map_err(|e| {
-        crate::GameError::Record(format!(
+        let message = format!(
             "{place}{sep}\"{}\": {}",
             crate::clip(token, 80),
             crate::clip(e.message(), 200)
-        ))
+        );
+        crate::GameError::record(Some(line), message).because(e)
     })?;
     history
         .try_play(m)
-        .map_err(|e| crate::GameError::Record(format!("{place}: {e}")))?;
+        .map_err(|e| crate::GameError::record(Some(line), format!("{place}: {e}")).because(e))?;
     Ok(pos.move_text(m))
 }
 

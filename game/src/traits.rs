@@ -104,10 +104,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         dir: &std::path::Path,
     ) -> Result<Vec<crate::SuiteFile<Self::State>>, crate::GameError> {
         let _ = dir;
-        Err(crate::GameError::Record(format!(
-            "the game `{}` has no benchmark suite",
-            Self::NAME
-        )))
+        Err(crate::GameError::record(
+            None,
+            format!("the game `{}` has no benchmark suite", Self::NAME),
+        ))
     }
 
     /// An exclusive upper bound of the variant's move codes

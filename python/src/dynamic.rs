@@ -192,7 +192,10 @@ impl<G: Game> Play<G> {
 }
 
 fn no_move(action: u32, position: &str) -> GameError {
-    GameError::Move(format!("action {action} is not a legal move in {position}"))
+    GameError::illegal_move(
+        action.to_string(),
+        format!("action {action} is not a legal move in {position}"),
+    )
 }
 
 impl<G: Game> Bound<G> {
@@ -231,14 +234,19 @@ where
     }
     fn deserialize(&self, text: &str) -> Result<Box<dyn DynState>, GameError> {
         let (start, moves) = text.split_once('\n').ok_or_else(|| {
-            GameError::Record(
-                "not a serialized state: a position line, then a line of move codes".into(),
+            GameError::record(
+                None,
+                "not a serialized state: a position line, then a line of move codes",
             )
         })?;
         let mut play = Play::new(self.0.clone(), self.0.parse_state(start)?);
         for word in moves.split_whitespace() {
-            let code = word.parse::<u32>().map_err(|_| {
-                GameError::Record(format!("{word:?} is not a move code (a whole number)"))
+            let code = word.parse::<u32>().map_err(|e| {
+                GameError::record(
+                    Some(2),
+                    format!("{word:?} is not a move code (a whole number)"),
+                )
+                .because(e)
             })?;
             play.apply_action(code)?;
         }
@@ -336,17 +344,20 @@ where
     }
     fn action_to_string(&self, action: u32) -> Result<String, GameError> {
         let m = G::Move::from_code(action).ok_or_else(|| {
-            GameError::Move(format!("action {action} is not a move code of {}", G::NAME))
+            GameError::unreadable_move(
+                action.to_string(),
+                format!("action {action} is not a move code of {}", G::NAME),
+            )
         })?;
         Ok(self.state().move_text(m))
     }
     fn string_to_action(&self, text: &str) -> Result<u32, GameError> {
         let m = self.state().parse_move(text)?;
         if !self.moves.contains(&m) {
-            return Err(GameError::Move(format!(
-                "{text} is not a legal move in {}",
-                self.position()
-            )));
+            return Err(GameError::illegal_move(
+                text,
+                format!("{text} is not a legal move in {}", self.position()),
+            ));
         }
         Ok(m.code())
     }

@@ -201,7 +201,7 @@ pub fn build(spec: &GameSpec) -> Result<AnyGame, Error> {
         &spec.variant
     };
     match build_named(name, variant, &spec.options) {
-        Some(built) => built.map_err(|e| Error::Game(e.into())),
+        Some(built) => built.map_err(|e| Error::Game(e.to_string())),
         None => Err(Error::Game(format!(
             "game.name: unknown game {name:?}: triad plays {}",
             GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")

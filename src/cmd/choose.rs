@@ -39,7 +39,7 @@ where
         }
         return Ok(());
     }
-    let pos = game::position_to_move(game, args.position.as_deref()).map_err(CliError::input)?;
+    let pos = game::position_to_move(game, args.position.as_deref())?;
     let choice = choose_move(game, &spec, args.seed, nets.as_deref(), &pos)
         .map_err(|e| CliError::input(format!("--player: {e}")))?;
     if args.json {

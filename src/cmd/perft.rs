@@ -31,7 +31,7 @@ fn run_game<G: Game>(game: &G, args: Args) -> Result<(), CliError> {
     let depth = args
         .depth
         .ok_or_else(|| CliError::input("perft needs --depth N (or --suite FILE)"))?;
-    let pos = game::position_or_start(game, args.position.as_deref()).map_err(CliError::input)?;
+    let pos = game::position_or_start(game, args.position.as_deref())?;
     // Deeper than this is years of work (and the walk's buffers are per
     // ply); more threads than this are a typo, not a machine.
     if depth > game::MAX_PERFT_DEPTH {

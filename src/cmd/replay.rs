@@ -20,7 +20,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 fn replay<G: Game>(game: &G, args: &Args, text: &str) -> Result<(), CliError> {
     let r = data::replay_record(game, text, args.position.as_deref()).map_err(|e| match e {
-        data::ReplayError::Start(e) => CliError::input(e),
+        data::ReplayError::Start(e) => CliError::from(e),
         data::ReplayError::Record(e) => CliError::failed(format!("{}: {e}", args.file.display())),
     })?;
     if args.json {

@@ -16,7 +16,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 fn show<G: Game>(game: &G, args: &Args) -> Result<(), CliError> {
-    let pos = game::position_or_start(game, args.position.as_deref()).map_err(CliError::input)?;
+    let pos = game::position_or_start(game, args.position.as_deref())?;
     if let Some(path) = &args.svg {
         let svg = game::draw::svg(&pos.drawing(), &[]);
         if path == Path::new("-") {

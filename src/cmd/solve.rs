@@ -21,14 +21,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if args.depth == Some(0) {
         return Err(CliError::input("--depth must be at least 1"));
     }
-    let inputs =
-        check::read_inputs(&args.positions, args.file.as_deref()).map_err(CliError::input)?;
+    let inputs = check::read_inputs(&args.positions, args.file.as_deref())?;
     if inputs.is_empty() {
         return Err(CliError::input(
             "no positions: give move sequences (e.g. `triad solve 4453`) or --file",
         ));
     }
-    let cases = check::prepare(c4, inputs, args.columns, args.check).map_err(CliError::input)?;
+    let cases = check::prepare(c4, inputs, args.columns, args.check)?;
     let settings = Settings {
         depth: args.depth,
         columns: args.columns,

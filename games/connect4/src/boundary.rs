@@ -192,18 +192,19 @@ impl GameState for Position {
         let t = text.trim();
         let mut chars = t.chars();
         let (Some(ch), None) = (chars.next(), chars.next()) else {
-            return Err(GameError::Move(format!(
+            let message = format!(
                 "{:?} is not a column: one character, 1-{}",
                 game::clip(t, 40),
                 column_char(self.size.width - 1)
-            )));
+            );
+            return Err(GameError::unreadable_move(t, message));
         };
         let c = parse_column(ch, self.size)?;
         if self.won {
-            return Err(GameError::Move("the game is over".into()));
+            return Err(GameError::game_over(t, "the game is over"));
         }
         if !self.column_open(c) {
-            return Err(GameError::Move(format!("column {ch} is full")));
+            return Err(GameError::illegal_move(t, format!("column {ch} is full")));
         }
         Ok(Column(c))
     }

@@ -63,7 +63,7 @@ pub fn read_inputs(arguments: &[String], file: Option<&Path>) -> Result<Vec<Inpu
         } else {
             std::fs::File::open(path).and_then(|f| read(&mut std::io::BufReader::new(f)))
         }
-        .map_err(|e| GameError::Record(format!("--file {name}: {e}")))?;
+        .map_err(|e| GameError::record(None, format!("--file {name}: {e}")).because(e))?;
     }
     Ok(out)
 }
@@ -104,17 +104,17 @@ pub fn prepare(
     for input in inputs {
         let t = &input.text;
         let position = game.parse_state(t).map_err(|e| {
-            GameError::Position(format!(
-                "{}: position {:?}: {e}",
-                input.origin,
-                game::clip(t, 80)
-            ))
+            let message = format!("{}: position {:?}: {e}", input.origin, game::clip(t, 80));
+            GameError::position(t.as_str(), message).because(e)
         })?;
         if position.is_won() {
-            return Err(GameError::Position(format!(
-                "{}: position {t:?}: the game is already won, there is nothing to solve",
-                input.origin
-            )));
+            return Err(GameError::position(
+                t.as_str(),
+                format!(
+                    "{}: position {t:?}: the game is already won, there is nothing to solve",
+                    input.origin
+                ),
+            ));
         }
         let expected = if check {
             Some(expected(&input, width)?)
@@ -132,14 +132,14 @@ pub fn prepare(
 
 /// The expected values of a checked line (`width`: the columns too).
 fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, GameError> {
-    let bad = |what: String| format!("{}: --check: {what}", input.origin);
+    let bad = |what: String| GameError::record(None, format!("{}: --check: {what}", input.origin));
     let score = input
         .rest
         .first()
-        .ok_or_else(|| GameError::Record(bad("no expected score after the position".into())))?;
+        .ok_or_else(|| bad("no expected score after the position".into()))?;
     let score = score
         .parse()
-        .map_err(|_| GameError::Record(bad(format!("expected score {score:?} is not a number"))))?;
+        .map_err(|e| bad(format!("expected score {score:?} is not a number")).because(e))?;
     let Some(width) = columns else {
         return Ok(Expected {
             score,
@@ -147,18 +147,19 @@ fn expected(input: &Input, columns: Option<usize>) -> Result<Expected, GameError
         });
     };
     if input.rest.len() != 1 + width {
-        return Err(GameError::Record(bad(format!(
+        return Err(bad(format!(
             "--columns needs {width} column values after the score (`.` for a full column), found {}",
             input.rest.len() - 1
-        ))));
+        )));
     }
     let values = input.rest[1..]
         .iter()
         .map(|v| match v.as_str() {
             "." => Ok(None),
-            v => v.parse().map(Some).map_err(|_| {
-                GameError::Record(bad(format!("column value {v:?} is not a number or `.`")))
-            }),
+            v => v
+                .parse()
+                .map(Some)
+                .map_err(|e| bad(format!("column value {v:?} is not a number or `.`")).because(e)),
         })
         .collect::<Result<_, _>>()?;
     Ok(Expected {

@@ -47,19 +47,24 @@ impl PonsLine {
 /// Reads a `.moves` file; errors name the file and line.
 pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, GameError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| GameError::Record(format!("{}: {e}", path.display())))?;
+        .map_err(|e| GameError::record(None, format!("{}: {e}", path.display())).because(e))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            let bad = |why: &str| format!("{} line {}: {why}", path.display(), i + 1);
+            let bad = |why: &str| {
+                GameError::record(
+                    Some(i + 1),
+                    format!("{} line {}: {why}", path.display(), i + 1),
+                )
+            };
             let f: Vec<&str> = l.split_whitespace().collect();
             if f.len() < 3 {
-                return Err(GameError::Record(bad("expected `moves score v1 … vN`")));
+                return Err(bad("expected `moves score v1 … vN`"));
             }
             let score = f[1]
                 .parse()
-                .map_err(|_| GameError::Record(bad("the score is not a number")))?;
+                .map_err(|e| bad("the score is not a number").because(e))?;
             let values = f[2..]
                 .iter()
                 .map(|v| match *v {
@@ -67,7 +72,7 @@ pub fn read_moves_file(path: &Path) -> Result<Vec<PonsLine>, GameError> {
                     v => v
                         .parse()
                         .map(Some)
-                        .map_err(|_| GameError::Record(bad("a column value is not a number"))),
+                        .map_err(|e| bad("a column value is not a number").because(e)),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(PonsLine {
@@ -87,10 +92,13 @@ pub fn read_suite(
     dir: &Path,
 ) -> Result<Vec<SuiteFile<crate::Position>>, GameError> {
     if game.size() != Size::STANDARD {
-        return Err(GameError::Record(format!(
-            "Pons's benchmark positions are for the 7x6 board, not {}",
-            game.variant()
-        )));
+        return Err(GameError::record(
+            None,
+            format!(
+                "Pons's benchmark positions are for the 7x6 board, not {}",
+                game.variant()
+            ),
+        ));
     }
     FILES
         .iter()
@@ -133,10 +141,11 @@ fn read_suite_file(
         .enumerate()
         .map(|(i, line)| {
             let position = game.parse_state(&line.sequence).map_err(|e| {
-                GameError::Record(format!("{} line {}: {e}", path.display(), i + 1))
+                let message = format!("{} line {}: {e}", path.display(), i + 1);
+                GameError::record(Some(i + 1), message).because(e)
             })?;
             if line.values.len() != game.size().width as usize {
-                return Err(GameError::Record(format!(
+                return Err(GameError::record(Some(i + 1), format!(
                     "{} line {}: {} column values for a board of {} columns (`triad solve --columns` writes them)",
                     path.display(),
                     i + 1,

@@ -28,14 +28,16 @@ impl Size {
     pub fn new(width: u32, height: u32) -> Result<Size, GameError> {
         let side = 4..=MAX_SIDE as u32;
         if !side.contains(&width) || !side.contains(&height) {
-            return Err(GameError::Options(format!(
-                "{width}x{height}: width and height must be 4..={MAX_SIDE}"
-            )));
+            return Err(GameError::options(
+                "variant",
+                format!("{width}x{height}: width and height must be 4..={MAX_SIDE}"),
+            ));
         }
         if width * (height + 1) > 64 {
-            return Err(GameError::Options(format!(
-                "{width}x{height}: width x (height + 1) must be at most 64 (the bitboard)"
-            )));
+            return Err(GameError::options(
+                "variant",
+                format!("{width}x{height}: width x (height + 1) must be at most 64 (the bitboard)"),
+            ));
         }
         Ok(Size {
             width: width as u8,
@@ -255,22 +257,29 @@ impl Position {
         }
         for (i, ch) in text.chars().enumerate() {
             let c = parse_column(ch, size).map_err(|e| {
-                GameError::Position(format!("move {} of {:?}: {e}", i + 1, game::clip(text, 80)))
+                let message = format!("move {} of {:?}: {e}", i + 1, game::clip(text, 80));
+                GameError::position(text, message).because(e)
             })?;
             if p.won {
-                return Err(GameError::Position(format!(
-                    "move {} of {:?}: the game was already won",
-                    i + 1,
-                    game::clip(text, 80)
-                )));
+                return Err(GameError::position(
+                    text,
+                    format!(
+                        "move {} of {:?}: the game was already won",
+                        i + 1,
+                        game::clip(text, 80)
+                    ),
+                ));
             }
             if !p.column_open(c) {
-                return Err(GameError::Position(format!(
-                    "move {} of {:?}: column {} is full",
-                    i + 1,
-                    game::clip(text, 80),
-                    column_char(c)
-                )));
+                return Err(GameError::position(
+                    text,
+                    format!(
+                        "move {} of {:?}: column {} is full",
+                        i + 1,
+                        game::clip(text, 80),
+                        column_char(c)
+                    ),
+                ));
             }
             p.drop_stone(c);
         }
@@ -303,16 +312,17 @@ pub fn parse_column(ch: char, size: Size) -> Result<u8, GameError> {
         '1'..='9' => ch as u8 - b'1',
         'a'..='g' => ch as u8 - b'a' + 9,
         _ => {
-            return Err(GameError::Position(format!(
-                "{ch:?} is not a column (1-9, then a-g for columns 10-16)"
-            )))
+            return Err(GameError::position(
+                ch,
+                format!("{ch:?} is not a column (1-9, then a-g for columns 10-16)"),
+            ))
         }
     };
     if c >= size.width {
-        return Err(GameError::Position(format!(
-            "column {ch} is off the board ({} columns)",
-            size.width
-        )));
+        return Err(GameError::position(
+            ch,
+            format!("column {ch} is off the board ({} columns)", size.width),
+        ));
     }
     Ok(c)
 }

@@ -39,12 +39,16 @@ impl Connect4 {
             match variant {
                 "" | "standard" => Size::STANDARD,
                 v => {
-                    let (w, h) = v.split_once('x').ok_or_else(|| GameError::Options({
+                    let (w, h) = v.split_once('x').ok_or_else(|| GameError::options("variant", {
                     format!("unknown variant {v:?}: connect4 has `standard` (7x6) or WxH, e.g. 8x7")
                 }))?;
                     let num = |s: &str| {
-                        s.parse::<u32>().map_err(|_| {
-                            GameError::Options(format!("variant {v:?}: {s:?} is not a number"))
+                        s.parse::<u32>().map_err(|e| {
+                            GameError::options(
+                                "variant",
+                                format!("variant {v:?}: {s:?} is not a number"),
+                            )
+                            .because(e)
                         })
                     };
                     Size::new(num(w)?, num(h)?)?
@@ -80,7 +84,7 @@ fn from_options(variant: &str, options: &game::GameOptions) -> Result<Connect4, 
         (4..=16).contains(&v).then_some(v as u32)
     })?;
     Connect4::named(variant, width, height)
-        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
+        .map_err(|e| GameError::options("variant", format!("game.variant: {e}")).because(e))
 }
 
 /// A move: the 0-based column a stone is dropped into.

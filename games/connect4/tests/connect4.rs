@@ -125,6 +125,37 @@ fn bad_text_is_refused_with_a_reason() {
     );
 }
 
+/// The errors carry what a caller matches on: the text at fault, whether a
+/// move does not read or does not fit, the key, the cause.
+#[test]
+fn errors_carry_their_fields() {
+    use game::{GameError, MoveFault};
+    use std::error::Error;
+    let game = Connect4::standard();
+    let p = game.parse_state("444444").unwrap();
+    let full = p.parse_move("4").unwrap_err();
+    assert!(matches!(
+        &full,
+        GameError::Move { text, fault: MoveFault::Illegal, .. } if text == "4"
+    ));
+    let unreadable = p.parse_move("44").unwrap_err();
+    assert!(matches!(
+        unreadable,
+        GameError::Move {
+            fault: MoveFault::Unreadable,
+            ..
+        }
+    ));
+    let e = game.parse_state("448").unwrap_err();
+    assert!(matches!(&e, GameError::Position { text, .. } if text == "448"));
+    let inner = e.source().expect("the column refused is the source");
+    assert_eq!(inner.to_string(), "column 8 is off the board (7 columns)");
+    assert!(e.to_string().ends_with(&inner.to_string()), "{e}");
+    let e = Connect4::named("9xz", None, None).unwrap_err();
+    assert!(matches!(&e, GameError::Options { key, .. } if key == "variant"));
+    assert!(e.source().is_some(), "the number that does not parse");
+}
+
 /// One line of a `.moves` file: the sequence, its score, every column's value.
 type PonsLine = (String, i32, Vec<Option<i32>>);
 

@@ -44,7 +44,7 @@ impl Influence {
         keys: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Influence, GameError> {
         if !matches!(variant, "" | "standard") {
-            return Err(GameError::Options(format!(
+            return Err(GameError::options("variant", format!(
                 "game.variant: unknown influence variant {variant:?}: it has `standard`; the rule book's alternatives are [game] keys ({})",
                 crate::rules::KEYS.map(|k| k.0).join(", ")
             )));

@@ -131,9 +131,10 @@ fn boolean(key: &str, value: &str) -> Result<bool, GameError> {
     match value {
         "true" | "yes" => Ok(true),
         "false" | "no" => Ok(false),
-        other => Err(GameError::Options(format!(
-            "game.{key}: {other:?} is not true or false"
-        ))),
+        other => Err(GameError::options(
+            key,
+            format!("game.{key}: {other:?} is not true or false"),
+        )),
     }
 }
 
@@ -150,9 +151,12 @@ impl Options {
                     "two" => CommanderStep::Two,
                     "jump" => CommanderStep::Jump,
                     other => {
-                        return Err(GameError::Options(format!(
-                            "game.commander: {other:?} is not \"line\", \"two\" or \"jump\""
-                        )))
+                        return Err(GameError::options(
+                            key,
+                            format!(
+                                "game.commander: {other:?} is not \"line\", \"two\" or \"jump\""
+                            ),
+                        ))
                     }
                 }
             }
@@ -162,9 +166,10 @@ impl Options {
                     "qrn" => true,
                     "q" => false,
                     other => {
-                        return Err(GameError::Options(format!(
-                            "game.promotion: {other:?} is not \"qrn\" or \"q\""
-                        )))
+                        return Err(GameError::options(
+                            key,
+                            format!("game.promotion: {other:?} is not \"qrn\" or \"q\""),
+                        ))
                     }
                 }
             }
@@ -174,9 +179,10 @@ impl Options {
                     "draw" => false,
                     "loss" => true,
                     other => {
-                        return Err(GameError::Options(format!(
-                            "game.stalemate: {other:?} is not \"draw\" or \"loss\""
-                        )))
+                        return Err(GameError::options(
+                            key,
+                            format!("game.stalemate: {other:?} is not \"draw\" or \"loss\""),
+                        ))
                     }
                 }
             }
@@ -186,7 +192,7 @@ impl Options {
                     .ok()
                     .filter(|&n| n <= 10_000)
                     .ok_or_else(|| {
-                        GameError::Options({
+                        GameError::options(key, {
                             format!(
                                 "game.move_limit: {value:?} is not a ply count 0..10000 (0: none)"
                             )
@@ -199,18 +205,22 @@ impl Options {
                     "w" | "white" => Army::White,
                     "b" | "black" => Army::Black,
                     other => {
-                        return Err(GameError::Options(format!(
-                            "game.army: {other:?} is not \"w\" or \"b\""
-                        )))
+                        return Err(GameError::options(
+                            key,
+                            format!("game.army: {other:?} is not \"w\" or \"b\""),
+                        ))
                     }
                 }
             }
             other => {
                 let keys: Vec<_> = KEYS.iter().map(|k| k.0).collect();
-                return Err(GameError::Options(format!(
-                    "game.{other}: unknown key for influence (its keys: {})",
-                    keys.join(", ")
-                )));
+                return Err(GameError::options(
+                    other,
+                    format!(
+                        "game.{other}: unknown key for influence (its keys: {})",
+                        keys.join(", ")
+                    ),
+                ));
             }
         }
         Ok(())

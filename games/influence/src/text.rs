@@ -29,10 +29,13 @@ fn write_board(out: &mut String, cell: impl Fn(Square) -> Option<char>) {
 fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, GameError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != RANKS as usize {
-        return Err(GameError::Position(format!(
+        return Err(GameError::position(
+            field,
+            format!(
             "the {what} field {field:?} has {} ranks separated by '/', expected 7 (rank 7 first)",
             ranks.len()
-        )));
+        ),
+        ));
     }
     let mut out = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -42,13 +45,13 @@ fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, GameError>
         for c in rank_text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if last_digit {
-                    return Err(GameError::Position(format!(
+                    return Err(GameError::position(*rank_text, format!(
                         "the {what} field: rank {} {rank_text:?} has two digits side by side (write their sum)",
                         rank + 1
                     )));
                 }
                 if d == 0 || d > 4 {
-                    return Err(GameError::Position(format!(
+                    return Err(GameError::position(*rank_text, format!(
                         "the {what} field: rank {} {rank_text:?}: {d} is not an empty-square count 1-4",
                         rank + 1
                     )));
@@ -57,27 +60,36 @@ fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, GameError>
                 last_digit = true;
             } else {
                 if file >= FILES {
-                    return Err(GameError::Position(format!(
-                        "the {what} field: rank {} {rank_text:?} has more than 4 squares",
-                        rank + 1
-                    )));
+                    return Err(GameError::position(
+                        *rank_text,
+                        format!(
+                            "the {what} field: rank {} {rank_text:?} has more than 4 squares",
+                            rank + 1
+                        ),
+                    ));
                 }
                 out.push((Square::at(file, rank), c));
                 file += 1;
                 last_digit = false;
             }
             if file > FILES {
-                return Err(GameError::Position(format!(
-                    "the {what} field: rank {} {rank_text:?} has more than 4 squares",
-                    rank + 1
-                )));
+                return Err(GameError::position(
+                    *rank_text,
+                    format!(
+                        "the {what} field: rank {} {rank_text:?} has more than 4 squares",
+                        rank + 1
+                    ),
+                ));
             }
         }
         if file != FILES {
-            return Err(GameError::Position(format!(
-                "the {what} field: rank {} {rank_text:?} has {file} squares, expected 4",
-                rank + 1
-            )));
+            return Err(GameError::position(
+                *rank_text,
+                format!(
+                    "the {what} field: rank {} {rank_text:?} has {file} squares, expected 4",
+                    rank + 1
+                ),
+            ));
         }
     }
     Ok(out)
@@ -88,7 +100,7 @@ impl Position {
     pub fn parse(text: &str, rules: Rules) -> Result<Position, GameError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 7 {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(text, format!(
                 "{:?} has {} fields, expected 7: <middle> <above> <below> <turn A|B> <army w|b> <clock> <fullmove>",
                 game::clip(text, 80),
                 fields.len()
@@ -98,20 +110,22 @@ impl Position {
             "w" => Army::White,
             "b" => Army::Black,
             other => {
-                return Err(GameError::Position(format!(
-                    "the army field {other:?} is not w or b (the army Above helps)"
-                )))
+                return Err(GameError::position(
+                    other,
+                    format!("the army field {other:?} is not w or b (the army Above helps)"),
+                ))
             }
         };
         let mut p = Position::empty(rules, army);
         for (s, c) in read_board(fields[0], "middle")? {
-            let piece = Piece::from_letter(c).ok_or_else(|| GameError::Position({
+            let piece = Piece::from_letter(c).ok_or_else(|| GameError::position(fields[0], {
                 format!("the middle field: {c:?} on {s} is not a piece letter (KQRNP white, kqrnp black)")
             }))?;
             if piece.kind == crate::Kind::Pawn && (s.rank() == 0 || s.rank() == RANKS - 1) {
-                return Err(GameError::Position(format!(
-                    "the middle field: a pawn on {s}: no pawn may stand on rank 1 or 7"
-                )));
+                return Err(GameError::position(
+                    fields[0],
+                    format!("the middle field: a pawn on {s}: no pawn may stand on rank 1 or 7"),
+                ));
             }
             p.set_piece(s, piece);
         }
@@ -124,54 +138,65 @@ impl Position {
                     'P' => p.set_influence(player, s, false),
                     'C' => p.set_influence(player, s, true),
                     other => {
-                        return Err(GameError::Position(format!(
+                        return Err(GameError::position(
+                            field,
+                            format!(
                             "the {what} field: {other:?} on {s} is not P (prince) or C (commander)"
-                        )))
+                        ),
+                        ))
                     }
                 }
             }
             if p.princes(player).count_ones() > 4 || p.commander(player).count_ones() > 1 {
-                return Err(GameError::Position(format!(
-                    "the {what} field has {} princes and {} commanders: at most 4 and 1",
-                    p.princes(player).count_ones(),
-                    p.commander(player).count_ones()
-                )));
+                return Err(GameError::position(
+                    field,
+                    format!(
+                        "the {what} field has {} princes and {} commanders: at most 4 and 1",
+                        p.princes(player).count_ones(),
+                        p.commander(player).count_ones()
+                    ),
+                ));
             }
         }
         for a in Army::BOTH {
             let n = p.pieces(a, crate::Kind::King).count_ones();
             if n != 1 {
-                return Err(GameError::Position(format!(
-                    "the middle field has {n} {a} kings ({}), expected exactly one",
-                    if a == Army::White { 'K' } else { 'k' }
-                )));
+                return Err(GameError::position(
+                    fields[0],
+                    format!(
+                        "the middle field has {n} {a} kings ({}), expected exactly one",
+                        if a == Army::White { 'K' } else { 'k' }
+                    ),
+                ));
             }
         }
         let turn = match fields[3] {
             "A" => Player::Above,
             "B" => Player::Below,
             other => {
-                return Err(GameError::Position(format!(
-                    "the turn field {other:?} is not A or B"
-                )))
+                return Err(GameError::position(
+                    other,
+                    format!("the turn field {other:?} is not A or B"),
+                ))
             }
         };
-        let clock: u16 = fields[5].parse().map_err(|_| {
-            GameError::Position(format!(
-                "the clock field {:?} is not a ply count 0-65535",
-                fields[5]
-            ))
+        let clock: u16 = fields[5].parse().map_err(|e| {
+            GameError::position(
+                fields[5],
+                format!("the clock field {:?} is not a ply count 0-65535", fields[5]),
+            )
+            .because(e)
         })?;
         let fullmove: u16 = fields[6].parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-            GameError::Position(format!(
-                "the move number {:?} is not a number from 1",
-                fields[6]
-            ))
+            GameError::position(
+                fields[6],
+                format!("the move number {:?} is not a number from 1", fields[6]),
+            )
         })?;
         p.set_state(turn, clock, fullmove);
         let waiting = turn.other();
         if p.army_in_check(p.army_of(waiting)) {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(text, format!(
                 "{waiting} (not to move) has his army's king in check: {} could capture it, so the position cannot arise",
                 turn
             )));
@@ -251,12 +276,14 @@ impl Position {
             _ => None,
         };
         let square = |s: &str| s.get(..2).and_then(Square::parse);
-        let from = square(rest).ok_or_else(|| GameError::Move(bad("no origin square a1-d7")))?;
+        let from = square(rest)
+            .ok_or_else(|| GameError::unreadable_move(t, bad("no origin square a1-d7")))?;
         rest = &rest[2..];
         if let Some(r) = rest.strip_prefix(['-', 'x']) {
             rest = r;
         }
-        let to = square(rest).ok_or_else(|| GameError::Move(bad("no destination square a1-d7")))?;
+        let to = square(rest)
+            .ok_or_else(|| GameError::unreadable_move(t, bad("no destination square a1-d7")))?;
         rest = &rest[2..];
         let accompanied = if let Some(r) = rest.strip_suffix('&') {
             rest = r;
@@ -271,17 +298,19 @@ impl Position {
             "R" | "r" => Promotion::Rook,
             "N" | "n" => Promotion::Knight,
             other => {
-                return Err(GameError::Move(bad(&format!(
-                    "{other:?} is not a promotion (=Q, =R, =N)"
-                ))))
+                return Err(GameError::unreadable_move(
+                    t,
+                    bad(&format!("{other:?} is not a promotion (=Q, =R, =N)")),
+                ))
             }
         };
         let m = match influence_letter {
             Some(letter) => {
                 if promotion != Promotion::None || accompanied {
-                    return Err(GameError::Move(bad(
-                        "an influence move has no promotion and no '&'",
-                    )));
+                    return Err(GameError::unreadable_move(
+                        t,
+                        bad("an influence move has no promotion and no '&'"),
+                    ));
                 }
                 let me = self.turn();
                 let on = if self.commander(me) & from.bit() != 0 {
@@ -293,20 +322,24 @@ impl Position {
                 };
                 match on {
                     None => {
-                        return Err(GameError::Move(format!(
-                            "{t}: {me} has no influence piece on {from} of his board"
-                        )))
+                        return Err(GameError::illegal_move(
+                            t,
+                            format!("{t}: {me} has no influence piece on {from} of his board"),
+                        ))
                     }
                     Some(c) if c != letter => {
-                        return Err(GameError::Move(format!(
-                            "{t}: {me}'s piece on {from} is a {}, not a {}",
-                            if c == 'C' {
-                                "commander (C)"
-                            } else {
-                                "prince (P)"
-                            },
-                            if letter == 'C' { "commander" } else { "prince" }
-                        )))
+                        return Err(GameError::illegal_move(
+                            t,
+                            format!(
+                                "{t}: {me}'s piece on {from} is a {}, not a {}",
+                                if c == 'C' {
+                                    "commander (C)"
+                                } else {
+                                    "prince (P)"
+                                },
+                                if letter == 'C' { "commander" } else { "prince" }
+                            ),
+                        ))
                     }
                     Some(_) => Move::influence(from, to),
                 }
@@ -316,11 +349,14 @@ impl Position {
         if self.is_legal(m) {
             Ok(m)
         } else {
-            Err(GameError::Move(format!(
-                "{t} is not legal here ({} to move, helping {})",
-                self.turn(),
-                self.army_of(self.turn())
-            )))
+            Err(GameError::illegal_move(
+                t,
+                format!(
+                    "{t} is not legal here ({} to move, helping {})",
+                    self.turn(),
+                    self.army_of(self.turn())
+                ),
+            ))
         }
     }
 

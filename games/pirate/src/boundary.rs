@@ -43,11 +43,10 @@ impl Pirate {
         let base = match variant {
             "" | "standard" => Size::DEFAULT,
             v => Size::parse(v).map_err(|e| {
-                GameError::Options({
-                    format!(
-                        "unknown pirate variant {v:?}: pirate has `standard` (8x8) or WxH ({e})"
-                    )
-                })
+                let message = format!(
+                    "unknown pirate variant {v:?}: pirate has `standard` (8x8) or WxH ({e})"
+                );
+                GameError::options("variant", message).because(e)
             })?,
         };
         let size = Size::new(
@@ -82,7 +81,7 @@ fn from_options(variant: &str, options: &game::GameOptions) -> Result<Pirate, Ga
             .filter(|v| (6..=16).contains(v) && v.is_multiple_of(2))
     })?;
     Pirate::named(variant, width, height)
-        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
+        .map_err(|e| GameError::options("variant", format!("game.variant: {e}")).because(e))
 }
 
 impl game::Game for Pirate {
@@ -107,7 +106,7 @@ impl game::Game for Pirate {
     fn parse_state(&self, text: &str) -> Result<Position, GameError> {
         let p = Position::parse(text)?;
         if p.size() != self.size {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(text, format!(
                 "the position is on a {} board but this game is played on {} (set [game] width and height, or --game pirate/{})",
                 p.size(),
                 self.size,

@@ -117,7 +117,7 @@ impl Size {
     pub fn new(width: u32, height: u32) -> Result<Size, GameError> {
         let ok = |s: u32| (MIN_SIDE as u32..=MAX_SIDE as u32).contains(&s) && s.is_multiple_of(2);
         if !ok(width) || !ok(height) {
-            return Err(GameError::Options(format!(
+            return Err(GameError::options("variant", format!(
                 "a {width}x{height} board: both sides must be even and between {MIN_SIDE} and {MAX_SIDE} (RULES.md §1)"
             )));
         }
@@ -130,11 +130,18 @@ impl Size {
     /// Reads `WxH` (`8x8`, `10x8`).
     pub fn parse(text: &str) -> Result<Size, GameError> {
         let (w, h) = text.split_once('x').ok_or_else(|| {
-            GameError::Options(format!("board size {text:?}: write it as WxH, e.g. 8x8"))
+            GameError::options(
+                "variant",
+                format!("board size {text:?}: write it as WxH, e.g. 8x8"),
+            )
         })?;
         let num = |s: &str| {
-            s.parse::<u32>().map_err(|_| {
-                GameError::Options(format!("board size {text:?}: write it as WxH, e.g. 8x8"))
+            s.parse::<u32>().map_err(|e| {
+                GameError::options(
+                    "variant",
+                    format!("board size {text:?}: write it as WxH, e.g. 8x8"),
+                )
+                .because(e)
             })
         };
         Size::new(num(w)?, num(h)?)
@@ -258,12 +265,15 @@ impl Geometry {
             {
                 Ok(self.square(f as u8 - b'a', (r - 1) as u8))
             }
-            _ => Err(GameError::Position(format!(
-                "{text:?} is not a square of the {} board (files a..{}, ranks 1..{})",
-                self.size,
-                (b'a' + self.size.width - 1) as char,
-                self.size.height
-            ))),
+            _ => Err(GameError::position(
+                text,
+                format!(
+                    "{text:?} is not a square of the {} board (files a..{}, ranks 1..{})",
+                    self.size,
+                    (b'a' + self.size.width - 1) as char,
+                    self.size.height
+                ),
+            )),
         }
     }
 

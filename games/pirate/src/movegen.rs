@@ -7,7 +7,7 @@
 //! that may follow it), so this is the hot path of self-play.
 
 use crate::position::{Position, UPGRADE_LIMIT};
-use crate::types::{Effect, Move, Ship, ShipType, Side};
+use crate::types::{Bits, Effect, Move, Ship, ShipType, Side};
 
 /// "No square" for the skip arguments below (squares are below 256).
 const NO_SQ: u16 = 0x100;
@@ -79,118 +79,144 @@ impl Position {
         let togg = Togglable::of(self, me);
         let l = togg.list();
         let choices = upgrade_choices(self, me);
-        let attacks = self.attacks_allowed();
         let occupied = self.occupied();
-        let harbour = &self.geo.harbour_set;
 
         // 1. Toggle only.
         for &s in l {
             out.push(Move::toggle_only(s));
         }
-
-        // 2. Sails, with the un-anchor before (anchored ships) or any toggle
-        //    after (un-anchored ships).
+        // 2. Sails.
+        let attacks = self.attacks_allowed();
         for s in self.occ[me.index()] {
-            let ship = Ship(self.board[s as usize]);
-            let t = ship.kind();
-            let anchored = ship.anchored();
-            let not_p = t != ShipType::Pirate;
-            let from_skip = if not_p { s as u16 } else { NO_SQ };
-            self.geo.for_each_destination(t, s, &occupied, |d| {
-                let target = self.board[d as usize];
-                let emit = |out: &mut Vec<Move>, m: Move, skip_b: u16, add: u16| {
-                    if anchored {
-                        out.push(m.with_toggle_before(s));
+            self.push_sails(out, s, l, choices, attacks, &occupied);
+        }
+        // 3. and 4. Deploys.
+        let reserve = self.reserve[me.index()];
+        if reserve != 0 {
+            self.push_deploys(out, reserve, l, &occupied);
+            if choices != 0 {
+                self.push_deploy_upgrades(out, reserve, l, choices);
+            }
+        }
+    }
+
+    /// The sails of the mover's ship on `s`, with the un-anchor before
+    /// (an anchored ship) or any toggle of `l` after (an un-anchored one).
+    #[inline]
+    fn push_sails(
+        &self,
+        out: &mut Vec<Move>,
+        s: u8,
+        l: &[u8],
+        choices: u8,
+        attacks: bool,
+        occupied: &Bits,
+    ) {
+        let me = self.side;
+        let harbour = &self.geo.harbour_set;
+        let ship = Ship(self.board[s as usize]);
+        let t = ship.kind();
+        let anchored = ship.anchored();
+        let not_p = t != ShipType::Pirate;
+        let from_skip = if not_p { s as u16 } else { NO_SQ };
+        self.geo.for_each_destination(t, s, occupied, |d| {
+            let target = self.board[d as usize];
+            let emit = |out: &mut Vec<Move>, m: Move, skip_b: u16, add: u16| {
+                if anchored {
+                    out.push(m.with_toggle_before(s));
+                } else {
+                    push_with_toggles(out, m, l, from_skip, skip_b, add);
+                }
+            };
+            if target == 0 {
+                let add = if not_p { d as u16 } else { NO_SQ };
+                emit(out, Move::sail(s, d, Effect::Plain), NO_SQ, add);
+                return;
+            }
+            let victim = Ship(target);
+            if victim.owner() != me {
+                if !attacks || (victim.anchored() && not_p) {
+                    return;
+                }
+                let add = if not_p { d as u16 } else { NO_SQ };
+                emit(out, Move::sail(s, d, Effect::Sink), NO_SQ, add);
+                if victim.kind().rank() > t.rank() {
+                    let add = if victim.kind() != ShipType::Pirate {
+                        d as u16
                     } else {
-                        push_with_toggles(out, m, l, from_skip, skip_b, add);
-                    }
+                        NO_SQ
+                    };
+                    emit(out, Move::sail(s, d, Effect::Capture), NO_SQ, add);
+                }
+                return;
+            }
+            if !harbour.has(d) || victim.kind() == ShipType::Pirate {
+                return;
+            }
+            for c in 0..2 {
+                if choices >> c & 1 == 0 {
+                    continue;
+                }
+                let m = Move::sail(s, d, Effect::upgrade(c));
+                if victim.anchored() {
+                    let add = if c == 0 { d as u16 } else { NO_SQ };
+                    emit(out, m, d as u16, add);
+                } else if !anchored {
+                    out.push(m.with_toggle_before(d));
+                }
+            }
+        });
+    }
+
+    /// Deploys of the `reserve` ships onto empty squares, alone, with a
+    /// toggle of `l` (a ship already there) or with anchoring the new ship.
+    #[inline]
+    fn push_deploys(&self, out: &mut Vec<Move>, reserve: u8, l: &[u8], occupied: &Bits) {
+        for e in self.geo.all.and_not(*occupied) {
+            for ti in 0..8 {
+                if reserve >> ti & 1 == 0 {
+                    continue;
+                }
+                let t = ShipType::from_index(ti);
+                let add = if t != ShipType::Pirate {
+                    e as u16
+                } else {
+                    NO_SQ
                 };
-                if target == 0 {
-                    let add = if not_p { d as u16 } else { NO_SQ };
-                    emit(out, Move::sail(s, d, Effect::Plain), NO_SQ, add);
-                    return;
+                push_with_toggles(out, Move::deploy(t, e, Effect::Plain), l, NO_SQ, NO_SQ, add);
+            }
+        }
+    }
+
+    /// Deploy-upgrades of the `reserve` ships onto the mover's own harbour
+    /// ships, with the upgrade `choices` left.
+    #[inline]
+    fn push_deploy_upgrades(&self, out: &mut Vec<Move>, reserve: u8, l: &[u8], choices: u8) {
+        let me = self.side;
+        for &h in &self.geo.harbour {
+            let b = self.board[h as usize];
+            if b == 0 {
+                continue;
+            }
+            let target = Ship(b);
+            if target.owner() != me || target.kind() == ShipType::Pirate {
+                continue;
+            }
+            for ti in 0..8 {
+                if reserve >> ti & 1 == 0 {
+                    continue;
                 }
-                let victim = Ship(target);
-                if victim.owner() != me {
-                    if !attacks || (victim.anchored() && not_p) {
-                        return;
-                    }
-                    let add = if not_p { d as u16 } else { NO_SQ };
-                    emit(out, Move::sail(s, d, Effect::Sink), NO_SQ, add);
-                    if victim.kind().rank() > t.rank() {
-                        let add = if victim.kind() != ShipType::Pirate {
-                            d as u16
-                        } else {
-                            NO_SQ
-                        };
-                        emit(out, Move::sail(s, d, Effect::Capture), NO_SQ, add);
-                    }
-                    return;
-                }
-                if !harbour.has(d) || victim.kind() == ShipType::Pirate {
-                    return;
-                }
+                let t = ShipType::from_index(ti);
                 for c in 0..2 {
                     if choices >> c & 1 == 0 {
                         continue;
                     }
-                    let m = Move::sail(s, d, Effect::upgrade(c));
-                    if victim.anchored() {
-                        let add = if c == 0 { d as u16 } else { NO_SQ };
-                        emit(out, m, d as u16, add);
-                    } else if !anchored {
-                        out.push(m.with_toggle_before(d));
-                    }
-                }
-            });
-        }
-
-        // 3. Deploys onto empty squares, alone, with a toggle of a ship
-        //    already there or with anchoring the new ship.
-        let reserve = self.reserve[me.index()];
-        if reserve != 0 {
-            for e in self.geo.all.and_not(occupied) {
-                for ti in 0..8 {
-                    if reserve >> ti & 1 == 0 {
-                        continue;
-                    }
-                    let t = ShipType::from_index(ti);
-                    let add = if t != ShipType::Pirate {
-                        e as u16
+                    let m = Move::deploy(t, h, Effect::upgrade(c));
+                    if target.anchored() {
+                        let add = if c == 0 { h as u16 } else { NO_SQ };
+                        push_with_toggles(out, m, l, h as u16, NO_SQ, add);
                     } else {
-                        NO_SQ
-                    };
-                    push_with_toggles(out, Move::deploy(t, e, Effect::Plain), l, NO_SQ, NO_SQ, add);
-                }
-            }
-            // 4. Deploy-upgrades onto own harbour ships.
-            if choices != 0 {
-                for &h in &self.geo.harbour {
-                    let b = self.board[h as usize];
-                    if b == 0 {
-                        continue;
-                    }
-                    let target = Ship(b);
-                    if target.owner() != me || target.kind() == ShipType::Pirate {
-                        continue;
-                    }
-                    for ti in 0..8 {
-                        if reserve >> ti & 1 == 0 {
-                            continue;
-                        }
-                        let t = ShipType::from_index(ti);
-                        for c in 0..2 {
-                            if choices >> c & 1 == 0 {
-                                continue;
-                            }
-                            let m = Move::deploy(t, h, Effect::upgrade(c));
-                            if target.anchored() {
-                                let add = if c == 0 { h as u16 } else { NO_SQ };
-                                push_with_toggles(out, m, l, h as u16, NO_SQ, add);
-                            } else {
-                                out.push(m.with_toggle_before(h));
-                            }
-                        }
+                        out.push(m.with_toggle_before(h));
                     }
                 }
             }

@@ -62,7 +62,7 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Gam
         // The header of `triad data export`: its start must be ours.
         if let Some(text) = line.strip_prefix("Start ") {
             if text != history.start().to_text() {
-                return Err(GameError::Record(format!(
+                return Err(GameError::record(Some(i + 1), format!(
                     "line {}: the record starts from {text}: replay it from there (--position '{text}')",
                     i + 1
                 )));
@@ -81,11 +81,14 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Gam
                 continue;
             }
             if let Some(o) = outcome.or_else(|| history.outcome()) {
-                return Err(GameError::Record(format!(
-                    "line {}: {token:?}: the game is already over ({})",
-                    i + 1,
-                    o.termination
-                )));
+                return Err(GameError::record(
+                    Some(i + 1),
+                    format!(
+                        "line {}: {token:?}: the game is already over ({})",
+                        i + 1,
+                        o.termination
+                    ),
+                ));
             }
             if token == "resigns." || token == "resigns" {
                 let loser = history.position().side();
@@ -96,9 +99,9 @@ pub fn replay(start: Position, text: &str) -> Result<RecordReplay<Position>, Gam
                 continue;
             }
             let pos = history.position().clone();
-            let m: Move = pos
-                .parse_move(token)
-                .map_err(|e| GameError::Record(format!("line {}: {token:?}: {e}", i + 1)))?;
+            let m: Move = pos.parse_move(token).map_err(|e| {
+                GameError::record(Some(i + 1), format!("line {}: {token:?}: {e}", i + 1)).because(e)
+            })?;
             history.play(m);
             moves.push(pos.move_text(m));
         }

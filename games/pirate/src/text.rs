@@ -19,9 +19,10 @@ fn number(field: &str, what: &str) -> Result<u32, GameError> {
     ok.then(|| field.parse::<u32>().ok())
         .flatten()
         .ok_or_else(|| {
-            GameError::Position(format!(
-                "{what} {field:?}: expected a number without leading zeros"
-            ))
+            GameError::position(
+                field,
+                format!("{what} {field:?}: expected a number without leading zeros"),
+            )
         })
 }
 
@@ -36,12 +37,15 @@ fn parse_board(field: &str) -> Result<Vec<Vec<Option<Ship>>>, GameError> {
         .collect::<Result<Vec<_>, GameError>>()?;
     let width = squares[0].len();
     if let Some((i, r)) = squares.iter().enumerate().find(|(_, r)| r.len() != width) {
-        return Err(GameError::Position(format!(
+        return Err(GameError::position(
+            field,
+            format!(
             "rank {} has {} squares but rank {} has {width}: every rank must have the same width",
             rows.len() - i,
             r.len(),
             rows.len()
-        )));
+        ),
+        ));
     }
     Ok(squares)
 }
@@ -59,23 +63,25 @@ fn parse_row(row: &str, rank_no: usize) -> Result<Vec<Option<Ship>>, GameError> 
             }
             let n = number(&run, &format!("rank {rank_no}: empty run"))?;
             if n == 0 || n > crate::geometry::MAX_SIDE as u32 {
-                return Err(GameError::Position(format!(
-                    "rank {rank_no}: empty run {run} is not 1..16"
-                )));
+                return Err(GameError::position(
+                    run.as_str(),
+                    format!("rank {rank_no}: empty run {run} is not 1..16"),
+                ));
             }
             cells.extend((0..n).map(|_| None));
             continue;
         }
-        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| GameError::Position({
+        let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| GameError::position(row, {
             format!("rank {rank_no}: {c:?} is not a ship letter (F P D J B S G C, lower case for Red) nor a number")
         }))?;
         let anchored = chars.peek() == Some(&'@');
         if anchored {
             chars.next();
             if t == ShipType::Pirate {
-                return Err(GameError::Position(format!(
-                    "rank {rank_no}: a PIRATE is never anchored ({c}@)"
-                )));
+                return Err(GameError::position(
+                    row,
+                    format!("rank {rank_no}: a PIRATE is never anchored ({c}@)"),
+                ));
             }
         }
         cells.push(Some(Ship::new(owner_of(c), t, anchored)));
@@ -100,18 +106,22 @@ fn parse_reserve(field: &str) -> Result<[u8; 2], GameError> {
         return Ok(reserve);
     }
     if field.is_empty() {
-        return Err(GameError::Position(
-            "reserve field is empty: write - when both reserves are empty".into(),
+        return Err(GameError::position(
+            field,
+            "reserve field is empty: write - when both reserves are empty",
         ));
     }
     let mut last: Option<(Side, usize)> = None;
     for c in field.chars() {
         let t = ShipType::from_letter(c.to_ascii_uppercase()).ok_or_else(|| {
-            GameError::Position(format!("reserve {field:?}: {c:?} is not a ship letter"))
+            GameError::position(
+                field,
+                format!("reserve {field:?}: {c:?} is not a ship letter"),
+            )
         })?;
         let s = owner_of(c);
         if last.is_some_and(|prev| (s, t.index()) <= prev) {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(field, format!(
                 "reserve {field:?}: write Blue's ships then Red's, each in the order F P D J B S G C, once each"
             )));
         }
@@ -132,7 +142,7 @@ fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], GameError> {
         },
         _ => None,
     }
-    .ok_or_else(|| GameError::Position({
+    .ok_or_else(|| GameError::position(field, {
         format!(
             "upgrades {field:?}: expected XY/xy, four digits 0..2 (FRIGATE and PIRATE upgrades of Blue, then of Red)"
         )
@@ -143,7 +153,7 @@ fn parse_upgrades(field: &str) -> Result<[[u8; 2]; 2], GameError> {
 /// agree with them.
 fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), GameError> {
     let (db, dr) = field.split_once('/').ok_or_else(|| {
-        GameError::Position(format!("deployed {field:?}: expected b/r, e.g. 3/2"))
+        GameError::position(field, format!("deployed {field:?}: expected b/r, e.g. 3/2"))
     })?;
     let counts = [
         number(db, "Blue's deployment count")?,
@@ -152,7 +162,7 @@ fn check_deployed(field: &str, reserve: [u8; 2]) -> Result<(), GameError> {
     for s in Side::ALL {
         let want = 8 - reserve[s.index()].count_ones();
         if counts[s.index()] != want {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(field, format!(
                 "deployed {field:?}: {s:?} has {} ships in reserve, so its deployment count is {want}",
                 8 - want
             )));
@@ -167,7 +177,7 @@ impl Position {
     pub fn parse(text: &str) -> Result<Position, GameError> {
         let fields: Vec<&str> = text.split(' ').collect();
         let &[board, side, reserve, upgrades, deployed, clock, plies] = fields.as_slice() else {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(text, format!(
                 "a position string has 7 fields separated by single spaces (board side reserve upgrades deployed clock plies), found {} in {text:?}",
                 fields.len()
             )));
@@ -178,9 +188,10 @@ impl Position {
             "b" => Side::Blue,
             "r" => Side::Red,
             other => {
-                return Err(GameError::Position(format!(
-                    "side to move {other:?}: expected b (Blue) or r (Red)"
-                )))
+                return Err(GameError::position(
+                    other,
+                    format!("side to move {other:?}: expected b (Blue) or r (Red)"),
+                ))
             }
         };
         let reserve = parse_reserve(reserve)?;
@@ -189,9 +200,10 @@ impl Position {
         let clock = number(clock, "clock")?;
         let plies = number(plies, "ply count")?;
         if clock > u16::MAX as u32 || plies > u16::MAX as u32 {
-            return Err(GameError::Position(format!(
-                "clock {clock} or ply count {plies} is too large"
-            )));
+            return Err(GameError::position(
+                text,
+                format!("clock {clock} or ply count {plies} is too large"),
+            ));
         }
         let mut p = Position::empty(size, side, reserve, upgrades, clock as u16, plies as u16);
         let g = p.geo;
@@ -205,7 +217,7 @@ impl Position {
         }
         let total = p.occupied().popcount() + reserve[0].count_ones() + reserve[1].count_ones();
         if total > SHIPS_IN_A_GAME {
-            return Err(GameError::Position(format!(
+            return Err(GameError::position(text, format!(
                 "{total} ships on the board and in reserve: a game has {SHIPS_IN_A_GAME}, and ships never come back"
             )));
         }
@@ -310,7 +322,10 @@ impl Position {
         let upgrade = |u: &str| match u {
             "F" => Ok(Effect::UpgradeF),
             "P" => Ok(Effect::UpgradeP),
-            _ => Err(GameError::Move(format!("{text:?}: an upgrade is =F or =P"))),
+            _ => Err(GameError::unreadable_move(
+                text,
+                format!("{text:?}: an upgrade is =F or =P"),
+            )),
         };
         if let Some((t, rest)) = text.split_once('@') {
             let mut tc = t.chars();
@@ -319,7 +334,7 @@ impl Position {
                 _ => None,
             }
             .ok_or_else(|| {
-                GameError::Move({
+                GameError::unreadable_move(text, {
                     format!(
                         "{text:?}: a deploy is TYPE@square with an upper-case type F P D J B S G C"
                     )
@@ -335,7 +350,7 @@ impl Position {
             .char_indices()
             .skip(1)
             .find(|&(_, c)| c == '-' || c == 'x')
-            .ok_or_else(|| GameError::Move({
+            .ok_or_else(|| GameError::unreadable_move(text, {
                 format!("{text:?} is not a turn: expected TYPE@square, square-square or squarexsquare, with toggles +square / -square")
             }))?;
         let from = g.parse_square(&text[..sep.0])?;
@@ -351,15 +366,17 @@ impl Position {
             ('x', None) => Effect::Sink,
             ('x', Some("")) => Effect::Capture,
             _ => {
-                return Err(GameError::Move(format!(
-                    "{text:?}: after x, only = (capture) may follow"
-                )))
+                return Err(GameError::unreadable_move(
+                    text,
+                    format!("{text:?}: after x, only = (capture) may follow"),
+                ))
             }
         };
         if from == to {
-            return Err(GameError::Move(format!(
-                "{text:?}: a ship never ends where it started"
-            )));
+            return Err(GameError::unreadable_move(
+                text,
+                format!("{text:?}: a ship never ends where it started"),
+            ));
         }
         Ok(Move::sail(from, to, effect))
     }
@@ -385,21 +402,27 @@ impl Position {
             match ship {
                 Some(s) if s.owner() == me && s.kind() != ShipType::Pirate => {
                     if s.anchored() == anchor {
-                        Err(GameError::Move(format!(
-                            "{}{}: the ship there is {} anchored",
-                            if anchor { '+' } else { '-' },
-                            g.name(sq),
-                            if anchor { "already" } else { "not" }
-                        )))
+                        Err(GameError::illegal_move(
+                            text,
+                            format!(
+                                "{}{}: the ship there is {} anchored",
+                                if anchor { '+' } else { '-' },
+                                g.name(sq),
+                                if anchor { "already" } else { "not" }
+                            ),
+                        ))
                     } else {
                         Ok(())
                     }
                 }
-                _ => Err(GameError::Move(format!(
-                    "{}{}: no own ship that can anchor stands there (PIRATEs never anchor)",
-                    if anchor { '+' } else { '-' },
-                    g.name(sq)
-                ))),
+                _ => Err(GameError::illegal_move(
+                    text,
+                    format!(
+                        "{}{}: no own ship that can anchor stands there (PIRATEs never anchor)",
+                        if anchor { '+' } else { '-' },
+                        g.name(sq)
+                    ),
+                )),
             }
         };
         let candidate = match parts.as_slice() {
@@ -413,14 +436,16 @@ impl Position {
             },
             [a, b] => match (toggle_of(a), toggle_of(b)) {
                 (Some(_), Some(_)) => {
-                    return Err(GameError::Move(format!(
-                        "{text:?}: a turn has at most one toggle"
-                    )));
+                    return Err(GameError::unreadable_move(
+                        text,
+                        format!("{text:?}: a turn has at most one toggle"),
+                    ));
                 }
                 (None, None) => {
-                    return Err(GameError::Move(format!(
-                        "{text:?}: a turn has at most one main action"
-                    )));
+                    return Err(GameError::unreadable_move(
+                        text,
+                        format!("{text:?}: a turn has at most one main action"),
+                    ));
                 }
                 (Some(t), None) => {
                     let (anchor, sq) = t?;
@@ -431,10 +456,13 @@ impl Position {
                     if sails_it || anchors_target {
                         main.with_toggle_before(sq)
                     } else if main.main() == Main::Sail(sq) || main.to() == sq {
-                        return Err(GameError::Move(format!(
-                            "{text:?}: the toggle on {} makes the main action illegal",
-                            g.name(sq)
-                        )));
+                        return Err(GameError::illegal_move(
+                            text,
+                            format!(
+                                "{text:?}: the toggle on {} makes the main action illegal",
+                                g.name(sq)
+                            ),
+                        ));
                     } else {
                         main.with_toggle_after(sq)
                     }
@@ -450,17 +478,17 @@ impl Position {
                 }
             },
             _ => {
-                return Err(GameError::Move(format!(
-                    "{text:?}: a turn has at most two parts"
-                )))
+                return Err(GameError::unreadable_move(
+                    text,
+                    format!("{text:?}: a turn has at most two parts"),
+                ))
             }
         };
         if !self.is_legal(candidate) {
-            return Err(GameError::Move(format!(
-                "{} is not a legal turn in {}",
+            return Err(GameError::illegal_move(
                 text.trim(),
-                self.to_text()
-            )));
+                format!("{} is not a legal turn in {}", text.trim(), self.to_text()),
+            ));
         }
         Ok(candidate)
     }

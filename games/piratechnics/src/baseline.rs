@@ -19,6 +19,7 @@
 //! - crew on attacked ships: undefended, or attacked by a pawn when worth more;
 //! - a small bonus for having the move.
 
+use crate::crew::Crew;
 use crate::{Bitboard, Color, Kind, Move, Piece, Position, Square, Variant};
 use game::{AlphaBetaState, CaptureFacts, EvalTables, MoveOrder};
 
@@ -132,89 +133,152 @@ impl Geometry {
 /// Static evaluation of `pos` from the side to move's point of view.
 pub fn evaluate(pos: &Position, g: &Geometry, p: &EvalParams) -> i32 {
     let crewed = pos.crewed().0;
-    let ships = pos.ships().0;
-    let no_ship = pos.variant().cells.0 & !ships;
+    let no_ship = pos.variant().cells.0 & !pos.ships().0;
 
     // Pass 1: attack maps, mobility, material and per-ship facts.
-    let mut attacks = [0u64; 2];
-    let mut attacks2 = [0u64; 2];
-    let mut pawn_attacks = [0u64; 2];
-    let mut score = [0i32; 2];
-    let mut sailable = [0i32; 2];
-
+    let mut m = Maps {
+        attacks: [0; 2],
+        attacks2: [0; 2],
+        pawn_attacks: [0; 2],
+        score: [0; 2],
+        sailable: [0; 2],
+    };
     for s in Bitboard(crewed) {
-        let i = s.index();
         let crew = match pos.ship_at(s) {
             Some(c) => c,
             None => continue,
         };
-        for c in Color::ALL {
-            let own = crew.color(c);
-            if own.is_empty() {
-                continue;
-            }
-            let ci = c.index();
-            let mut any_quiet = 0u64;
-            for k in Kind::ALL {
-                let n = own.get(k);
-                if n == 0 {
-                    continue;
-                }
-                let ki = k.index();
-                score[ci] += p.material[ki] * n as i32;
-                let (quiet, capture) = g.reach(c, k, i, crewed);
-                any_quiet |= quiet;
-                // Crew on the same ship never attack each other, and the
-                // ship's own cell is never in its reach.
-                attacks2[ci] |= attacks[ci] & capture;
-                attacks[ci] |= capture;
-                if k == Kind::Pawn {
-                    pawn_attacks[ci] |= capture;
-                    let dist = g.pawn_distance[ci][i] as usize;
-                    score[ci] += p.pawn_advance[dist.min(7)] * n as i32;
-                } else if k != Kind::King {
-                    // Cells the crewman could go to or capture on: empty
-                    // cells and ships, minus ships holding only own crew
-                    // and no room (cheap approximation: all of them).
-                    score[ci] += p.mobility[ki] * (quiet | capture).count_ones() as i32;
-                }
-            }
-            if any_quiet & no_ship != 0 {
-                sailable[ci] += 1;
-            }
-            let theirs = crew.color(!c).total();
-            let mine = own.total();
-            if theirs == 0 {
-                score[ci] += p.free_place * g.capacity.saturating_sub(mine) as i32;
-            } else if mine > theirs {
-                score[ci] += p.hostage * theirs as i32;
-            }
-        }
+        m.add_ship(g, p, s.index(), crew, crewed, no_ship);
     }
 
     // Pass 2: terms that need both sides' attack maps.
     for c in Color::ALL {
         let ci = c.index();
-        let them = !c;
-        let ti = them.index();
-        score[ci] += p.sailable_ship * sailable[ci];
+        m.score[ci] += p.sailable_ship * m.sailable[ci];
+        m.score[ci] += m.promotion_threats(pos, g, p, c);
+        m.score[ci] -= m.king_danger(pos, g, p, c);
+        m.score[ci] -= m.threatened_crew(pos, p, c);
+    }
 
-        // Promotion threats: a pawn one step away whose step cell is safe.
-        for s in pos.cells_with(Piece::new(c, Kind::Pawn)) {
-            let i = s.index();
-            if g.pawn_distance[ci][i] == 1 && g.variant.pawn_step(c, s) & attacks[ti] == 0 {
-                score[ci] += p.promotion_threat;
+    let us = pos.side().index();
+    m.score[us] - m.score[1 - us] + p.tempo
+}
+
+/// What the first pass over the crewed ships gathers, for each side
+/// (indexed by colour): the cells its crew attack (once, twice, with a
+/// pawn), its score so far, and its ships that can sail.
+struct Maps {
+    attacks: [u64; 2],
+    attacks2: [u64; 2],
+    pawn_attacks: [u64; 2],
+    score: [i32; 2],
+    sailable: [i32; 2],
+}
+
+impl Maps {
+    /// Adds each side's crew on the ship `crew` on cell `i`: material,
+    /// mobility, pawn advancement, attacks, and the ship's sailing, free
+    /// places and hostages.
+    #[inline]
+    fn add_ship(
+        &mut self,
+        g: &Geometry,
+        p: &EvalParams,
+        i: usize,
+        crew: Crew,
+        crewed: u64,
+        no_ship: u64,
+    ) {
+        for c in Color::ALL {
+            let own = crew.color(c);
+            if !own.is_empty() {
+                self.add_crew(g, p, i, crew, c, (crewed, no_ship));
             }
         }
+    }
 
-        // King safety: enemy attacks on the king's cell and neighbours.
+    /// Adds `c`'s crew on the ship `crew` on cell `i` (`crewed` and
+    /// `no_ship` the cells with crew and without a ship).
+    #[inline]
+    fn add_crew(
+        &mut self,
+        g: &Geometry,
+        p: &EvalParams,
+        i: usize,
+        crew: Crew,
+        c: Color,
+        (crewed, no_ship): (u64, u64),
+    ) {
+        let own = crew.color(c);
+        let ci = c.index();
+        let mut any_quiet = 0u64;
+        for k in Kind::ALL {
+            let n = own.get(k);
+            if n == 0 {
+                continue;
+            }
+            let ki = k.index();
+            self.score[ci] += p.material[ki] * n as i32;
+            let (quiet, capture) = g.reach(c, k, i, crewed);
+            any_quiet |= quiet;
+            // Crew on the same ship never attack each other, and the
+            // ship's own cell is never in its reach.
+            self.attacks2[ci] |= self.attacks[ci] & capture;
+            self.attacks[ci] |= capture;
+            if k == Kind::Pawn {
+                self.pawn_attacks[ci] |= capture;
+                let dist = g.pawn_distance[ci][i] as usize;
+                self.score[ci] += p.pawn_advance[dist.min(7)] * n as i32;
+            } else if k != Kind::King {
+                // Cells the crewman could go to or capture on: empty
+                // cells and ships, minus ships holding only own crew
+                // and no room (cheap approximation: all of them).
+                self.score[ci] += p.mobility[ki] * (quiet | capture).count_ones() as i32;
+            }
+        }
+        if any_quiet & no_ship != 0 {
+            self.sailable[ci] += 1;
+        }
+        let theirs = crew.color(!c).total();
+        let mine = own.total();
+        if theirs == 0 {
+            self.score[ci] += p.free_place * g.capacity.saturating_sub(mine) as i32;
+        } else if mine > theirs {
+            self.score[ci] += p.hostage * theirs as i32;
+        }
+    }
+
+    /// Promotion threats: `c`'s pawns one step away whose step cell is safe.
+    #[inline]
+    fn promotion_threats(&self, pos: &Position, g: &Geometry, p: &EvalParams, c: Color) -> i32 {
+        let (ci, ti) = (c.index(), (!c).index());
+        let mut bonus = 0;
+        for s in pos.cells_with(Piece::new(c, Kind::Pawn)) {
+            let i = s.index();
+            if g.pawn_distance[ci][i] == 1 && g.variant.pawn_step(c, s) & self.attacks[ti] == 0 {
+                bonus += p.promotion_threat;
+            }
+        }
+        bonus
+    }
+
+    /// King safety: enemy attacks on `c`'s king's cell and neighbours.
+    #[inline]
+    fn king_danger(&self, pos: &Position, g: &Geometry, p: &EvalParams, c: Color) -> i32 {
+        let ti = (!c).index();
         let k = pos.king(c).index();
         let zone = g.variant.king_reach(pos.king(c)) | (1 << k);
-        let n = (zone & attacks[ti]).count_ones() + (zone & attacks2[ti]).count_ones();
-        score[ci] -= p.king_danger[(n as usize).min(9)];
+        let n = (zone & self.attacks[ti]).count_ones() + (zone & self.attacks2[ti]).count_ones();
+        p.king_danger[(n as usize).min(9)]
+    }
 
-        // Crew on attacked ships.
-        let mut threatened = pos.cells_of(c).0 & attacks[ti];
+    /// Crew on attacked ships: `c`'s best crewman on each ship the enemy
+    /// attacks, undefended, or attacked by a pawn when worth more.
+    #[inline]
+    fn threatened_crew(&self, pos: &Position, p: &EvalParams, c: Color) -> i32 {
+        let (ci, ti) = (c.index(), (!c).index());
+        let mut penalty = 0;
+        let mut threatened = pos.cells_of(c).0 & self.attacks[ti];
         while threatened != 0 {
             let i = threatened.trailing_zeros() as usize;
             threatened &= threatened - 1;
@@ -235,16 +299,14 @@ pub fn evaluate(pos: &Position, g: &Geometry, p: &EvalParams) -> i32 {
                 Some(k) => p.material[k.index()],
                 None => continue, // only the king, which is never captured
             };
-            if attacks[ci] & (1 << i) == 0 {
-                score[ci] -= v * p.hanging / 64;
-            } else if pawn_attacks[ti] & (1 << i) != 0 && v > p.material[0] {
-                score[ci] -= (v - p.material[0]) * p.pawn_threat / 64;
+            if self.attacks[ci] & (1 << i) == 0 {
+                penalty += v * p.hanging / 64;
+            } else if self.pawn_attacks[ti] & (1 << i) != 0 && v > p.material[0] {
+                penalty += (v - p.material[0]) * p.pawn_threat / 64;
             }
         }
+        penalty
     }
-
-    let us = pos.side().index();
-    score[us] - score[1 - us] + p.tempo
 }
 
 /// Value used to rank captures; the king never moves into a capture cheaply.

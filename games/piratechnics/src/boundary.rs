@@ -38,23 +38,23 @@ fn from_options(variant: &str, options: &game::GameOptions) -> Result<Piratechni
                     .as_integer()
                     .filter(|c| (1..=6).contains(c))
                     .ok_or_else(|| {
-                        GameError::Options(format!(
-                            "game.capacity: {value} is not a ship capacity 1..6"
-                        ))
+                        GameError::options(
+                            "capacity",
+                            format!("game.capacity: {value} is not a ship capacity 1..6"),
+                        )
                     })?;
                 capacity = Some(c as u8);
             }
             other => {
-                return Err(GameError::Options(game::unknown_key(
+                return Err(GameError::options(
                     other,
-                    "piratechnics",
-                    "capacity",
-                )))
+                    game::unknown_key(other, "piratechnics", "capacity"),
+                ))
             }
         }
     }
     Piratechnics::named(variant, capacity)
-        .map_err(|e| GameError::Options(format!("game.variant: {e}")))
+        .map_err(|e| GameError::options("variant", format!("game.variant: {e}")))
 }
 
 /// The named variants: `(name, what it is)`.
@@ -174,7 +174,8 @@ impl game::Game for Piratechnics {
         Position::start_of(self.variant)
     }
     fn parse_state(&self, text: &str) -> Result<Position, GameError> {
-        Position::from_tfen_in(text, self.variant).map_err(|e| GameError::Position(e.to_string()))
+        Position::from_tfen_in(text, self.variant)
+            .map_err(|e| GameError::position(e.tfen.clone(), e.to_string()))
     }
     /// The inventor's notation, as in his game records (RULES.md §9.2):
     /// `d2<PPP>-d4`, check marks `*`, mate `**`, numbered from the
@@ -190,7 +191,8 @@ impl game::Game for Piratechnics {
         start: Position,
         text: &str,
     ) -> Result<game::RecordReplay<Position>, GameError> {
-        let r = crate::replay(start, text).map_err(|e| GameError::Record(e.to_string()))?;
+        let r = crate::replay(start, text)
+            .map_err(|e| GameError::record(Some(e.line), e.to_string()))?;
         Ok(game::RecordReplay {
             moves: r.plies.iter().map(|p| p.canonical.clone()).collect(),
             history: r.game,
@@ -257,7 +259,14 @@ impl GameState for Position {
         self.move_to_text(m)
     }
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
-        Position::parse_move(self, text).map_err(|e| GameError::Move(e.to_string()))
+        Position::parse_move(self, text).map_err(|e| {
+            let message = e.to_string();
+            if e.reason.is_unreadable() {
+                GameError::unreadable_move(e.text, message)
+            } else {
+                GameError::illegal_move(e.text, message)
+            }
+        })
     }
     fn encoding(&self) -> Encoding {
         Encoding {

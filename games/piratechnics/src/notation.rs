@@ -6,7 +6,7 @@
 //! promotions) and then picks the one legal move that fits, so every error
 //! can say which part did not fit and why.
 
-use crate::crew::{KindCounts, PromoCounts};
+use crate::crew::{Crew, KindCounts, PromoCounts};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Kind, Piece, Square};
@@ -136,6 +136,29 @@ pub enum MoveProblem {
     Promotions,
     #[error("it would leave the mover's king in check")]
     Check,
+}
+
+impl MoveProblem {
+    /// Whether the text itself does not read as a move (rather than a move
+    /// that does not fit the position).
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            MoveProblem::Empty
+                | MoveProblem::NoOrigin { .. }
+                | MoveProblem::Separator(_)
+                | MoveProblem::NoSeparator
+                | MoveProblem::NoDestination { .. }
+                | MoveProblem::Trailing(_)
+                | MoveProblem::ContentsLetter(_)
+                | MoveProblem::Lowercase(_)
+                | MoveProblem::PromotionChoice(_)
+                | MoveProblem::NotAPawn { .. }
+                | MoveProblem::Unclosed(_)
+                | MoveProblem::NoPromotion
+                | MoveProblem::PromotionsDiffer
+        )
+    }
 }
 
 impl fmt::Display for MoveParseError {
@@ -374,6 +397,26 @@ impl Position {
         if ship_move && dest_has_ship {
             return Err(MoveProblem::Occupied(to));
         }
+        self.check_crew_written(p, src, from, ship_move)?;
+        let captured = if ship_move || !(p.capture || p.captured_letter.is_some()) {
+            None
+        } else {
+            Some(self.captured_piece(p, style, to)?)
+        };
+        self.the_legal_move(p, from, to, ship_move, captured)
+    }
+
+    /// Checks the crew a move text writes against the ship on `from`
+    /// (`src`): a ship move's whole contents or crew aboard, a crew move's
+    /// own crewmen.
+    fn check_crew_written(
+        &self,
+        p: &Parsed,
+        src: Crew,
+        from: Square,
+        ship_move: bool,
+    ) -> Result<(), MoveProblem> {
+        let us = self.side;
         if let Some(contents) = p.contents {
             let mut all = KindCounts::EMPTY;
             for c in Color::ALL {
@@ -408,60 +451,74 @@ impl Position {
                 has: src.color(us).letters(),
             });
         }
-        let captured: Option<Piece> = if ship_move || !(p.capture || p.captured_letter.is_some()) {
-            None
-        } else {
-            let dest = self.cells[to.index()];
-            match p.captured_letter {
-                None => {
-                    // `x` without a kind: fine when only one crewman can be taken.
-                    let options: Vec<Piece> = dest
-                        .pieces()
-                        .map(|(pc, _)| pc)
-                        .filter(|pc| pc.kind != Kind::King)
-                        .collect();
-                    match options.as_slice() {
-                        [one] => Some(*one),
-                        [] => return Err(MoveProblem::NoCapture(to)),
-                        _ => {
-                            return Err(MoveProblem::WhichCapture {
-                                to,
-                                holds: format!("{dest:?}"),
-                            })
-                        }
-                    }
-                }
-                Some(l) => {
-                    let kind = Kind::from_letter(l).ok_or(MoveProblem::CapturedLetter)?;
-                    let color = if p.own {
-                        us
-                    } else if style == Style::Canonical || l.is_ascii_lowercase() {
-                        if l.is_ascii_uppercase() {
-                            Color::White
-                        } else {
-                            Color::Black
-                        }
-                    } else if dest.count(Piece::new(!us, kind)) > 0 {
-                        !us
-                    } else {
-                        us
-                    };
-                    let piece = Piece::new(color, kind);
-                    if kind == Kind::King {
-                        return Err(MoveProblem::King);
-                    }
-                    if dest.count(piece) == 0 {
-                        let whose = if color == us { "own" } else { "enemy" };
-                        return Err(MoveProblem::NoCaptured {
-                            whose,
-                            kind: kind.name(),
-                            to,
-                        });
-                    }
-                    Some(piece)
+        Ok(())
+    }
+
+    /// The crewman a capturing crew move takes on `to`: the one written
+    /// (`xQ`, own or enemy as `style` reads the letter), or the only one
+    /// there that can be taken.
+    fn captured_piece(&self, p: &Parsed, style: Style, to: Square) -> Result<Piece, MoveProblem> {
+        let us = self.side;
+        let dest = self.cells[to.index()];
+        match p.captured_letter {
+            None => {
+                // `x` without a kind: fine when only one crewman can be taken.
+                let options: Vec<Piece> = dest
+                    .pieces()
+                    .map(|(pc, _)| pc)
+                    .filter(|pc| pc.kind != Kind::King)
+                    .collect();
+                match options.as_slice() {
+                    [one] => Ok(*one),
+                    [] => Err(MoveProblem::NoCapture(to)),
+                    _ => Err(MoveProblem::WhichCapture {
+                        to,
+                        holds: format!("{dest:?}"),
+                    }),
                 }
             }
-        };
+            Some(l) => {
+                let kind = Kind::from_letter(l).ok_or(MoveProblem::CapturedLetter)?;
+                let color = if p.own {
+                    us
+                } else if style == Style::Canonical || l.is_ascii_lowercase() {
+                    if l.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }
+                } else if dest.count(Piece::new(!us, kind)) > 0 {
+                    !us
+                } else {
+                    us
+                };
+                let piece = Piece::new(color, kind);
+                if kind == Kind::King {
+                    return Err(MoveProblem::King);
+                }
+                if dest.count(piece) == 0 {
+                    let whose = if color == us { "own" } else { "enemy" };
+                    return Err(MoveProblem::NoCaptured {
+                        whose,
+                        kind: kind.name(),
+                        to,
+                    });
+                }
+                Ok(piece)
+            }
+        }
+    }
+
+    /// The one legal move from `from` to `to` that fits the text, or why
+    /// none does (or several do).
+    fn the_legal_move(
+        &self,
+        p: &Parsed,
+        from: Square,
+        to: Square,
+        ship_move: bool,
+        captured: Option<Piece>,
+    ) -> Result<Move, MoveProblem> {
         let mut candidates: Vec<Move> = Vec::new();
         self.for_each_legal(|m| {
             if m.from() != from || m.to() != to || m.is_ship() != ship_move {

@@ -186,74 +186,7 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
                 reason: format!("the game is already over ({})", o.termination),
             });
         }
-        let pos = game.position().clone();
-        let (mv, marks) = pos.parse_inventor(&text).map_err(|e| ReplayError {
-            ply,
-            line,
-            text: text.clone(),
-            reason: e.reason.to_string(),
-        })?;
-        let mover = if pos.side() == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
-        if let Some(comment) = &marks.comment {
-            let chars = comment.chars().count();
-            if chars > MAX_COMMENT_CHARS {
-                return Err(ReplayError {
-                    ply,
-                    line,
-                    text,
-                    reason: format!(
-                        "{chars} characters after the move are not a comment (at most {MAX_COMMENT_CHARS})"
-                    ),
-                });
-            }
-            warnings.push(format!(
-                "ply {ply} (line {line}) {mover} \"{}\": \"{}\" is not a move or a suffix: kept as a comment",
-                game::clip(text.trim(), 80),
-                game::clip(comment, 80)
-            ));
-        }
-        game.play(mv);
-        let after = game.position();
-        let check = after.in_check();
-        let mate = check && !after.has_legal_move();
-        let mut canonical = pos.move_to_text(mv);
-        if mate {
-            canonical.push('#');
-        } else if check {
-            canonical.push('+');
-        }
-        let said = if marks.mate {
-            "mate"
-        } else if marks.check {
-            "check"
-        } else {
-            "no check"
-        };
-        let is = if mate {
-            "mate"
-        } else if check {
-            "check"
-        } else {
-            "no check"
-        };
-        if said != is {
-            warnings.push(format!(
-                "ply {ply} (line {line}) {mover} \"{}\": the record marks {said}, the position has {is}",
-                game::clip(text.trim(), 80)
-            ));
-        }
-        plies.push(ReplayedPly {
-            text,
-            mv,
-            canonical,
-            check,
-            mate,
-            marks,
-        });
+        plies.push(play_ply(&mut game, (ply, line), text, &mut warnings)?);
         if let Some(o) = outcome_of(game.position(), game.repetition_count()) {
             outcome = Some(o);
         }
@@ -264,6 +197,86 @@ pub fn replay(start: Position, record: &str) -> Result<Replay, ReplayError> {
         outcome,
         warnings,
     })
+}
+
+/// Plays the move `text` of the record's `line` (the game's `ply`) on
+/// `game`: refused when it does not read or is not legal, or when what
+/// follows it is too long for a comment; a shorter comment, or check and
+/// mate marks that disagree with the position, are `warnings`.
+fn play_ply(
+    game: &mut Game,
+    (ply, line): (usize, usize),
+    text: String,
+    warnings: &mut Vec<String>,
+) -> Result<ReplayedPly, ReplayError> {
+    let pos = game.position().clone();
+    let (mv, marks) = pos.parse_inventor(&text).map_err(|e| ReplayError {
+        ply,
+        line,
+        text: text.clone(),
+        reason: e.reason.to_string(),
+    })?;
+    let mover = if pos.side() == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    if let Some(comment) = &marks.comment {
+        let chars = comment.chars().count();
+        if chars > MAX_COMMENT_CHARS {
+            return Err(ReplayError {
+                ply,
+                line,
+                text,
+                reason: format!(
+                    "{chars} characters after the move are not a comment (at most {MAX_COMMENT_CHARS})"
+                ),
+            });
+        }
+        warnings.push(format!(
+            "ply {ply} (line {line}) {mover} \"{}\": \"{}\" is not a move or a suffix: kept as a comment",
+            game::clip(text.trim(), 80),
+            game::clip(comment, 80)
+        ));
+    }
+    game.play(mv);
+    let after = game.position();
+    let check = after.in_check();
+    let mate = check && !after.has_legal_move();
+    let mut canonical = pos.move_to_text(mv);
+    if mate {
+        canonical.push('#');
+    } else if check {
+        canonical.push('+');
+    }
+    let said = check_word(marks.check, marks.mate);
+    let is = check_word(check, mate);
+    if said != is {
+        warnings.push(format!(
+            "ply {ply} (line {line}) {mover} \"{}\": the record marks {said}, the position has {is}",
+            game::clip(text.trim(), 80)
+        ));
+    }
+    Ok(ReplayedPly {
+        text,
+        mv,
+        canonical,
+        check,
+        mate,
+        marks,
+    })
+}
+
+/// What a record's marks, or the position, say of a move: `mate`, `check`
+/// or `no check`.
+fn check_word(check: bool, mate: bool) -> &'static str {
+    if mate {
+        "mate"
+    } else if check {
+        "check"
+    } else {
+        "no check"
+    }
 }
 
 /// The moves of a game in the inventor's format, with check (`*`) and mate
