@@ -154,7 +154,7 @@ pub enum RecordError {
         shard: PathBuf,
         game_id: u64,
         start: String,
-        source: game::GameError,
+        source: Box<game::GameError>,
     },
     /// A game of a shard with a move its position does not allow.
     #[error("{}: game {game_id} ply {ply}: move code {code} is not legal", shard.display())]

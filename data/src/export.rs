@@ -32,7 +32,7 @@ pub enum FindGameError {
     #[error("{}: {source}", shard.display())]
     Rows {
         shard: PathBuf,
-        source: crate::RecordError,
+        source: Box<crate::RecordError>,
     },
 }
 
@@ -65,7 +65,7 @@ pub fn find_game(shards: &[ShardFile], id: u64) -> Result<(GameRecord, PathBuf),
     };
     let record = GameRecord::from_rows(rows).map_err(|source| FindGameError::Rows {
         shard: shard.path.clone(),
-        source,
+        source: Box::new(source),
     })?;
     Ok((record, shard.path.clone()))
 }

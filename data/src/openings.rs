@@ -205,7 +205,7 @@ impl<S: GameState> OpeningTree<S> {
                             shard: g.shard.to_path_buf(),
                             game_id: g.game_id,
                             start: game::clip(&g.start, 200).to_string(),
-                            source,
+                            source: Box::new(source),
                         }
                     })?;
                     let r = tree.nodes.len();

@@ -182,6 +182,9 @@ mod tests {
         assert!(seen[0].starts_with("MISMATCH depth 2: expected 1, got "));
         let bad = format!("{start} ; D1 {d1}\n{start} ; X1 5\n");
         let e = game::perft_suite(&game, &bad, 9, 1, |_| {}).unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (2, "bad depth \"X1\""));
+        assert_eq!(
+            (e.line, e.problem.to_string().as_str()),
+            (2, "bad depth \"X1\"")
+        );
     }
 }

@@ -39,8 +39,8 @@ pub use history::{repetitions, History};
 pub use options::{board_sides, unknown_key, About, Descriptor, GameOptions, OptionValue};
 pub use outcome::{Color, GameResult, Outcome, Termination};
 pub use perft::{
-    divide, perft, perft_parallel, perft_suite, timed_perft, PerftMismatch, PerftReport,
-    PerftSuiteError, MAX_PERFT_DEPTH,
+    divide, perft, perft_parallel, perft_suite, timed_perft, PerftLineProblem, PerftMismatch,
+    PerftReport, PerftSuiteError, MAX_PERFT_DEPTH,
 };
 pub use record::{replay_moves, replay_numbered, write_numbered, RecordReplay};
 pub use repo_files::{read_repo_file, repo_path};

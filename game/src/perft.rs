@@ -165,23 +165,37 @@ impl std::fmt::Display for PerftMismatch {
     }
 }
 
-/// A line of a perft vector file that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A line of a perft vector file that cannot be read: `line N: what is
+/// wrong`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
 pub struct PerftSuiteError {
     /// The line, counted from 1.
     pub line: usize,
     /// What is wrong with it.
-    pub message: String,
+    #[source]
+    pub problem: PerftLineProblem,
 }
 
-impl std::fmt::Display for PerftSuiteError {
-    /// `line N: what is wrong`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
+/// What is wrong with a line of a perft vector file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PerftLineProblem {
+    /// The position does not read.
+    #[error("{0}")]
+    Position(#[source] crate::GameError),
+    /// A count that is not `D<depth> <nodes>` (the text, clipped).
+    #[error("\"{0}\" is not like \"D3 1234\"")]
+    NotACount(String),
+    /// A depth that is not `D<number>` (the text, clipped).
+    #[error("bad depth \"{0}\"")]
+    BadDepth(String),
+    /// A depth deeper than perft counts.
+    #[error("depth {0} is deeper than perft counts ({MAX_PERFT_DEPTH} at most)")]
+    TooDeep(u32),
+    /// A node count that is not a number (the text, clipped).
+    #[error("bad count \"{0}\"")]
+    BadCount(String),
 }
-
-impl std::error::Error for PerftSuiteError {}
 
 /// Checks every count of a perft vector file's `text` (lines `POSITION ;
 /// D1 n ; D2 n ...`; blank lines and `#` comments skipped) up to
@@ -203,9 +217,9 @@ pub fn perft_suite<G: crate::Game>(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |message: String| PerftSuiteError {
+        let at = |problem: PerftLineProblem| PerftSuiteError {
             line: i + 1,
-            message,
+            problem,
         };
         let mut parts = line.split(';');
         let tfen = parts.next().unwrap_or("").trim();
@@ -215,27 +229,24 @@ pub fn perft_suite<G: crate::Game>(
             .as_ref()
             .unwrap_or(game)
             .parse_state(tfen)
-            .map_err(|e| at(e.to_string()))?;
+            .map_err(|e| at(PerftLineProblem::Position(e)))?;
         for p in parts {
             let mut w = p.split_whitespace();
             let (Some(d), Some(n), None) = (w.next(), w.next(), w.next()) else {
-                return Err(at(format!(
-                    "\"{}\" is not like \"D3 1234\"",
-                    crate::clip(p.trim(), 40)
+                return Err(at(PerftLineProblem::NotACount(
+                    crate::clip(p.trim(), 40).to_string(),
                 )));
             };
             let depth: u32 = d
                 .strip_prefix('D')
                 .and_then(|x| x.parse().ok())
-                .ok_or_else(|| at(format!("bad depth \"{}\"", crate::clip(d, 40))))?;
+                .ok_or_else(|| at(PerftLineProblem::BadDepth(crate::clip(d, 40).to_string())))?;
             if depth > MAX_PERFT_DEPTH {
-                return Err(at(format!(
-                    "depth {depth} is deeper than perft counts ({MAX_PERFT_DEPTH} at most)"
-                )));
+                return Err(at(PerftLineProblem::TooDeep(depth)));
             }
             let expected: u64 = n
                 .parse()
-                .map_err(|_| at(format!("bad count \"{}\"", crate::clip(n, 40))))?;
+                .map_err(|_| at(PerftLineProblem::BadCount(crate::clip(n, 40).to_string())))?;
             if depth > max_depth {
                 continue;
             }

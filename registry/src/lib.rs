@@ -160,32 +160,73 @@ pub fn option_of_toml(value: &toml::Value) -> OptionValue {
 /// Why no game could be built. Each is one line (its `Display`).
 #[derive(Debug, Clone)]
 pub enum Error {
-    /// The spec names no game triad plays, or its game refused the variant
-    /// or a key; the message names the key at fault (`game.name`,
-    /// `game.variant`, `game.capacity`, ...) and what it may be.
-    Game(String),
+    /// The spec names no game triad plays (`game.name`).
+    UnknownGame {
+        /// The name asked for.
+        name: String,
+    },
+    /// The game refused the variant or a key; its error names the key at
+    /// fault (`game.variant`, `game.capacity`, ...) and what it may be.
+    Refused(game::GameError),
+    /// A `--game NAME[/VARIANT]` flag whose game cannot be built.
+    Flag {
+        /// The flag's text.
+        flag: String,
+        /// Why its game cannot be built.
+        source: Box<Error>,
+    },
     /// The shards could not be listed or read, or record different games.
     Shards(data::DataError),
     /// The shards record a game (`name/variant`) that cannot be built.
     ShardGame {
         /// The recorded game, `name/variant`.
         game: String,
-        /// Why it cannot be built (an [`Error::Game`] message).
-        error: String,
+        /// Why it cannot be built.
+        source: Box<Error>,
+    },
+    /// The first readable shard of a set records a game that cannot be
+    /// built.
+    ShardFile {
+        /// The shard.
+        path: std::path::PathBuf,
+        /// The game it records, `name/variant`.
+        game: String,
+        /// Why it cannot be built.
+        source: Box<Error>,
     },
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Game(message) => f.write_str(message),
+            Error::UnknownGame { name } => write!(
+                f,
+                "game.name: unknown game {name:?}: triad plays {}",
+                GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+            ),
+            Error::Refused(e) => write!(f, "{e}"),
+            Error::Flag { flag, source } => write!(f, "--game {flag}: {source}"),
             Error::Shards(e) => write!(f, "{e}"),
-            Error::ShardGame { game, error } => write!(f, "the shards' game {game}: {error}"),
+            Error::ShardGame { game, source } => write!(f, "the shards' game {game}: {source}"),
+            Error::ShardFile { path, game, source } => {
+                write!(f, "{}: {game}: {source}", path.display())
+            }
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::UnknownGame { .. } => None,
+            Error::Refused(e) => Some(e),
+            Error::Shards(e) => Some(e),
+            Error::Flag { source, .. }
+            | Error::ShardGame { source, .. }
+            | Error::ShardFile { source, .. } => Some(source.as_ref()),
+        }
+    }
+}
 
 /// Builds the game of a spec; the error names the key at fault
 /// (`game.variant`, `game.capacity`, ...) and what it may be.
@@ -201,17 +242,19 @@ pub fn build(spec: &GameSpec) -> Result<AnyGame, Error> {
         &spec.variant
     };
     match build_named(name, variant, &spec.options) {
-        Some(built) => built.map_err(|e| Error::Game(e.to_string())),
-        None => Err(Error::Game(format!(
-            "game.name: unknown game {name:?}: triad plays {}",
-            GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
-        ))),
+        Some(built) => built.map_err(Error::Refused),
+        None => Err(Error::UnknownGame {
+            name: name.to_string(),
+        }),
     }
 }
 
 /// The game of a `--game NAME[/VARIANT]` flag; the error names the flag.
 pub fn from_flag(flag: &str) -> Result<AnyGame, Error> {
-    build(&GameSpec::of_flag(flag)).map_err(|e| Error::Game(format!("--game {flag}: {e}")))
+    build(&GameSpec::of_flag(flag)).map_err(|e| Error::Flag {
+        flag: flag.to_string(),
+        source: Box::new(e),
+    })
 }
 
 /// The game the shards under `paths` record (they must all be of one game
@@ -226,7 +269,7 @@ pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
     match data::common_game(shards).map_err(Error::Shards)? {
         Some(g) => build(&GameSpec::recorded(&g.name, &g.variant)).map_err(|e| Error::ShardGame {
             game: g.to_string(),
-            error: e.to_string(),
+            source: Box::new(e),
         }),
         None => build(&GameSpec::default()),
     }
@@ -238,8 +281,11 @@ pub fn of_shard_files(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
 pub fn of_readable_shards(shards: &[data::ShardFile]) -> Result<AnyGame, Error> {
     for s in shards {
         if let Ok(Some(g)) = data::shard_game(&s.path) {
-            return of_shard_files(std::slice::from_ref(s))
-                .map_err(|e| Error::Game(format!("{}: {g}: {e}", s.path.display())));
+            return of_shard_files(std::slice::from_ref(s)).map_err(|e| Error::ShardFile {
+                path: s.path.clone(),
+                game: g.to_string(),
+                source: Box::new(e),
+            });
         }
     }
     of_shard_files(&shards[..1])
@@ -256,7 +302,7 @@ pub fn verify_records(rows: &[data::PositionRecord]) -> Result<data::verify::Che
     let game =
         build(&GameSpec::recorded(&first.game, &first.variant)).map_err(|e| Error::ShardGame {
             game: first.shard_game().to_string(),
-            error: e.to_string(),
+            source: Box::new(e),
         })?;
     Ok(with_game!(&game, |g| data::verify::verify_records(g, rows)))
 }

@@ -61,7 +61,7 @@ fn suite<G: Game>(
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     let (passed, failed) = game::perft_suite(game, &text, max_depth, threads, |m| say(json, m))
-        .map_err(|e| CliError::input(format!("{}:{}: {}", path.display(), e.line, e.message)))?;
+        .map_err(|e| CliError::input(format!("{}:{}: {}", path.display(), e.line, e.problem)))?;
     if json {
         print_json(&json!({"passed": passed, "failed": failed}));
     } else {
