@@ -23,7 +23,9 @@ pub mod limits;
 pub mod ordering;
 pub mod tt;
 
-pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
+pub use limits::{
+    EngineSpec, EngineSpecError, EngineSpecProblem, Limits, DEFAULT_HASH_MB, MAX_DEPTH,
+};
 
 use game::{AlphaBetaState, CaptureRules, Color, GameResult, GameState, History, Outcome};
 use ordering::{score_move, select_next, HISTORY_MAX};
