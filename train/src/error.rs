@@ -193,8 +193,7 @@ impl TrainError {
     }
 }
 
-/// For the callers that still carry errors as text (`bench`'s learning
-/// curves render through `Error::input`): the message.
+/// For the callers that still carry errors as text: the message.
 impl From<TrainError> for String {
     fn from(e: TrainError) -> String {
         e.to_string()
