@@ -59,6 +59,14 @@ impl From<bench::Error> for CliError {
     }
 }
 
+/// A chart of `triad openings --chart` that cannot be drawn or written
+/// (a file name of the wrong kind, no font): bad input (exit 2).
+impl From<plot::Error> for CliError {
+    fn from(e: plot::Error) -> CliError {
+        CliError::input(e.to_string())
+    }
+}
+
 /// Shards that cannot be listed or read are bad input (exit 2).
 impl From<data::DataError> for CliError {
     fn from(e: data::DataError) -> CliError {

@@ -451,3 +451,26 @@ fn the_flags_defaults_and_names_are_the_libraries() {
         assert_eq!(format.as_str(), name, "{flag:?}");
     }
 }
+
+/// `plot` draws and nothing else: of the workspace it uses only `fsio`
+/// (whole-file writes), so that any layer can draw without pulling in
+/// training, data or a game.
+#[test]
+fn plot_depends_on_fsio_alone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace: Vec<String> = members(root)
+        .iter()
+        .filter(|m| *m != ".")
+        .filter_map(|m| {
+            let manifest = std::fs::read_to_string(root.join(m).join("Cargo.toml")).ok()?;
+            let name = manifest.split_once("name = \"")?.1.split('"').next()?;
+            Some(name.to_string())
+        })
+        .collect();
+    assert!(workspace.contains(&"plot".to_string()), "{workspace:?}");
+    let manifest = std::fs::read_to_string(root.join("plot/Cargo.toml")).expect("plot/Cargo.toml");
+    let deps = dependencies(&manifest);
+    assert!(deps.contains(&"plotters".to_string()), "{deps:?}");
+    let inner: Vec<&String> = deps.iter().filter(|d| workspace.contains(d)).collect();
+    assert_eq!(inner, ["fsio"], "plot's workspace dependencies");
+}

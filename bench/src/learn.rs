@@ -359,7 +359,7 @@ fn curve(r: &Run) -> Result<Vec<Point>, Error> {
 /// minutes, a line per run. Points without a finite value (JSON's `null`)
 /// are left out.
 fn draw(runs: &[Run], curves: &[Vec<Point>], out: &Path) -> Result<(), Error> {
-    use train::plot::Panel;
+    use plot::Panel;
     let series = |c: &[Point], f: &dyn Fn(&Point) -> Option<f64>| -> Vec<(f64, f64)> {
         c.iter()
             .filter_map(|p| {
@@ -402,5 +402,5 @@ fn draw(runs: &[Run], curves: &[Vec<Point>], out: &Path) -> Result<(), Error> {
             panels.push(panel);
         }
     }
-    Ok(train::plot::render(&panels, out)?)
+    Ok(plot::render(&panels, out)?)
 }

@@ -100,9 +100,13 @@ pub enum Error {
     /// A player of a benchmark that cannot be built or failed.
     #[error(transparent)]
     Player(#[from] eval::PlayerError),
-    /// Training's refusal (the replay window, a plot).
+    /// Training's refusal (the replay window).
     #[error(transparent)]
     Train(#[from] ::train::TrainError),
+    /// The learning benchmark's plot that cannot be drawn or written (a
+    /// failure).
+    #[error(transparent)]
+    Plot(#[from] ::plot::Error),
     /// An error of the pipeline layer (loading a network, self-play to
     /// shards), with its own exit status.
     #[error(transparent)]

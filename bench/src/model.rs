@@ -140,59 +140,25 @@ pub fn run<G: Game>(
         })
         .collect();
 
-    let mut sizes: Vec<usize> = [1, 16, 64, 256].into_iter().filter(|&b| b <= cap).collect();
-    let largest = nets
-        .iter()
-        .map(|n| largest_that_fits(n, &pool, cap))
-        .min()
-        .unwrap_or(1);
-    if sizes.last().is_none_or(|&b| b < largest) {
-        sizes.push(largest);
-    }
+    let (sizes, largest) = batch_sizes(&nets, &pool, cap);
 
     bar.set_length((sizes.len() * nets.len()) as u64 * 2);
-    let budget = options.budget;
     let mut rows = Vec::new();
-    let mut enc = Encoder::new();
-    let (mut policy, mut wdl) = (Vec::new(), Vec::new());
+    let mut buffers = Buffers {
+        enc: Encoder::new(),
+        policy: Vec::new(),
+        wdl: Vec::new(),
+    };
     for &b in &sizes {
         for net in &nets {
-            let p = net.precision();
-            // With encoding: each iteration encodes a fresh slice of the pool.
-            bar.set_message(format!("batch {b} {p}, encoding"));
-            let mut next = 0;
-            let mut encode_time = Duration::ZERO;
-            let with = measure(budget, 2, || {
-                let t = Instant::now();
-                enc.clear();
-                for _ in 0..b {
-                    enc.push(&pool[next % POOL], 1);
-                    next += 1;
-                }
-                enc.finish();
-                encode_time += t.elapsed();
-                net.evaluate_encoded(&enc, &mut policy, &mut wdl);
-            });
-            bar.inc(1);
-            let encode_share = encode_time.as_secs_f64() / with.secs();
-            // Without: one pre-encoded batch, evaluated again and again.
-            bar.set_message(format!("batch {b} {p}, pre-encoded"));
-            enc.clear();
-            for i in 0..b {
-                enc.push(&pool[i % POOL], 1);
-            }
-            enc.finish();
-            let without = measure(budget, 2, || {
-                net.evaluate_encoded(&enc, &mut policy, &mut wdl)
-            });
-            bar.inc(1);
-            rows.push(BatchFigures {
-                batch: b,
-                precision: p,
-                evals_per_s: (with.iterations * b) as f64 / with.secs(),
-                evals_per_s_no_encode: (without.iterations * b) as f64 / without.secs(),
-                encode_share,
-            });
+            rows.push(measure_batch(
+                net,
+                b,
+                &pool,
+                options.budget,
+                &mut buffers,
+                bar,
+            ));
         }
     }
     bar.finish_and_clear();
@@ -210,6 +176,75 @@ pub fn run<G: Game>(
         batches: rows,
         accuracy,
     })
+}
+
+/// The batch sizes to measure: 1, 16, 64 and 256 up to `cap`, then the
+/// largest that every copy of `nets` can evaluate (at most `cap`), which
+/// is also returned.
+fn batch_sizes<S: GameState>(nets: &[Network], pool: &[S], cap: usize) -> (Vec<usize>, usize) {
+    let mut sizes: Vec<usize> = [1, 16, 64, 256].into_iter().filter(|&b| b <= cap).collect();
+    let largest = nets
+        .iter()
+        .map(|n| largest_that_fits(n, pool, cap))
+        .min()
+        .unwrap_or(1);
+    if sizes.last().is_none_or(|&b| b < largest) {
+        sizes.push(largest);
+    }
+    (sizes, largest)
+}
+
+/// The encoder and output buffers every measurement reuses.
+struct Buffers<S: GameState> {
+    enc: Encoder<S>,
+    policy: Vec<f32>,
+    wdl: Vec<[f32; 3]>,
+}
+
+/// `net`'s figures at batch size `b`: with the encoding (each iteration
+/// encodes a fresh slice of `pool`), then without (one pre-encoded batch,
+/// evaluated again and again), each for `budget`; two steps of `bar`.
+fn measure_batch<S: GameState>(
+    net: &Network,
+    b: usize,
+    pool: &[S],
+    budget: Duration,
+    buffers: &mut Buffers<S>,
+    bar: &ProgressBar,
+) -> BatchFigures {
+    let Buffers { enc, policy, wdl } = buffers;
+    let p = net.precision();
+    bar.set_message(format!("batch {b} {p}, encoding"));
+    let mut next = 0;
+    let mut encode_time = Duration::ZERO;
+    let with = measure(budget, 2, || {
+        let t = Instant::now();
+        enc.clear();
+        for _ in 0..b {
+            enc.push(&pool[next % POOL], 1);
+            next += 1;
+        }
+        enc.finish();
+        encode_time += t.elapsed();
+        net.evaluate_encoded(enc, policy, wdl);
+    });
+    bar.inc(1);
+    let encode_share = encode_time.as_secs_f64() / with.secs();
+    bar.set_message(format!("batch {b} {p}, pre-encoded"));
+    enc.clear();
+    for i in 0..b {
+        enc.push(&pool[i % POOL], 1);
+    }
+    enc.finish();
+    let without = measure(budget, 2, || net.evaluate_encoded(enc, policy, wdl));
+    bar.inc(1);
+    BatchFigures {
+        batch: b,
+        precision: p,
+        evals_per_s: (with.iterations * b) as f64 / with.secs(),
+        evals_per_s_no_encode: (without.iterations * b) as f64 / without.secs(),
+        encode_share,
+    }
 }
 
 /// `low`'s evaluations of every position of `pool` against `reference`'s

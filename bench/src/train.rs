@@ -180,6 +180,64 @@ where
     Ok(out)
 }
 
+/// The replay window of `options.data`, or of fresh self-play rows when
+/// none is given; refused when it holds no row.
+fn load_window<G: Game>(
+    game: &G,
+    options: &TrainOptions,
+    cfg: &pipeline::RunConfig,
+    bar: &ProgressBar,
+) -> Result<ReplayWindow, Error>
+where
+    G::State: game::AlphaBetaState,
+{
+    let data = if options.data.is_empty() {
+        vec![selfplay_rows(game, options, cfg, bar)?]
+    } else {
+        options.data.clone()
+    };
+    let window = ReplayWindow::load_for(&data, cfg.train.window, &GameTag::of(game))
+        .map_err(Error::Window)?;
+    if window.is_empty() {
+        return Err(Error::Measurement(Measurement::NoRows));
+    }
+    Ok(window)
+}
+
+/// The raw step's slice: a step on each of `batches` (encoded and on the
+/// device beforehand, an empty one skipped), in samples per second.
+fn raw_steps(trainer: &mut Trainer, batches: &[TrainBatch], lr: f64) -> f64 {
+    let (mut samples, t) = (0usize, Instant::now());
+    for b in batches {
+        if b.rows > 0 {
+            trainer.step(b, lr, false);
+        }
+        samples += b.rows;
+    }
+    samples as f64 / t.elapsed().as_secs_f64()
+}
+
+/// The training loop's slice: a step on each batch `batches` makes
+/// through the data path (an empty one skipped), in samples per second
+/// since `start`.
+fn loop_steps(
+    trainer: &mut Trainer,
+    batches: impl Iterator<Item = TrainBatch>,
+    lr: f64,
+    start: Instant,
+) -> f64 {
+    let mut samples = 0usize;
+    for b in batches {
+        if b.rows > 0 {
+            trainer.step(&b, lr, false);
+        }
+        samples += b.rows;
+    }
+    samples as f64 / start.elapsed().as_secs_f64()
+}
+
+/// The two phases' slices, alternating, on the same batches of the
+/// window (see the comment inside), and the encoding's own rate.
 fn bench<G: Game>(
     game: &G,
     options: &TrainOptions,
@@ -192,16 +250,7 @@ where
 {
     let (model_cfg, tc): (&ModelConfig, &TrainConfig) = (&cfg.model, &cfg.train);
     train::set_threads(tc, model_cfg);
-    let data = if options.data.is_empty() {
-        vec![selfplay_rows(game, options, cfg, &bars.rows)?]
-    } else {
-        options.data.clone()
-    };
-    let window =
-        ReplayWindow::load_for(&data, tc.window, &GameTag::of(game)).map_err(Error::Window)?;
-    if window.is_empty() {
-        return Err(Error::Measurement(Measurement::NoRows));
-    }
+    let window = load_window(game, options, cfg, &bars.rows)?;
     let window_options = train::window_options(game, tc);
     let cheap = tc.cheap_search_weight as f32;
 
@@ -259,31 +308,18 @@ where
             if raw_phase {
                 bar.set_message(format!("raw step ({n} steps)"));
                 let batches = prebuilt(&mut builder, from, n);
-                let (mut samples, t) = (0usize, Instant::now());
-                for b in &batches {
-                    if b.rows > 0 {
-                        trainer.step(b, tc.lr, false);
-                    }
-                    samples += b.rows;
-                }
-                raw.push(samples as f64 / t.elapsed().as_secs_f64());
+                raw.push(raw_steps(&mut trainer, &batches, tc.lr));
             } else {
                 bar.set_message(format!("training loop ({n} steps)"));
-                let (mut samples, t) = (0usize, Instant::now());
+                let t = Instant::now();
                 let mut loop_builder = batch_builder(game, tc, trainer.net.shape());
                 let mut produced = 0usize;
                 let stream = window.batches_with(&window_options, move |b| {
                     produced += 1;
                     (produced > from).then(|| loop_builder.build_batch(&b, cheap))
                 });
-                for b in stream.flatten().take(n) {
-                    let b = b.to_device(device);
-                    if b.rows > 0 {
-                        trainer.step(&b, tc.lr, false);
-                    }
-                    samples += b.rows;
-                }
-                real.push(samples as f64 / t.elapsed().as_secs_f64());
+                let batches = stream.flatten().take(n).map(|b| b.to_device(device));
+                real.push(loop_steps(&mut trainer, batches, tc.lr, t));
             }
             bar.inc(1);
         }

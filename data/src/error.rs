@@ -213,12 +213,6 @@ impl RecordError {
     }
 }
 
-/// Why a chart could not be drawn or written (no font, a file that cannot
-/// be written); one line, naming the file when there is one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ChartError(pub String);
-
 /// For the callers that still carry errors as text (`bench`'s data
 /// benchmark): the message.
 impl From<RecordError> for String {

@@ -9,7 +9,6 @@
 //! rules (replaying a game, symmetries, the opening tree, synthetic games)
 //! is generic over `game::Game`.
 
-pub mod chart;
 mod error;
 pub mod explore;
 mod export;
@@ -26,9 +25,7 @@ pub mod verify;
 mod window;
 mod writer;
 
-pub use error::{
-    BatchError, ChartError, ColumnError, DataError, RecordError, RowFault, RowProblem,
-};
+pub use error::{BatchError, ColumnError, DataError, RecordError, RowFault, RowProblem};
 pub use export::{
     export_text, find_game, header_game, header_result, header_start, replay_json, replay_record,
     replay_text, FindGameError, ReplayError,

@@ -15,7 +15,7 @@ use crate::reader::{Columns, SameGame, ShardFile, ShardReader};
 use crate::schema::col;
 use crate::summary::result_index;
 
-pub use report::{Format, Report, Row};
+pub use report::{FirstMove, Format, Report, Row};
 
 /// The opening part of one game, as read from the shards.
 #[derive(Debug, Clone)]

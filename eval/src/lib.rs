@@ -26,5 +26,8 @@ pub mod uct;
 
 pub use config::EvalConfig;
 pub use error::{EvalError, OpeningsError, PlayerError, SpecError};
-pub use search::{EngineSpec, EngineSpecError, Limits, Score, SearchInfo, SearchResult, Searcher};
+pub use search::{
+    EngineSpec, EngineSpecError, EngineSpecProblem, Limits, Score, SearchInfo, SearchResult,
+    Searcher,
+};
 pub use uct::{MctsSpec, Terminal, Uct};

@@ -54,6 +54,29 @@ fn parse_line(text: &str) -> Result<Vec<u32>, Bad> {
         .collect()
 }
 
+/// The `by` of a position request: merge transpositions (`position`, the
+/// default) or follow the line (`line`).
+fn parse_by(by: Option<&str>) -> Result<bool, Bad> {
+    match by {
+        None | Some("position") => Ok(false),
+        Some("line") => Ok(true),
+        Some(other) => Err(Bad::By {
+            value: other.to_string(),
+        }),
+    }
+}
+
+/// The moves played per group, summed over `played` (`groups` entries).
+fn group_totals(played: &[data::explore::MoveStats], groups: usize) -> Vec<u64> {
+    let mut totals = vec![0u64; groups];
+    for m in played {
+        for (t, c) in totals.iter_mut().zip(&m.by_group) {
+            *t += c;
+        }
+    }
+    totals
+}
+
 /// The mover's score and its 95% interval (normal approximation over
 /// per-game scores 1, ½, 0) from White/draw/Black counts.
 pub fn score_interval(results: &[u64; 4], side_is_white: bool) -> Option<(f64, f64, f64)> {
@@ -170,15 +193,7 @@ impl<G: Game> Explorer<G> {
     /// their results, the network's view, and the first games through it.
     pub fn position(&self, q: &PositionQuery, with_games: bool) -> Result<Value, Bad> {
         let codes = parse_line(&q.line)?;
-        let by_line = match q.by.as_deref() {
-            None | Some("position") => false,
-            Some("line") => true,
-            Some(other) => {
-                return Err(Bad::By {
-                    value: other.to_string(),
-                })
-            }
-        };
+        let by_line = parse_by(q.by.as_deref())?;
         let r = self.replay(q.start, &codes)?;
         let pos = &r.position;
         let key = if by_line {
@@ -189,16 +204,55 @@ impl<G: Game> Explorer<G> {
         let groups = self.groups(q.from, q.to);
         let played = self.index.moves(key, groups.clone());
         let total: u64 = played.iter().map(|m| m.games).sum();
-        let mut group_totals = vec![0u64; self.index.groups.len()];
-        for m in &played {
-            for (t, c) in group_totals.iter_mut().zip(&m.by_group) {
-                *t += c;
-            }
-        }
+        let group_totals = group_totals(&played, self.index.groups.len());
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
-        let white = pos.side() == game::Color::White;
         let net = self.evaluate(pos, &legal);
+        let moves = self.move_rows(pos, &played, total, &legal, &net);
+        let marks = self.marks(q.marks.as_deref(), pos, &r, &played, total, &net, &legal)?;
+        let svg = game::draw::svg(&pos.drawing(), &marks);
+        let outcome = pos.outcome(1);
+        let mut out = json!({
+            "start": q.start,
+            "line": codes,
+            "line_text": r.texts,
+            "by": if by_line { "line" } else { "position" },
+            "position": pos.to_text(),
+            "side": pos.side().to_string(),
+            "outcome": outcome.map(|o| format!("{} ({})", o.result, o.termination)),
+            "svg": svg,
+            "games": self.index.distinct_games(key, groups.clone()),
+            "moves_played": total,
+            "groups": [groups.start(), groups.end()],
+            "group_totals": group_totals,
+            "moves": moves,
+            "net": net.as_ref().map(|(wdl, _)| json!({"wdl": wdl})),
+        });
+        if with_games {
+            let (list, count) = self.index.games_at(key, groups, 100);
+            out["game_list"] = Value::Array(
+                list.iter()
+                    .map(|g| self.game_entry(g.game, g.ply))
+                    .collect(),
+            );
+            out["game_count"] = json!(count);
+        }
+        Ok(out)
+    }
+
+    /// The moves of the position's table: each move played (its games,
+    /// results, score interval, and prior when there is a network), then,
+    /// with a network, the legal moves the games never played, so that
+    /// the network's view is whole.
+    fn move_rows(
+        &self,
+        pos: &G::State,
+        played: &[data::explore::MoveStats],
+        total: u64,
+        legal: &[G::Move],
+        net: &Option<([f32; 3], Vec<f32>)>,
+    ) -> Vec<Value> {
+        let white = pos.side() == game::Color::White;
         let prior_of = |code: u32| -> Option<f32> {
             let (_, priors) = net.as_ref()?;
             legal
@@ -230,8 +284,7 @@ impl<G: Game> Explorer<G> {
                 })
             })
             .collect();
-        if let Some((_, priors)) = &net {
-            // Legal moves the games never played, so the network's view is whole.
+        if let Some((_, priors)) = net {
             for (i, &m) in legal.iter().enumerate() {
                 if !played.iter().any(|p| p.code == m.code()) {
                     moves.push(json!({
@@ -244,35 +297,7 @@ impl<G: Game> Explorer<G> {
                 }
             }
         }
-        let marks = self.marks(q.marks.as_deref(), pos, &r, &played, total, &net, &legal)?;
-        let svg = game::draw::svg(&pos.drawing(), &marks);
-        let outcome = pos.outcome(1);
-        let mut out = json!({
-            "start": q.start,
-            "line": codes,
-            "line_text": r.texts,
-            "by": if by_line { "line" } else { "position" },
-            "position": pos.to_text(),
-            "side": pos.side().to_string(),
-            "outcome": outcome.map(|o| format!("{} ({})", o.result, o.termination)),
-            "svg": svg,
-            "games": self.index.distinct_games(key, groups.clone()),
-            "moves_played": total,
-            "groups": [groups.start(), groups.end()],
-            "group_totals": group_totals,
-            "moves": moves,
-            "net": net.as_ref().map(|(wdl, _)| json!({"wdl": wdl})),
-        });
-        if with_games {
-            let (list, count) = self.index.games_at(key, groups, 100);
-            out["game_list"] = Value::Array(
-                list.iter()
-                    .map(|g| self.game_entry(g.game, g.ply))
-                    .collect(),
-            );
-            out["game_count"] = json!(count);
-        }
-        Ok(out)
+        moves
     }
 
     fn game_entry(&self, game: u32, ply: u32) -> Value {

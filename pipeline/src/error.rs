@@ -411,8 +411,10 @@ pub enum PlotError {
     /// `diagnostics.csv` that does not read.
     #[error(transparent)]
     Diagnostics(Box<Error>),
-    /// The metrics file that does not read, or a picture that cannot be
-    /// drawn.
+    /// The metrics file that does not read.
     #[error(transparent)]
     Train(#[from] train::TrainError),
+    /// The picture that cannot be drawn or written.
+    #[error(transparent)]
+    Draw(#[from] plot::Error),
 }

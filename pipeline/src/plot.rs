@@ -2,12 +2,13 @@
 //! generation, the scores against the ladder and (with `[eval] suite`) the
 //! benchmark error rates, how self-play used the machine
 //! (`diagnostics.csv`) next to the training curves; for a training run,
-//! the training curves. Reads the run's CSV files and draws them with
-//! `train::plot`.
+//! the training curves. Reads the run's CSV files into panels and draws
+//! them with the `plot` crate.
 
 use crate::Error;
+use plot::Panel;
 use std::path::{Path, PathBuf};
-use train::plot::Panel;
+use train::MetricsRow;
 
 pub use crate::error::PlotError;
 
@@ -113,6 +114,34 @@ fn diagnostics_panels(run_dir: &Path) -> Result<Vec<Panel>, PlotError> {
         .collect())
 }
 
+/// The trainer's panels: losses, learning rate, policy entropy and value
+/// accuracy, throughput — all by step.
+pub fn metrics_panels(rows: &[MetricsRow]) -> Vec<Panel> {
+    let col = |f: fn(&MetricsRow) -> f64| -> Vec<(f64, f64)> {
+        rows.iter()
+            .map(|r| (r.step as f64, f(r)))
+            .filter(|p| p.1.is_finite())
+            .collect()
+    };
+    vec![
+        Panel::new("Loss", "step")
+            .y_label("cross-entropy + MSE (nats)")
+            .with("total", col(|r| r.loss))
+            .with("policy", col(|r| r.policy_loss))
+            .with("value", col(|r| r.value_loss)),
+        Panel::new("Learning rate", "step")
+            .y_label("per step")
+            .with("lr", col(|r| r.lr)),
+        Panel::new("Policy entropy (nats) and value accuracy", "step")
+            .y_label("nats; share")
+            .with("policy entropy", col(|r| r.policy_entropy))
+            .with("value accuracy", col(|r| r.value_accuracy)),
+        Panel::new("Samples per second", "step")
+            .y_label("samples/s")
+            .with("samples/s", col(|r| r.samples_per_s)),
+    ]
+}
+
 /// Draws the curves of the run at `run_dir` (a loop run, a training run, or
 /// a metrics.csv file) to `out`, .png or .svg (default: RUN_DIR/plot.png
 /// for a loop run, RUN_DIR/metrics.png for a training run), and returns the
@@ -150,9 +179,36 @@ fn plot(run_dir: &Path, out: Option<&Path>) -> Result<PathBuf, PlotError> {
         if rows.is_empty() && panels.is_empty() {
             return Err(PlotError::NoMetrics { path: csv });
         }
-        panels.extend(train::plot::metrics_panels(&rows));
+        panels.extend(metrics_panels(&rows));
     }
     let out = out.map_or(default_out, Path::to_path_buf);
-    train::plot::render(&panels, &out)?;
+    plot::render(&panels, &out)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trainer's four panels, by step, from its metrics rows.
+    #[test]
+    fn metrics_make_four_panels_by_step() {
+        let rows: Vec<MetricsRow> = (1..=20)
+            .map(|s| MetricsRow {
+                step: s * 10,
+                loss: 5.0 / s as f64,
+                policy_loss: 4.0 / s as f64,
+                value_loss: 1.0 / s as f64,
+                lr: 1e-3,
+                samples_per_s: 1000.0,
+                policy_entropy: 3.0,
+                value_accuracy: 0.5,
+                grad_norm: 1.0,
+            })
+            .collect();
+        let panels = metrics_panels(&rows);
+        assert_eq!(panels.len(), 4);
+        assert_eq!(panels[0].series.len(), 3);
+        assert_eq!(panels[0].series[1].points[1], (20.0, 2.0));
+    }
 }

@@ -9,16 +9,16 @@ use std::path::Path;
 use super::CliError;
 use crate::cli::{emit, row_progress, write_atomically};
 use crate::games::with_game;
-use data::chart::{check_chart_path, write_first_move_chart};
 use data::openings::{read_opening_games, Report};
 use pipeline::inputs::shards_of;
+use plot::{check_chart_path, write_first_move_chart, ChartBar};
 
 pub fn run(args: Args) -> Result<(), CliError> {
     if args.plies == 0 {
         return Err(CliError::input("--plies must be at least 1"));
     }
     if let Some(chart) = &args.chart {
-        check_chart_path(chart).map_err(|e| CliError::input(e.0))?;
+        check_chart_path(chart)?;
     }
     let range = crate::cli::generations(&args.generations)?;
     let shards = shards_of(&args.paths, range.as_ref())?;
@@ -43,8 +43,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Format::Markdown => data::openings::Format::Markdown,
     }));
     if let Some(path) = &args.chart {
-        write_first_move_chart(path, &report.first_move_bars())
-            .map_err(|e| CliError::input(e.0))?;
+        let bars: Vec<ChartBar> = report
+            .first_moves()
+            .into_iter()
+            .map(|m| ChartBar {
+                label: m.label,
+                share: m.share,
+                score: m.score,
+            })
+            .collect();
+        write_first_move_chart(path, &bars)?;
         eprintln!("chart written to {}", path.display());
     }
     Ok(())

@@ -26,10 +26,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::TryStreamExt;
-use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
-use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::azure::{AzureConfigKey, MicrosoftAzure, MicrosoftAzureBuilder};
 use object_store::client::{HttpError, HttpErrorKind};
-use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
+use object_store::gcp::{GoogleCloudStorage, GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
 use object_store::prefix::PrefixStore;
@@ -249,6 +249,76 @@ fn describe(err: &object_store::Error) -> String {
     err.to_string()
 }
 
+/// The S3 store of `url` (`s3://bucket/…`): the environment's settings,
+/// then `options` (keys as object_store names them, any case), then our
+/// defaults for what neither set: conditional puts by ETag (put-if-absent
+/// needs them), the connect and request timeouts; quick retries.
+fn s3(url: &str, options: &[(&str, &str)]) -> Result<AmazonS3, object_store::Error> {
+    let mut b = AmazonS3Builder::from_env().with_url(url);
+    for (k, v) in options {
+        if let Ok(key) = k.to_ascii_lowercase().parse() {
+            b = b.with_config(key, *v);
+        }
+    }
+    let set_here = options
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("aws_conditional_put"));
+    if !set_here && std::env::var_os("AWS_CONDITIONAL_PUT").is_none() {
+        b = b.with_config(AmazonS3ConfigKey::ConditionalPut, "etag");
+    }
+    for (key, value) in [
+        (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
+        (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
+    ] {
+        if b.get_config_value(&AmazonS3ConfigKey::Client(key))
+            .is_none()
+        {
+            b = b.with_config(AmazonS3ConfigKey::Client(key), value);
+        }
+    }
+    b.with_retry(quick_retry()).build()
+}
+
+/// The Google Cloud Storage store of `url` (`gs://bucket/…`), set up as
+/// [`s3`]'s (no conditional-put setting: GCS has its own).
+fn gcs(url: &str, options: &[(&str, &str)]) -> Result<GoogleCloudStorage, object_store::Error> {
+    let mut b = GoogleCloudStorageBuilder::from_env().with_url(url);
+    for (k, v) in options {
+        if let Ok(key) = k.to_ascii_lowercase().parse::<GoogleConfigKey>() {
+            b = b.with_config(key, *v);
+        }
+    }
+    for (key, value) in [
+        (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
+        (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
+    ] {
+        if b.get_config_value(&GoogleConfigKey::Client(key)).is_none() {
+            b = b.with_config(GoogleConfigKey::Client(key), value);
+        }
+    }
+    b.with_retry(quick_retry()).build()
+}
+
+/// The Azure Blob Storage store of `url` (`az://container/…`), set up as
+/// [`gcs`]'s.
+fn azure(url: &str, options: &[(&str, &str)]) -> Result<MicrosoftAzure, object_store::Error> {
+    let mut b = MicrosoftAzureBuilder::from_env().with_url(url);
+    for (k, v) in options {
+        if let Ok(key) = k.to_ascii_lowercase().parse::<AzureConfigKey>() {
+            b = b.with_config(key, *v);
+        }
+    }
+    for (key, value) in [
+        (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
+        (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
+    ] {
+        if b.get_config_value(&AzureConfigKey::Client(key)).is_none() {
+            b = b.with_config(AzureConfigKey::Client(key), value);
+        }
+    }
+    b.with_retry(quick_retry()).build()
+}
+
 impl Store {
     /// Opens a run at `s3://bucket/prefix`, `gs://bucket/prefix`,
     /// `az://container/prefix` (also the other URL forms object_store
@@ -302,65 +372,11 @@ impl Store {
         let build_err =
             |e: object_store::Error| bad(format!("cannot open the store: {}", describe(&e)));
         let store: Arc<dyn ObjectStore> = match scheme {
-            ObjectStoreScheme::AmazonS3 => {
-                let mut b = AmazonS3Builder::from_env().with_url(text);
-                for (k, v) in options {
-                    if let Ok(key) = k.to_ascii_lowercase().parse() {
-                        b = b.with_config(key, *v);
-                    }
-                }
-                let set_here = options
-                    .iter()
-                    .any(|(k, _)| k.eq_ignore_ascii_case("aws_conditional_put"));
-                if !set_here && std::env::var_os("AWS_CONDITIONAL_PUT").is_none() {
-                    b = b.with_config(AmazonS3ConfigKey::ConditionalPut, "etag");
-                }
-                for (key, value) in [
-                    (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
-                    (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
-                ] {
-                    if b.get_config_value(&AmazonS3ConfigKey::Client(key))
-                        .is_none()
-                    {
-                        b = b.with_config(AmazonS3ConfigKey::Client(key), value);
-                    }
-                }
-                Arc::new(b.with_retry(quick_retry()).build().map_err(build_err)?)
-            }
+            ObjectStoreScheme::AmazonS3 => Arc::new(s3(text, options).map_err(build_err)?),
             ObjectStoreScheme::GoogleCloudStorage => {
-                let mut b = GoogleCloudStorageBuilder::from_env().with_url(text);
-                for (k, v) in options {
-                    if let Ok(key) = k.to_ascii_lowercase().parse::<GoogleConfigKey>() {
-                        b = b.with_config(key, *v);
-                    }
-                }
-                for (key, value) in [
-                    (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
-                    (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
-                ] {
-                    if b.get_config_value(&GoogleConfigKey::Client(key)).is_none() {
-                        b = b.with_config(GoogleConfigKey::Client(key), value);
-                    }
-                }
-                Arc::new(b.with_retry(quick_retry()).build().map_err(build_err)?)
+                Arc::new(gcs(text, options).map_err(build_err)?)
             }
-            ObjectStoreScheme::MicrosoftAzure => {
-                let mut b = MicrosoftAzureBuilder::from_env().with_url(text);
-                for (k, v) in options {
-                    if let Ok(key) = k.to_ascii_lowercase().parse::<AzureConfigKey>() {
-                        b = b.with_config(key, *v);
-                    }
-                }
-                for (key, value) in [
-                    (ClientConfigKey::ConnectTimeout, CONNECT_TIMEOUT),
-                    (ClientConfigKey::Timeout, REQUEST_TIMEOUT),
-                ] {
-                    if b.get_config_value(&AzureConfigKey::Client(key)).is_none() {
-                        b = b.with_config(AzureConfigKey::Client(key), value);
-                    }
-                }
-                Arc::new(b.with_retry(quick_retry()).build().map_err(build_err)?)
-            }
+            ObjectStoreScheme::MicrosoftAzure => Arc::new(azure(text, options).map_err(build_err)?),
             other => {
                 return Err(bad(format!(
                 "unsupported store ({other:?}): want s3://, gs://, az://, file:// or a local path"

@@ -271,6 +271,11 @@ pub fn run_configs(
     }
 }
 
+/// The error of a `[train]` value at fault: `train.KEY`, what it must be.
+fn invalid(key: &str, what: &str) -> Result<(), ConfigError> {
+    Err(ConfigError::invalid(format!("train.{key}"), what))
+}
+
 impl TrainConfig {
     /// Reads the `[train]` section of a run file (defaults when absent); an
     /// unknown key or a bad value is an error naming the key and the file.
@@ -283,9 +288,17 @@ impl TrainConfig {
         runfile::parse_section(text, "train", TrainConfig::validate)
     }
 
-    /// Checks the values serde cannot.
+    /// Checks the values serde cannot: the sizes and the window, then the
+    /// rates and weights, then the schedule and the optimiser's constants,
+    /// in that order (the first value at fault is the error).
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |key: &str, what: &str| Err(ConfigError::invalid(format!("train.{key}"), what));
+        self.check_sizes()?;
+        self.check_rates()?;
+        self.check_schedule()
+    }
+
+    /// The counts (none 0, none too large) and the growing window's shape.
+    fn check_sizes(&self) -> Result<(), ConfigError> {
         for (key, v) in [
             ("batch_size", self.batch_size as u64),
             ("window", self.window as u64),
@@ -294,11 +307,11 @@ impl TrainConfig {
             ("step_every", self.step_every),
         ] {
             if v == 0 {
-                return bad(key, "must be at least 1");
+                return invalid(key, "must be at least 1");
             }
         }
         if self.window_min > self.window {
-            return bad(
+            return invalid(
                 "window_min",
                 "must be at most window (the growing window's cap); lower it or raise window",
             );
@@ -309,7 +322,7 @@ impl TrainConfig {
                 ("window_exponent", self.window_exponent != WINDOW_EXPONENT),
             ] {
                 if set {
-                    return bad(
+                    return invalid(
                         key,
                         "shapes the growing window, which is off: set window_min (e.g. 25000) or remove the key",
                     );
@@ -317,7 +330,7 @@ impl TrainConfig {
             }
         }
         if !(self.window_growth.is_finite() && (0.0..=1.0).contains(&self.window_growth)) {
-            return bad(
+            return invalid(
                 "window_growth",
                 "must be between 0 and 1 (positions added per new position; KataGo: 0.4)",
             );
@@ -326,33 +339,38 @@ impl TrainConfig {
             && self.window_exponent > 0.0
             && self.window_exponent <= 1.0)
         {
-            return bad(
+            return invalid(
                 "window_exponent",
                 "must be in (0, 1] (1: linear growth; KataGo: 0.65)",
             );
         }
         if !(1..=64).contains(&self.future_eval_plies) {
-            return bad("future_eval_plies", "must be 1..=64");
+            return invalid("future_eval_plies", "must be 1..=64");
         }
         if self.threads > 1024 {
-            return bad("threads", "at most 1024");
+            return invalid("threads", "at most 1024");
         }
         if self.prefetch > 1024 {
-            return bad("prefetch", "at most 1024 batches");
+            return invalid("prefetch", "at most 1024 batches");
         }
         if self.batch_size > 1 << 20 {
-            return bad("batch_size", "at most 1048576");
+            return invalid("batch_size", "at most 1048576");
         }
+        Ok(())
+    }
+
+    /// The learning rate, the loss weights and factors, the EMA decay.
+    fn check_rates(&self) -> Result<(), ConfigError> {
         if !(self.lr.is_finite() && self.lr > 0.0) {
-            return bad("lr", "must be a positive number");
+            return invalid("lr", "must be a positive number");
         }
         if self.lr > 10.0 {
             // Every optimiser here diverges at once above this; typical
             // rates are 1e-4 to 1e-1.
-            return bad("lr", "at most 10 (typical: 0.0001 to 0.1)");
+            return invalid("lr", "at most 10 (typical: 0.0001 to 0.1)");
         }
         if self.eps > 1.0 {
-            return bad("eps", "at most 1 (Adam's epsilon; typical 1e-8)");
+            return invalid("eps", "at most 1 (Adam's epsilon; typical 1e-8)");
         }
         for (key, v) in [
             ("weight_decay", self.weight_decay),
@@ -364,7 +382,7 @@ impl TrainConfig {
             ("eps", self.eps),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return bad(key, "must be a number ≥ 0");
+                return invalid(key, "must be a number ≥ 0");
             }
         }
         for (key, v) in [
@@ -374,45 +392,50 @@ impl TrainConfig {
             ("value_eval_weight", self.value_eval_weight),
         ] {
             if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
-                return bad(key, "must be between 0 and 1");
+                return invalid(key, "must be between 0 and 1");
             }
         }
         if self.value_q_weight + self.value_eval_weight > 1.0 {
-            return bad(
+            return invalid(
                 "value_eval_weight",
                 "value_q_weight + value_eval_weight must be at most 1",
             );
         }
         if !(self.value_eval_scale.is_finite() && self.value_eval_scale > 0.0) {
-            return bad("value_eval_scale", "must be a number > 0");
+            return invalid("value_eval_scale", "must be a number > 0");
         }
         if !(self.ema_decay.is_finite() && (0.0..1.0).contains(&self.ema_decay)) {
-            return bad(
+            return invalid(
                 "ema_decay",
                 "must be in [0, 1) (0: off; typical 0.99 to 0.999)",
             );
         }
+        Ok(())
+    }
+
+    /// The cosine schedule's span, SGD's momentum and AdamW's betas.
+    fn check_schedule(&self) -> Result<(), ConfigError> {
         if self.schedule_steps > 0 && self.schedule != Schedule::Cosine {
-            return bad(
+            return invalid(
                 "schedule_steps",
                 "is the span of the cosine schedule; set schedule = \"cosine\" or remove the key",
             );
         }
         if self.schedule_steps > 0 && self.schedule_steps <= self.warmup_steps {
-            return bad(
+            return invalid(
                 "schedule_steps",
                 "must be more than warmup_steps (the cosine starts after the warm-up)",
             );
         }
         if !(self.momentum.is_finite() && (0.0..1.0).contains(&self.momentum)) {
-            return bad("momentum", "must be in [0, 1)");
+            return invalid("momentum", "must be in [0, 1)");
         }
         if self
             .betas
             .iter()
             .any(|b| !(b.is_finite() && (0.0..1.0).contains(b)))
         {
-            return bad("betas", "both must be in [0, 1)");
+            return invalid("betas", "both must be in [0, 1)");
         }
         Ok(())
     }

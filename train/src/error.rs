@@ -7,7 +7,7 @@ use model::CheckpointError;
 use runfile::ConfigError;
 use std::path::PathBuf;
 
-/// Why a run (or a plot, or a metrics file) stopped.
+/// Why a run (or a metrics file) stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// A `[train]` or `[model]` value out of range, or a device that
@@ -95,7 +95,7 @@ pub enum TrainError {
     /// reader that died).
     #[error("the batch stream stopped")]
     BatchStreamStopped,
-    /// A file of the run (metrics, the config's copy, a plot) that cannot
+    /// A file of the run (metrics, the config's copy) that cannot
     /// be read or written.
     #[error("{}: {source}", path.display())]
     Io {
@@ -108,22 +108,6 @@ pub enum TrainError {
         path: PathBuf,
         /// The header found, clipped to 120 characters.
         header: String,
-    },
-    /// A plot's file name that is neither `.svg` nor `.png`.
-    #[error("{}: the output must end in .svg or .png", path.display())]
-    PlotFormat { path: PathBuf },
-    /// A plot without panels.
-    #[error("nothing to plot")]
-    NothingToPlot,
-    /// No font for a plot's text.
-    #[error(transparent)]
-    Chart(#[from] data::ChartError),
-    /// Drawing a plot failed.
-    #[error("{}: {message}", path.display())]
-    Draw {
-        path: PathBuf,
-        /// The drawing library's message.
-        message: String,
     },
 }
 
@@ -189,11 +173,7 @@ impl TrainError {
             | TrainError::SaveOptimizer { .. }
             | TrainError::BatchStreamStopped
             | TrainError::Io { .. }
-            | TrainError::NotMetrics { .. }
-            | TrainError::PlotFormat { .. }
-            | TrainError::NothingToPlot
-            | TrainError::Chart(_)
-            | TrainError::Draw { .. } => false,
+            | TrainError::NotMetrics { .. } => false,
         }
     }
 
@@ -213,8 +193,7 @@ impl TrainError {
     }
 }
 
-/// For the callers that still carry errors as text (`bench`'s learning
-/// curves render through `Error::input`): the message.
+/// For the callers that still carry errors as text: the message.
 impl From<TrainError> for String {
     fn from(e: TrainError) -> String {
         e.to_string()

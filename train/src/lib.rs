@@ -6,7 +6,6 @@
 //!   W/D/L losses; SGD or AdamW ([`Optimizer`], our own so that its state can
 //!   be saved); checkpoints with optimiser state every N steps that
 //!   `--resume` continues exactly; `metrics.csv` in the run directory.
-//! - [`plot`]: the metrics curves as SVG or PNG.
 //!
 //! See `docs/train.md`.
 
@@ -15,7 +14,6 @@ pub mod config;
 mod error;
 pub mod metrics;
 pub mod optim;
-pub mod plot;
 pub mod trainer;
 
 pub use batch::{AuxBatch, BatchBuilder, TrainBatch, ValueHint};

@@ -428,46 +428,6 @@ fn bad_config_keys_are_named() {
     assert!(e.message().contains("grad_clip"), "{e}");
 }
 
-#[test]
-fn plot_renders_metrics_and_extra_panels() {
-    let tmp = tempfile::tempdir().unwrap();
-    let rows: Vec<train::MetricsRow> = (1..=20)
-        .map(|s| train::MetricsRow {
-            step: s * 10,
-            loss: 5.0 / s as f64,
-            policy_loss: 4.0 / s as f64,
-            value_loss: 1.0 / s as f64,
-            lr: 1e-3,
-            samples_per_s: 1000.0,
-            policy_entropy: 3.0,
-            value_accuracy: 0.5,
-            grad_norm: 1.0,
-        })
-        .collect();
-    let mut panels = train::plot::metrics_panels(&rows);
-    assert_eq!(panels.len(), 4);
-    assert_eq!(panels[0].series.len(), 3);
-    assert_eq!(panels[0].series[1].points[1], (20.0, 2.0));
-    panels.push(
-        train::plot::Panel::new("Elo", "generation").with("elo", vec![(0.0, 0.0), (1.0, 35.0)]),
-    );
-    let bad = train::plot::render(&panels, &tmp.path().join("curves.jpg")).unwrap_err();
-    assert!(bad.message().contains(".svg or .png"), "{bad}");
-    let out = tmp.path().join("curves.svg");
-    match train::plot::render(&panels, &out) {
-        Ok(()) => {
-            let svg = std::fs::read_to_string(&out).unwrap();
-            assert!(
-                svg.contains("<svg") && svg.contains("Elo"),
-                "{}",
-                &svg[..200.min(svg.len())]
-            );
-        }
-        // No TrueType font on this machine: the error says how to get one.
-        Err(e) => assert!(e.message().contains("TRIAD_FONT"), "{e}"),
-    }
-}
-
 /// A window whose rows are all undecodable trains without panicking: every
 /// row is skipped and counted (before, libtorch failed on an empty batch).
 #[test]

@@ -1,7 +1,8 @@
 //! The opening tree as `triad openings` prints it: one [`Row`] per line
 //! kept (games, share, share of the parent, results, mean length), the
 //! [`Report`] of those rows with the totals they came from, and its text
-//! formats (table, CSV, JSON, Markdown) and first-move chart bars.
+//! formats (table, CSV, JSON, Markdown) and the first moves' shares and
+//! scores that `triad openings --chart` draws ([`FirstMove`]).
 
 use std::fmt::Write as _;
 
@@ -9,7 +10,6 @@ use game::{Game, GameState};
 use serde_json::json;
 
 use super::{OpeningGame, OpeningTree};
-use crate::chart::ChartBar;
 
 /// How [`Report::render`] writes the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +22,19 @@ pub enum Format {
     Json,
     /// A Markdown table.
     Markdown,
+}
+
+/// One first move of the tree: what a bar of the first-move chart shows.
+/// The chart itself is drawn by the `plot` crate, which the binary hands
+/// these to as `plot::ChartBar`s: `data` stays free of drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstMove {
+    /// The move, canonical text.
+    pub label: String,
+    /// Fraction of all games that began with it.
+    pub share: f64,
+    /// White's score in those games: (wins + draws / 2) / finished games.
+    pub score: f64,
 }
 
 /// One output line of the tree.
@@ -121,15 +134,15 @@ impl Report {
         out
     }
 
-    /// The first moves (at most 30, most played first) as chart bars.
-    pub fn first_move_bars(&self) -> Vec<ChartBar> {
+    /// The first moves (at most 30, most played first), for the chart.
+    pub fn first_moves(&self) -> Vec<FirstMove> {
         self.rows
             .iter()
             .filter(|r| r.depth == 1)
             .take(30)
             .map(|r| {
                 let finished = (r.results[0] + r.results[1] + r.results[2]).max(1) as f64;
-                ChartBar {
+                FirstMove {
                     label: r.line.clone(),
                     share: r.share,
                     score: (r.results[0] as f64 + 0.5 * r.results[1] as f64) / finished,
@@ -328,7 +341,7 @@ mod tests {
 
     #[test]
     fn the_chart_has_the_first_moves_only() {
-        let bars = report().first_move_bars();
+        let bars = report().first_moves();
         let labels: Vec<&str> = bars.iter().map(|b| b.label.as_str()).collect();
         assert_eq!(labels, ["e4", "d4"]);
         assert!((bars[0].score - 5.0 / 6.0).abs() < 1e-12);

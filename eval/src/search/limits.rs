@@ -80,16 +80,43 @@ impl EngineSpec {
     }
 }
 
-/// Why an engine specification was rejected; the message names the part.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpecError(pub String);
-
-impl fmt::Display for EngineSpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why an engine specification was rejected: the spec as given and what
+/// is wrong with it (which names the part).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine spec `{spec}`: {problem}")]
+pub struct EngineSpecError {
+    /// The spec as given.
+    pub spec: String,
+    pub problem: EngineSpecProblem,
 }
-impl std::error::Error for EngineSpecError {}
+
+/// What is wrong with an engine specification.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecProblem {
+    /// Not an `ab:` spec.
+    #[error("must start with `ab:` (e.g. `ab:depth=3`)")]
+    NotAlphaBeta,
+    /// A part without `=`.
+    #[error("`{part}` is not key=value")]
+    NotKeyValue { part: String },
+    /// A value that is not a whole number.
+    #[error("{key}=`{value}` is not a whole number")]
+    NotWholeNumber { key: String, value: String },
+    /// A value outside its key's range `min..=max`.
+    #[error("{key}={value} is outside {min}..={max}")]
+    OutOfRange {
+        key: String,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    /// A key the spec does not have.
+    #[error("unknown key `{key}` (known: depth, nodes, movetime, random, seed, hash, quiesce)")]
+    UnknownKey { key: String },
+    /// No depth, node or time limit.
+    #[error("needs a limit: depth=D, nodes=N or movetime=MS")]
+    NoLimit,
+}
 
 impl FromStr for EngineSpec {
     type Err = EngineSpecError;
@@ -98,23 +125,36 @@ impl FromStr for EngineSpec {
     /// `movetime` (ms), `random` (centipawns, 0..=1000), `seed`, `hash` (MiB,
     /// 1..=4096).
     fn from_str(s: &str) -> Result<EngineSpec, EngineSpecError> {
-        let err = |m: String| EngineSpecError(format!("engine spec `{s}`: {m}"));
+        let err = |problem: EngineSpecProblem| EngineSpecError {
+            spec: s.to_string(),
+            problem,
+        };
         let rest = s
             .trim()
             .strip_prefix("ab:")
-            .ok_or_else(|| err("must start with `ab:` (e.g. `ab:depth=3`)".into()))?;
+            .ok_or_else(|| err(EngineSpecProblem::NotAlphaBeta))?;
         let mut spec = EngineSpec::new(Limits::default());
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| err(format!("`{part}` is not key=value")))?;
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                err(EngineSpecProblem::NotKeyValue {
+                    part: part.to_string(),
+                })
+            })?;
             let (key, value) = (key.trim(), value.trim());
             let num = |lo: u64, hi: u64| -> Result<u64, EngineSpecError> {
-                let n: u64 = value
-                    .parse()
-                    .map_err(|_| err(format!("{key}=`{value}` is not a whole number")))?;
+                let n: u64 = value.parse().map_err(|_| {
+                    err(EngineSpecProblem::NotWholeNumber {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    })
+                })?;
                 if n < lo || n > hi {
-                    return Err(err(format!("{key}={n} is outside {lo}..={hi}")));
+                    return Err(err(EngineSpecProblem::OutOfRange {
+                        key: key.to_string(),
+                        value: n,
+                        min: lo,
+                        max: hi,
+                    }));
                 }
                 Ok(n)
             };
@@ -127,14 +167,14 @@ impl FromStr for EngineSpec {
                 "hash" => spec.hash_mb = num(1, 4096)? as usize,
                 "quiesce" => spec.quiesce = Some(num(0, 10)? as u32),
                 _ => {
-                    return Err(err(format!(
-                        "unknown key `{key}` (known: depth, nodes, movetime, random, seed, hash, quiesce)"
-                    )))
+                    return Err(err(EngineSpecProblem::UnknownKey {
+                        key: key.to_string(),
+                    }))
                 }
             }
         }
         if !spec.limits.is_set() {
-            return Err(err("needs a limit: depth=D, nodes=N or movetime=MS".into()));
+            return Err(err(EngineSpecProblem::NoLimit));
         }
         Ok(spec)
     }
@@ -188,6 +228,46 @@ mod tests {
         assert!("ab:depth=1,quiesce=11".parse::<EngineSpec>().is_err());
     }
 
+    /// Each message names the spec as given and the part at fault.
+    #[test]
+    fn messages_name_the_spec_and_the_part() {
+        let msg = |s: &str| s.parse::<EngineSpec>().unwrap_err().to_string();
+        assert_eq!(
+            msg("depth=3"),
+            "engine spec `depth=3`: must start with `ab:` (e.g. `ab:depth=3`)"
+        );
+        assert_eq!(
+            msg("ab:depth"),
+            "engine spec `ab:depth`: `depth` is not key=value"
+        );
+        assert_eq!(
+            msg("ab:depth=x"),
+            "engine spec `ab:depth=x`: depth=`x` is not a whole number"
+        );
+        assert_eq!(
+            msg("ab:depth=0"),
+            "engine spec `ab:depth=0`: depth=0 is outside 1..=64"
+        );
+        assert_eq!(
+            msg("ab:speed=2"),
+            "engine spec `ab:speed=2`: unknown key `speed` (known: depth, nodes, movetime, random, seed, hash, quiesce)"
+        );
+        assert_eq!(
+            msg("ab:random=5"),
+            "engine spec `ab:random=5`: needs a limit: depth=D, nodes=N or movetime=MS"
+        );
+        let e = "ab:hash=5000".parse::<EngineSpec>().unwrap_err();
+        assert_eq!(
+            e.problem,
+            EngineSpecProblem::OutOfRange {
+                key: "hash".into(),
+                value: 5000,
+                min: 1,
+                max: 4096
+            }
+        );
+    }
+
     #[test]
     fn rejects_bad_specs() {
         for (bad, needle) in [
@@ -200,7 +280,7 @@ mod tests {
             ("ab:random=5", "needs a limit"),
         ] {
             let e = bad.parse::<EngineSpec>().unwrap_err();
-            assert!(e.0.contains(needle), "{bad}: {e}");
+            assert!(e.to_string().contains(needle), "{bad}: {e}");
         }
     }
 }

@@ -23,7 +23,9 @@ pub mod limits;
 pub mod ordering;
 pub mod tt;
 
-pub use limits::{EngineSpec, EngineSpecError, Limits, DEFAULT_HASH_MB, MAX_DEPTH};
+pub use limits::{
+    EngineSpec, EngineSpecError, EngineSpecProblem, Limits, DEFAULT_HASH_MB, MAX_DEPTH,
+};
 
 use game::{AlphaBetaState, CaptureRules, Color, GameResult, GameState, History, Outcome};
 use ordering::{score_move, select_next, HISTORY_MAX};
@@ -438,17 +440,8 @@ impl<S: AlphaBetaState> Searcher<S> {
         self.pv_len[ply] = ply;
         let pv_node = beta - alpha > 1;
         if ply > 0 {
-            if self.check_stop() {
-                return 0;
-            }
-            if self.is_repetition(pos.reversible_plies()) {
-                return 0;
-            }
-            // Mate distance pruning: no line from here beats a mate found nearer the root.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
+            if let Some(s) = self.settle_inner_node(pos, &mut alpha, &mut beta, ply) {
+                return s;
             }
         }
         let in_check = S::Captures::in_check(pos);
@@ -469,19 +462,8 @@ impl<S: AlphaBetaState> Searcher<S> {
             Probe::Move(m) => m,
         };
 
-        // Reverse futility pruning: far above beta at shallow depth, a quiet
-        // position is not going to fall below it.
-        if self.selective
-            && !pv_node
-            && !in_check
-            && depth <= 3
-            && beta.abs() < MATE_BOUND
-            && ply > 0
-        {
-            let static_eval = self.eval(pos);
-            if static_eval - RFP_MARGIN * depth >= beta {
-                return static_eval;
-            }
+        if let Some(s) = self.reverse_futility(pos, depth, beta, ply, pv_node, in_check) {
+            return s;
         }
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
@@ -493,21 +475,12 @@ impl<S: AlphaBetaState> Searcher<S> {
         let has_move = !moves.is_empty();
         if !has_move || ply > 0 {
             if let Some(o) = pos.terminal(has_move, 1) {
-                self.moves[ply] = moves;
-                self.scores[ply] = scores;
+                self.put_lists(ply, moves, scores);
                 return terminal_value(pos, o, ply);
             }
         }
         let us = pos.side();
-        let slots = S::HISTORY_SLOTS;
-        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
-        let killers = self.killers[ply];
-        scores.clear();
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| score_move(pos, m, hash_move, &killers, hist)),
-        );
+        self.score_moves(pos, &moves, &mut scores, hash_move, self.killers[ply]);
 
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -526,8 +499,7 @@ impl<S: AlphaBetaState> Searcher<S> {
                 && scores[i] < ordering::HASH_MOVE / 4;
             let score = self.search_child(&child, i, reduce, depth, alpha, beta, ply);
             if self.stopped {
-                self.moves[ply] = moves;
-                self.scores[ply] = scores;
+                self.put_lists(ply, moves, scores);
                 return 0;
             }
             if score > best {
@@ -545,21 +517,98 @@ impl<S: AlphaBetaState> Searcher<S> {
                 }
             }
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.put_lists(ply, moves, scores);
 
         if self.use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > orig_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, orig_alpha, beta);
             self.tt
                 .store(key, best_move, score_to_tt(best, ply), depth, bound);
         }
         best
+    }
+
+    /// At an inner node: 0 when the search must stop or the position
+    /// repeats one on the path (a draw), else the window narrowed by mate
+    /// distance pruning (no line from here beats a mate found nearer the
+    /// root), and `alpha` when that closes it.
+    #[inline(always)]
+    fn settle_inner_node(
+        &mut self,
+        pos: &S,
+        alpha: &mut i32,
+        beta: &mut i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if self.check_stop() {
+            return Some(0);
+        }
+        if self.is_repetition(pos.reversible_plies()) {
+            return Some(0);
+        }
+        *alpha = (*alpha).max(-MATE + ply as i32);
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        None
+    }
+
+    /// Reverse futility pruning: far above beta at shallow depth, a quiet
+    /// position (outside the PV, not in check, not the root) is not going
+    /// to fall below it; its static evaluation is then the node's value.
+    #[inline(always)]
+    fn reverse_futility(
+        &self,
+        pos: &S,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        in_check: bool,
+    ) -> Option<i32> {
+        if self.selective
+            && !pv_node
+            && !in_check
+            && depth <= 3
+            && beta.abs() < MATE_BOUND
+            && ply > 0
+        {
+            let static_eval = self.eval(pos);
+            if static_eval - RFP_MARGIN * depth >= beta {
+                return Some(static_eval);
+            }
+        }
+        None
+    }
+
+    /// Each move's ordering score into `scores` (cleared first): the hash
+    /// move, captures, `killers`, then the side to move's history.
+    #[inline(always)]
+    fn score_moves(
+        &self,
+        pos: &S,
+        moves: &[S::Move],
+        scores: &mut Vec<i32>,
+        hash_move: Option<S::Move>,
+        killers: [Option<S::Move>; 2],
+    ) {
+        let us = pos.side();
+        let slots = S::HISTORY_SLOTS;
+        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| score_move(pos, m, hash_move, &killers, hist)),
+        );
+    }
+
+    /// Gives ply `ply` its move and score lists back (taken for the node
+    /// so that their allocations serve every node at that ply).
+    #[inline(always)]
+    fn put_lists(&mut self, ply: usize, moves: Vec<S::Move>, scores: Vec<i32>) {
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
     }
 
     /// The transposition table's word on this node: a score that settles
@@ -687,17 +736,8 @@ impl<S: AlphaBetaState> Searcher<S> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let in_check = S::Captures::in_check(pos);
-        if qply >= self.qs_max {
-            // Quiescence limited by the spec: a static judgement, but a
-            // position without a move still ends by the rules (mate and
-            // stalemate are told apart from it).
-            if !pos.has_legal_move() {
-                return self.no_move_value(pos, ply);
-            }
-            return self.eval(pos);
-        }
-        if ply >= MAX_PLY - 1 || (in_check && qply >= QS_RECAPTURES_FROM) {
-            return self.eval(pos);
+        if let Some(v) = self.quiescence_limit(pos, ply, qply, in_check) {
+            return v;
         }
         let mut best = -INF;
         if !in_check {
@@ -712,44 +752,22 @@ impl<S: AlphaBetaState> Searcher<S> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            self.moves[ply] = moves;
-            self.scores[ply] = scores;
+            self.put_lists(ply, moves, scores);
             return self.no_move_value(pos, ply);
         }
-        let us = pos.side();
         if !in_check {
-            // The game's quiescence moves; deep in the tree only recaptures
-            // on the cell of the last capture.
-            moves.retain(|&m| {
-                S::Captures::is_quiescence_move(pos, m)
-                    && (qply < QS_RECAPTURES_FROM
-                        || matches!((S::Captures::capture_cell(pos, m), last_target),
-                            (Some(a), Some(b)) if a == b))
-            });
+            keep_quiescence_moves(pos, &mut moves, qply, last_target);
         }
-        let slots = S::HISTORY_SLOTS;
-        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
-        scores.clear();
-        let killers = [None; 2];
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| score_move(pos, m, None, &killers, hist)),
-        );
+        self.score_moves(pos, &moves, &mut scores, None, [None; 2]);
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
             let child = pos.play(m);
             let captured_on = S::Captures::capture_cell(pos, m);
-            if !in_check && captured_on.is_some() {
-                if S::Captures::is_losing_capture(pos, m, &child) {
-                    continue;
-                }
-                // Delta pruning: even winning the material cannot reach alpha.
-                if self.selective
-                    && best + S::Captures::material_gain(pos, m) + DELTA_MARGIN < alpha
-                {
-                    continue;
-                }
+            if !in_check
+                && captured_on.is_some()
+                && self.futile_capture(pos, m, &child, best, alpha)
+            {
+                continue;
             }
             let target = captured_on.or(last_target);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1, target);
@@ -767,12 +785,38 @@ impl<S: AlphaBetaState> Searcher<S> {
                 }
             }
         }
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.put_lists(ply, moves, scores);
         if self.stopped {
             return 0;
         }
         best
+    }
+
+    /// Where quiescence stops short: at the spec's quiescence depth a
+    /// static judgement (but a position without a move still ends by the
+    /// rules: mate and stalemate are told apart from it); at the deepest
+    /// ply, or in check past [`QS_RECAPTURES_FROM`], the evaluation.
+    #[inline(always)]
+    fn quiescence_limit(&self, pos: &S, ply: usize, qply: usize, in_check: bool) -> Option<i32> {
+        if qply >= self.qs_max {
+            if !pos.has_legal_move() {
+                return Some(self.no_move_value(pos, ply));
+            }
+            return Some(self.eval(pos));
+        }
+        if ply >= MAX_PLY - 1 || (in_check && qply >= QS_RECAPTURES_FROM) {
+            return Some(self.eval(pos));
+        }
+        None
+    }
+
+    /// Whether quiescence skips the capture `m` (giving `child`): it
+    /// plainly loses material, or (delta pruning) even winning the
+    /// material cannot lift `best` to `alpha`.
+    #[inline(always)]
+    fn futile_capture(&self, pos: &S, m: S::Move, child: &S, best: i32, alpha: i32) -> bool {
+        S::Captures::is_losing_capture(pos, m, child)
+            || (self.selective && best + S::Captures::material_gain(pos, m) + DELTA_MARGIN < alpha)
     }
 
     /// The value of `pos`, which has no legal move, by the game's rules
@@ -787,6 +831,38 @@ impl<S: AlphaBetaState> Searcher<S> {
             }
         }
     }
+}
+
+/// The bound a node's `best` score is, searched with the window
+/// `orig_alpha..beta`: at least (a cut), exact, or at most (no move beat
+/// alpha).
+#[inline(always)]
+fn bound_of(best: i32, orig_alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > orig_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Keeps of `moves` the game's quiescence moves (captures and
+/// promotions); from [`QS_RECAPTURES_FROM`] quiescence plies on, only
+/// recaptures on `last_target`, the cell of the last capture.
+#[inline(always)]
+fn keep_quiescence_moves<S: AlphaBetaState>(
+    pos: &S,
+    moves: &mut Vec<S::Move>,
+    qply: usize,
+    last_target: Option<u32>,
+) {
+    moves.retain(|&m| {
+        S::Captures::is_quiescence_move(pos, m)
+            && (qply < QS_RECAPTURES_FROM
+                || matches!((S::Captures::capture_cell(pos, m), last_target),
+                    (Some(a), Some(b)) if a == b))
+    });
 }
 
 /// The search value of a game's end `o` at `pos`, `ply` plies from the

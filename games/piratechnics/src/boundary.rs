@@ -124,11 +124,10 @@ impl Piratechnics {
             "capacity2" => (6, 8, 2, corners.as_slice(), START_CAPACITY2),
             "capacity4" => (6, 8, 4, corners.as_slice(), std.start_tfen.as_str()),
             other => {
-                let names: Vec<_> = VARIANTS.iter().map(|v| v.0).collect();
-                return Err(VariantError(format!(
-                    "unknown piratechnics variant {other:?}: expected one of {}",
-                    names.join(", ")
-                )));
+                return Err(VariantError::Unknown {
+                    name: other.to_string(),
+                    known: VARIANTS.iter().map(|v| v.0).collect(),
+                });
             }
         };
         let cap = capacity.unwrap_or(cap);
@@ -139,8 +138,10 @@ impl Piratechnics {
         let v = Variant::custom(&full, w, h, cap, missing, start)?;
         // The start must be a legal position of the variant (e.g. ships
         // within a lowered capacity).
-        Position::from_tfen_in(&v.start_tfen, v)
-            .map_err(|e| VariantError(format!("variant {full}: start position: {e}")))?;
+        Position::from_tfen_in(&v.start_tfen, v).map_err(|source| VariantError::Start {
+            variant: full,
+            source,
+        })?;
         map.insert((name.to_string(), capacity), v);
         Ok(Piratechnics { variant: v })
     }

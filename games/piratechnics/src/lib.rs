@@ -16,6 +16,7 @@ mod crew;
 mod diagram;
 mod draw;
 mod encode;
+mod error;
 mod mirror;
 mod movegen;
 mod moves;
@@ -37,6 +38,7 @@ pub use diagram::diagram;
 pub use encode::{
     cell_index, encode_move_features, encode_planes, ENCODING_VERSION, MOVE_FEATURES, PLANES,
 };
+pub use error::{TfenError, TfenProblem, VariantError};
 pub use game::GameError;
 pub use game::SplitMix;
 pub use game::{divide, perft, perft_parallel};
@@ -51,6 +53,5 @@ pub use position::Position;
 pub use record::{
     parse_record, replay, write_record, RecordItem, Replay, ReplayError, ReplayedPly,
 };
-pub use tfen::{TfenError, TfenProblem};
 pub use types::{Bitboard, Color, Kind, Piece, Square};
-pub use variant::{Variant, VariantError, STANDARD_START};
+pub use variant::{Variant, STANDARD_START};

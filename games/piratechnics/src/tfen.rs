@@ -5,80 +5,12 @@
 //! run of cells without a ship.
 
 use crate::crew::Crew;
+use crate::error::{TfenError, TfenProblem};
 use crate::position::Position;
 use crate::types::{Color, Kind, Piece, Square};
 use crate::variant::Variant;
 use game::chess::Cell;
 use std::fmt;
-
-/// Why a TFEN string was rejected; the message names the offending part.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TfenError {
-    pub tfen: String,
-    pub reason: TfenProblem,
-}
-
-/// What is wrong with a TFEN string. Ranks are numbered from 1 at the
-/// bottom, as written.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TfenProblem {
-    #[error("expected 5 fields (ranks side reversal clock move), found {found}")]
-    Fields { found: usize },
-    #[error("side to move '{0}' is not 'w' or 'b'")]
-    Side(String),
-    #[error("clock '{0}' is not a number")]
-    Clock(String),
-    #[error("move number '{0}' is not a number")]
-    MoveNumber(String),
-    #[error("move number must be at least 1")]
-    MoveNumberZero,
-    /// The side not to move is in check.
-    #[error("{them} is in check but it is {side}'s move")]
-    InCheck { them: Color, side: Color },
-    #[error("expected {expected} ranks separated by '/', found {found}")]
-    Ranks { expected: u8, found: usize },
-    #[error("{color} has {kings} kings; exactly one is required")]
-    Kings { color: Color, kings: u32 },
-    #[error("rank {rank} \"{text}\" describes more than its {cells} cells")]
-    RankTooLong {
-        rank: u8,
-        text: String,
-        cells: usize,
-    },
-    #[error("rank {rank}: empty run '0'")]
-    EmptyRun { rank: u8 },
-    #[error("rank {rank}: unexpected '{found}' (expected a digit or '[')")]
-    RankChar { rank: u8, found: char },
-    #[error("rank {rank} \"{text}\" describes {found} of its {cells} cells")]
-    RankTooShort {
-        rank: u8,
-        text: String,
-        found: usize,
-        cells: usize,
-    },
-    #[error("rank {rank}: a ship holds more than {capacity} crew")]
-    CrewTooLarge { rank: u8, capacity: u8 },
-    #[error("rank {rank}: '{letter}' is not a crew letter (KQRBNP or kqrbnp)")]
-    CrewLetter { rank: u8, letter: char },
-    #[error("rank {rank}: unclosed '['")]
-    Unclosed { rank: u8 },
-    #[error("reversal '{text}': there is no ship on {cell}")]
-    ReversalNoShip { text: String, cell: Square },
-    #[error("reversal '{0}' is not '-' or two cells like 'c3b1'")]
-    Reversal(String),
-}
-
-impl fmt::Display for TfenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid TFEN \"{}\": {}",
-            game::clip(&self.tfen, 200),
-            game::clip(&self.reason.to_string(), 200)
-        )
-    }
-}
-impl std::error::Error for TfenError {}
 
 impl std::str::FromStr for Position {
     type Err = TfenError;

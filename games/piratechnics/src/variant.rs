@@ -7,6 +7,7 @@
 //! positions hold a `&'static Variant` so that copying a position stays a
 //! plain memory copy.
 
+use crate::error::VariantError;
 use crate::types::{Bitboard, Color, Square};
 use std::sync::OnceLock;
 
@@ -40,17 +41,6 @@ pub struct Variant {
     pub(crate) pawn_step: [[Bitboard; 64]; 2],
     pub(crate) rays: [[Bitboard; 8]; 64],
 }
-
-/// Why a variant description was rejected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VariantError(pub String);
-
-impl std::fmt::Display for VariantError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for VariantError {}
 
 /// The standard start position (RULES.md §9.1).
 pub const STANDARD_START: &str = "[rbn][qrb][kbn][rbn]/[ppp][ppp][ppp][ppp][ppp][ppp]/6/6/6/6/[PPP][PPP][PPP][PPP][PPP][PPP]/[RBN][QRB][KBN][RBN] w - 0 1";
@@ -92,14 +82,10 @@ impl Variant {
         start_tfen: &str,
     ) -> Result<Variant, VariantError> {
         if !(2..=8).contains(&width) || !(4..=8).contains(&height) || !height.is_multiple_of(2) {
-            return Err(VariantError(format!(
-                "board {width}x{height}: width must be 2..=8 and height an even number 4..=8"
-            )));
+            return Err(VariantError::Board { width, height });
         }
         if !(1..=6).contains(&capacity) {
-            return Err(VariantError(format!(
-                "ship capacity {capacity}: must be 1..=6"
-            )));
+            return Err(VariantError::Capacity { capacity });
         }
         let mut cells = 0u64;
         for r in 0..height {

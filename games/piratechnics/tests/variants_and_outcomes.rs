@@ -1,6 +1,8 @@
 //! Variants as parameters, and game results (mate, repetition, clock).
 
-use piratechnics::{perft, Game, GameResult, Position, Square, Termination, Variant};
+use piratechnics::{
+    perft, Game, GameResult, Piratechnics, Position, Square, Termination, Variant, VariantError,
+};
 
 #[test]
 fn an_8x8_board_with_capacity_2_works_without_new_code() {
@@ -28,13 +30,49 @@ fn an_8x8_board_with_capacity_2_works_without_new_code() {
 
 #[test]
 fn bad_variants_are_rejected() {
-    assert!(Variant::custom("x", 9, 8, 3, &[], "").is_err());
-    assert!(Variant::custom("x", 6, 8, 7, &[], "").is_err());
+    let board = Variant::custom("x", 9, 8, 3, &[], "").unwrap_err();
+    assert_eq!(
+        board,
+        VariantError::Board {
+            width: 9,
+            height: 8
+        }
+    );
+    assert_eq!(
+        board.to_string(),
+        "board 9x8: width must be 2..=8 and height an even number 4..=8"
+    );
+    let capacity = Variant::custom("x", 6, 8, 7, &[], "").unwrap_err();
+    assert_eq!(capacity.to_string(), "ship capacity 7: must be 1..=6");
     let corners = [Square::new(0, 0)];
     assert!(
         Variant::custom("x", 6, 8, 3, &corners, "bad").is_ok(),
         "the start is parsed lazily"
     );
+}
+
+#[test]
+fn bad_variant_names_are_named() {
+    let unknown = Piratechnics::named("9x9", None).unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "unknown piratechnics variant \"9x9\": expected one of standard, 8x8, capacity2, capacity4"
+    );
+    // The capacity-2 start has ships of two: not a position of capacity 1.
+    match Piratechnics::named("capacity2", Some(1)).unwrap_err() {
+        VariantError::Start { variant, source } => {
+            assert_eq!(variant, "capacity2,capacity=1");
+            let e = VariantError::Start {
+                variant,
+                source: source.clone(),
+            };
+            assert_eq!(
+                e.to_string(),
+                format!("variant capacity2,capacity=1: start position: {source}")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! Training curves as SVG or PNG. The figure is a grid of panels, each a set
-//! of named line series; [`metrics_panels`] makes the trainer's, and callers
-//! append their own (the loop adds Elo by generation) before [`render`].
+//! Curves as SVG or PNG. The figure is a grid of panels, each a set of
+//! named line series; callers make their panels (`triad plot`: Elo by
+//! generation and the training curves; `triad bench learn`: strength
+//! against minutes) and [`render`] draws them.
 
-use crate::metrics::MetricsRow;
+use crate::font::register_font;
+use crate::Error;
 use std::path::Path;
 
 /// One line: `(x, y)` points in order of x.
@@ -47,34 +49,6 @@ impl Panel {
         });
         self
     }
-}
-
-/// The trainer's panels: losses, learning rate, policy entropy and value
-/// accuracy, throughput — all by step.
-pub fn metrics_panels(rows: &[MetricsRow]) -> Vec<Panel> {
-    let col = |f: fn(&MetricsRow) -> f64| -> Vec<(f64, f64)> {
-        rows.iter()
-            .map(|r| (r.step as f64, f(r)))
-            .filter(|p| p.1.is_finite())
-            .collect()
-    };
-    vec![
-        Panel::new("Loss", "step")
-            .y_label("cross-entropy + MSE (nats)")
-            .with("total", col(|r| r.loss))
-            .with("policy", col(|r| r.policy_loss))
-            .with("value", col(|r| r.value_loss)),
-        Panel::new("Learning rate", "step")
-            .y_label("per step")
-            .with("lr", col(|r| r.lr)),
-        Panel::new("Policy entropy (nats) and value accuracy", "step")
-            .y_label("nats; share")
-            .with("policy entropy", col(|r| r.policy_entropy))
-            .with("value accuracy", col(|r| r.value_accuracy)),
-        Panel::new("Samples per second", "step")
-            .y_label("samples/s")
-            .with("samples/s", col(|r| r.samples_per_s)),
-    ]
 }
 
 /// Most tick labels on an axis: few enough that none overlap.
@@ -135,7 +109,7 @@ const PANEL_H: u32 = 360;
 
 /// Renders `panels` (two per row) to `out`: SVG for `.svg`, PNG for `.png`.
 /// Written to a temporary name and renamed.
-pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
+pub fn render(panels: &[Panel], out: &Path) -> Result<(), Error> {
     let ext = out
         .extension()
         .and_then(|e| e.to_str())
@@ -144,15 +118,15 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
         Some("svg") => true,
         Some("png") => false,
         _ => {
-            return Err(crate::TrainError::PlotFormat {
+            return Err(Error::Format {
                 path: out.to_path_buf(),
             })
         }
     };
     if panels.is_empty() {
-        return Err(crate::TrainError::NothingToPlot);
+        return Err(Error::NoPanels);
     }
-    data::chart::register_font()?;
+    register_font()?;
     let cols = panels.len().min(2) as u32;
     let rows = panels.len().div_ceil(2) as u32;
     let size = (PANEL_W * cols, PANEL_H * rows);
@@ -174,14 +148,14 @@ pub fn render(panels: &[Panel], out: &Path) -> Result<(), crate::TrainError> {
         let root = plotters::prelude::BitMapBackend::new(&tmp, size);
         draw(root, panels, rows as usize, cols as usize)
     };
-    if let Err(e) = result {
+    if let Err(source) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(crate::TrainError::Draw {
+        return Err(Error::Draw {
             path: out.to_path_buf(),
-            message: e.to_string(),
+            source,
         });
     }
-    std::fs::rename(&tmp, out).map_err(|source| crate::TrainError::Io {
+    std::fs::rename(&tmp, out).map_err(|source| Error::Rename {
         path: out.to_path_buf(),
         source,
     })
@@ -201,7 +175,7 @@ fn draw<B: plotters::prelude::DrawingBackend>(
     panels: &[Panel],
     rows: usize,
     cols: usize,
-) -> Result<(), Box<dyn std::error::Error>>
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
 where
     B::ErrorType: 'static,
 {

@@ -3,8 +3,10 @@
 //! by hand (no font or drawing library needed); PNG is drawn with plotters'
 //! bitmap backend and a TrueType font found on the system.
 
+use crate::font::register_font;
+use crate::Error;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One bar of the chart.
 #[derive(Debug, Clone)]
@@ -144,51 +146,8 @@ pub fn first_move_svg(bars: &[ChartBar]) -> String {
     s
 }
 
-/// Where a sans-serif TrueType font is usually found; the first that
-/// exists is used for PNG text (`TRIAD_FONT` overrides). The pure-Rust glyph
-/// renderer needs one, and using it keeps the build free of the system
-/// fontconfig library.
-const FONT_PATHS: [&str; 6] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-
-/// Registers the font for plotters' `sans-serif` once per process (charts
-/// here, training plots in `train`).
-pub fn register_font() -> Result<(), crate::ChartError> {
-    use std::sync::OnceLock;
-    static DONE: OnceLock<Result<(), crate::ChartError>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let candidates: Vec<PathBuf> = std::env::var_os("TRIAD_FONT")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(FONT_PATHS.iter().map(PathBuf::from))
-            .collect();
-        let path = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
-            crate::ChartError({
-                "no TrueType font found for PNG text (set TRIAD_FONT=/path/to/font.ttf, \
-             install one, e.g. apt-get install fonts-dejavu-core, or write .svg)"
-                    .to_string()
-            })
-        })?;
-        let bytes = std::fs::read(path)
-            .map_err(|e| crate::ChartError(format!("{}: {e}", path.display())))?;
-        // The font registry wants 'static bytes; one font per process.
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-        plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, bytes)
-            .map_err(|_| {
-                crate::ChartError(format!("{}: not a usable TrueType font", path.display()))
-            })
-    })
-    .clone()
-}
-
 /// Draws the chart as a PNG at `path` (via a temporary file and a rename).
-pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), crate::ChartError> {
+pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), Error> {
     use plotters::prelude::*;
     register_font()?;
     let name = path
@@ -203,7 +162,7 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), crate:
         tmp.file_name().map_or(name.into(), |n| n.to_string_lossy())
     ));
     let l = Layout::new(bars);
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+    let draw = || -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         let root = BitMapBackend::new(&tmp, (W as u32, H as u32)).into_drawing_area();
         root.fill(&WHITE)?;
         let p = |x: f64, y: f64| (x.round() as i32, y.round() as i32);
@@ -248,37 +207,42 @@ pub fn write_first_move_png(path: &Path, bars: &[ChartBar]) -> Result<(), crate:
         root.present()?;
         Ok(())
     };
-    let result = draw()
-        .map_err(|e| crate::ChartError(format!("{}: cannot draw the chart: {e}", path.display())));
-    if let Err(crate::ChartError(e)) = result {
+    if let Err(source) = draw() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(crate::ChartError(e));
+        return Err(Error::DrawChart {
+            path: path.to_path_buf(),
+            source,
+        });
     }
-    std::fs::rename(&tmp, path).map_err(|e| crate::ChartError(format!("{}: {e}", path.display())))
+    std::fs::rename(&tmp, path).map_err(|source| Error::Rename {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Checks that `path` names a chart this module writes: `.svg` or `.png`
 /// (before any work is done, so a typo costs nothing).
-pub fn check_chart_path(path: &Path) -> Result<(), crate::ChartError> {
+pub fn check_chart_path(path: &Path) -> Result<(), Error> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("svg" | "png") => Ok(()),
-        _ => Err(crate::ChartError(format!(
-            "--chart {}: the file must end in .svg or .png",
-            path.display()
-        ))),
+        _ => Err(Error::ChartFormat {
+            path: path.to_path_buf(),
+        }),
     }
 }
 
 /// Writes the first-move chart of `bars` to `path`, PNG or SVG by its
 /// extension, whole ([`fsio::write_atomic`] for the SVG).
-pub fn write_first_move_chart(path: &Path, bars: &[ChartBar]) -> Result<(), crate::ChartError> {
+pub fn write_first_move_chart(path: &Path, bars: &[ChartBar]) -> Result<(), Error> {
     if bars.is_empty() {
-        return Err(crate::ChartError("no first moves to chart".into()));
+        return Err(Error::NoBars);
     }
     if path.extension().and_then(|e| e.to_str()) == Some("png") {
         write_first_move_png(path, bars)
     } else {
-        fsio::write_atomic(path, first_move_svg(bars).as_bytes())
-            .map_err(|e| crate::ChartError(format!("cannot write {}: {e}", path.display())))
+        fsio::write_atomic(path, first_move_svg(bars).as_bytes()).map_err(|source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }
