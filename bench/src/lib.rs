@@ -107,8 +107,12 @@ pub enum Error {
     /// failure).
     #[error(transparent)]
     Plot(#[from] ::plot::Error),
-    /// An error of the pipeline layer (loading a network, self-play to
-    /// shards), with its own exit status.
+    /// Self-play to shards (loading a network, playing, writing), with
+    /// its own exit status.
+    #[error(transparent)]
+    Selfplay(#[from] ::selfplay::ShardsError),
+    /// An error of the pipeline layer (a run's files), with its own exit
+    /// status.
     #[error(transparent)]
     Pipeline(#[from] pipeline::Error),
 }
@@ -159,6 +163,7 @@ impl Error {
             | Error::Player(_)
             | Error::Measurement(Measurement::NoRows) => 2,
             Error::Train(e) => e.exit_code(),
+            Error::Selfplay(e) => e.exit_code(),
             Error::Pipeline(e) => e.exit_code(),
             _ => 1,
         }

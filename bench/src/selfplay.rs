@@ -7,9 +7,10 @@ use crate::timing::measure;
 use crate::{Error, Measurement};
 use game::{Game, GameState};
 use indicatif::ProgressBar;
+use mcts::{Evaluator, NetworkEvaluator, Request};
 use model::{Encoder, ModelConfig};
-use pipeline::selfplay::load_network;
-use selfplay::{Evaluator, NetworkEvaluator, Request, SelfPlay, SelfplayConfig, Totals};
+use selfplay::shards::load_network;
+use selfplay::{SelfPlay, SelfplayConfig, Totals};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

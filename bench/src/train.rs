@@ -15,9 +15,9 @@ use crate::{Error, Measurement};
 use data::{ReplayWindow, WindowOptions};
 use game::{Game, GameTag};
 use indicatif::ProgressBar;
+use mcts::NetworkEvaluator;
 use model::{ModelConfig, Network, Shape};
-use pipeline::selfplay::{load_network, play_to_shards, Job};
-use selfplay::NetworkEvaluator;
+use selfplay::shards::{load_network, play_to_shards, Job};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -173,6 +173,7 @@ where
         &sp,
         &mut NetworkEvaluator::new(net),
         &job,
+        &players::new_quiescence_hint,
         &AtomicBool::new(false),
         bar,
     )?;

@@ -7,12 +7,10 @@ use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Self-play asked to run with no pool (bad input).
-    #[error("self-play needs at least one pool")]
-    NoPools,
-    /// A self-play pool's thread panicked (a failure).
-    #[error("a self-play pool panicked")]
-    PoolPanicked,
+    /// Self-play into shards that could not run or stopped (its networks,
+    /// its folder, a pool, an upload), each keeping its kind.
+    #[error(transparent)]
+    Selfplay(#[from] selfplay::ShardsError),
     /// The run mirror's lock was poisoned by a panic (a failure).
     #[error("mirror lock poisoned")]
     MirrorPoisoned,
@@ -31,10 +29,6 @@ pub enum Error {
     /// `eval` refuses: bad input.
     #[error(transparent)]
     Eval(#[from] eval::EvalError),
-    /// A network given (`--checkpoint`, a player's) that cannot be loaded:
-    /// bad input.
-    #[error(transparent)]
-    BadCheckpoint(model::CheckpointError),
     /// `[loop] init` that cannot be loaded: bad input.
     #[error("[loop] init: {source}")]
     Init { source: model::CheckpointError },
@@ -89,12 +83,6 @@ pub enum Error {
         path: PathBuf,
         source: serde_json::Error,
     },
-    /// An output whose first file exists already: bad input.
-    #[error("{} exists: choose another output folder or seed", path.display())]
-    Exists { path: PathBuf },
-    /// A store object to create that exists already: bad input.
-    #[error("{url}: {key} exists already: choose another --seed or --out")]
-    ObjectExists { url: String, key: String },
     /// A generation another trainer published first: this trainer stops
     /// (bad input: one trainer per run).
     #[error(
@@ -304,14 +292,13 @@ impl Error {
     pub fn is_input(&self) -> bool {
         match self {
             Error::Request(e) => e.is_input(),
-            Error::NoPools
-            | Error::Config(_)
+            Error::Selfplay(e) => e.is_input(),
+            Error::Config(_)
             | Error::Game(_)
             | Error::Eval(_)
             | Error::CannotCreate { .. }
             | Error::BadData(_)
             | Error::BadStore(_)
-            | Error::BadCheckpoint(_)
             | Error::Init { .. }
             | Error::PlayerCheckpoint { .. }
             | Error::NoPlayerCheckpoint { .. }
@@ -323,8 +310,6 @@ impl Error {
             | Error::StoreOtherConfig { .. }
             | Error::Corrupt { .. }
             | Error::BadRecord { .. }
-            | Error::Exists { .. }
-            | Error::ObjectExists { .. }
             | Error::Fenced { .. }
             | Error::NoShards { .. }
             | Error::WorkerIndex { .. }
@@ -338,8 +323,7 @@ impl Error {
             | Error::OldLayout { .. }
             | Error::Plot(_) => true,
             Error::Train(e) => e.is_input(),
-            Error::PoolPanicked
-            | Error::MirrorPoisoned
+            Error::MirrorPoisoned
             | Error::Play(_)
             | Error::Io { .. }
             | Error::CannotWrite { .. }

@@ -1,6 +1,7 @@
 //! The long-running roles of triad, built from the layers below (KataGo's
 //! `program/`): the loop of generations ([`run::Loop`]), self-play into
-//! shards ([`selfplay::play_to_shards`]), a match between players ([`matchup`]), the
+//! shards (the roles of [`roles`] and the worker of [`scale`], played
+//! through `selfplay::shards`), a match between players ([`matchup`]), the
 //! generation-match stage of the loop and the distributed trainer
 //! ([`matches`](mod@matches)), the ratings of a run ([`ratings`]), its benchmark-suite
 //! scores ([`suite`]) and the run file that
@@ -26,7 +27,6 @@ pub mod roles;
 pub mod run;
 pub mod run_file;
 pub mod scale;
-pub mod selfplay;
 pub mod suite;
 
 pub use config::{GameSection, RunConfig};

@@ -2,7 +2,7 @@
 //! asks of each (a `*Request`) checked and turned into the options of
 //! [`crate::scale::trainer`], [`crate::scale::worker`], [`crate::Loop`],
 //! [`train::train`] (`triad train`, in a local folder or a store's mirror)
-//! and self-play into shards ([`crate::selfplay`], to a folder or a
+//! and self-play into shards ([`selfplay::shards`], to a folder or a
 //! store).
 //!
 //! Each role comes in three parts, so that the caller (the binary, the
@@ -575,7 +575,7 @@ pub fn into_shard_folder(
     let store = open_store(&out_text, "--out")?;
     let local = std::env::temp_dir().join(format!("triad-selfplay-{}", scale::incarnation()));
     body(&local)?;
-    let result = crate::selfplay::upload_shards(&store, &local);
+    let result = selfplay::shards::upload_shards(&store, &local);
     let _ = std::fs::remove_dir_all(&local);
     eprintln!("{out_text}: {} shards uploaded", result?);
     Ok(())
@@ -590,7 +590,7 @@ pub fn selfplay_game<G: Game>(
     request: &SelfplayRequest,
     out: &Path,
     stop: &AtomicBool,
-    done: &mut dyn FnMut(&crate::selfplay::Report, &str),
+    done: &mut dyn FnMut(&selfplay::shards::Report, &str),
 ) -> Result<(), Error>
 where
     G::State: AlphaBetaState,
@@ -607,7 +607,7 @@ where
             requirement: "at least 1",
         }));
     }
-    let job = crate::selfplay::Job {
+    let job = selfplay::shards::Job {
         out: out.to_path_buf(),
         games: request.games,
         first_game_id: request.first_game_id,
@@ -615,7 +615,13 @@ where
         shard_games: request.shard_games,
         model_id: String::new(),
     };
-    let prepared = crate::selfplay::prepare_job(game, cfg, request.model.as_deref(), job)?;
+    let prepared = selfplay::shards::prepare_job(
+        game,
+        &cfg.model,
+        &cfg.selfplay,
+        request.model.as_deref(),
+        job,
+    )?;
     let model_id = prepared.model_id().to_string();
     let bar = indicatif::ProgressBar::new(request.games);
     bar.set_style(
@@ -625,7 +631,12 @@ where
         .expect("valid template")
         .progress_chars("=> "),
     );
-    let report = prepared.run(game, stop, &bar)?;
+    let report = {
+        // One writer per folder: a second `triad selfplay` into it is
+        // refused naming the first; a killed one's lock is taken over.
+        let _lock = crate::lock::RunLock::acquire(&prepared.job().out, "triad selfplay")?;
+        prepared.run(game, &players::new_quiescence_hint, stop, &bar)?
+    };
     bar.finish_and_clear();
     done(&report, &model_id);
     Ok(())

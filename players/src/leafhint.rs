@@ -37,6 +37,12 @@ impl<S: AlphaBetaState> LeafHint<S> for QuiescenceHint<S> {
     }
 }
 
+/// A fresh quiescence hint, boxed: what self-play makes each game's hint
+/// with (`selfplay::shards::MakeLeafHint`, `[selfplay] leaf_eval_weight`).
+pub fn new_quiescence_hint<S: AlphaBetaState>() -> Box<dyn LeafHint<S>> {
+    Box::new(QuiescenceHint::<S>::new())
+}
+
 /// The leaf hint a search with `config` needs: the quiescence hint when
 /// its `leaf_eval_weight` is above 0, else none.
 pub fn quiescence_hint<S: AlphaBetaState>(config: &SearchConfig) -> Option<Box<dyn LeafHint<S>>> {

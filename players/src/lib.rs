@@ -16,6 +16,6 @@ pub mod net;
 pub mod spec;
 
 pub use error::{BatchingError, Error};
-pub use leafhint::{quiescence_hint, QuiescenceHint, HINT_SCALE};
+pub use leafhint::{new_quiescence_hint, quiescence_hint, QuiescenceHint, HINT_SCALE};
 pub use net::{factory, factory_with, Batching, NetPlayer, NetPlayers};
 pub use spec::{player_search, search_config, selfplay_net_spec, symmetry_use, SymmetryError};

@@ -45,7 +45,7 @@ pub fn selfplay(
     py.detach(|| {
         let run = pipeline::load_run(&config)?;
         let mut shards = Vec::new();
-        let mut done = |report: &pipeline::selfplay::Report, _: &str| {
+        let mut done = |report: &::selfplay::shards::Report, _: &str| {
             shards = report
                 .shards
                 .iter()

@@ -380,88 +380,69 @@ impl<G: Game> SelfPlay<G> {
         let mut n = 0;
         let mut calls = 0;
         for turn in 0..2 {
-            let (first, second) = self.slots.split_at_mut(half);
-            let (eval_group, tree_group) = if turn == 0 {
-                (first, second)
-            } else {
-                (second, first)
-            };
-            let [enc_first, enc_second] = &mut self.batches;
-            let (eval_enc, tree_enc) = if turn == 0 {
-                (enc_first, enc_second)
-            } else {
-                (enc_second, enc_first)
-            };
-            let eval_ready = self.prepared[turn];
-            let ctx = Ctx {
-                config: &self.config,
-                cache: (self.config.cache_size > 0).then_some(&self.cache),
-                encode,
-                model_id: self.model_id.as_str(),
-                names: &self.names,
-                adjudicator: self.adjudicator.as_deref(),
-            };
-            let ctx = &ctx;
-            let pool = &self.pool;
-            let (policy, wdl) = (&mut self.policy, &mut self.wdl);
-            let (batch_size, tree_ready, (wall, cpu), capacity) = std::thread::scope(|scope| {
-                let worker = scope.spawn(move || {
-                    pool.install(|| {
-                        tree_group
-                            .par_iter_mut()
-                            .for_each(|slot| advance(ctx, slot));
-                        // The next network batch, assembled by the pool
-                        // while the network runs this one: the owner thread
-                        // only runs the network.
-                        if encode {
-                            assemble(tree_group, tree_enc);
-                        }
-                    });
-                    encode
-                });
-                let waiting = eval_group.iter().filter(|s| s.waiting).count();
-                if encode && (!eval_ready || eval_enc.len() != waiting) {
-                    // Leaves reached before the evaluator wanted encodings.
-                    assemble(eval_group, eval_enc);
-                }
-                let eval_group = &*eval_group;
-                let batch: Vec<Request<'_, G::State>> = eval_group
-                    .iter()
-                    .filter(|s| s.waiting)
-                    .map(|s| s.search.request())
-                    .collect();
-                let mut spent = (0, 0);
-                if !batch.is_empty() {
-                    let (wall, cpu) = (Instant::now(), thread_cpu_nanos());
-                    if encode {
-                        evaluator.evaluate_prepared(&batch, eval_enc, policy, wdl);
-                    } else {
-                        evaluator.evaluate(&batch, policy, wdl);
-                    }
-                    spent = (
-                        wall.elapsed().as_nanos() as u64,
-                        thread_cpu_nanos().saturating_sub(cpu),
-                    );
-                }
-                let size = batch.len();
-                drop(batch);
-                match worker.join() {
-                    Ok(ready) => (size, ready, spent, eval_group.len()),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            });
+            let (call, tree_ready) = self.half_step(turn, half, evaluator, encode);
             self.prepared[turn] = false;
             self.prepared[1 - turn] = tree_ready;
             self.take_answers(turn, half);
-            n += batch_size;
-            calls += (batch_size > 0) as u64;
-            if batch_size > 0 {
-                self.totals.network_nanos += wall;
-                self.totals.network_cpu_nanos += cpu;
-                self.totals.batch_capacity += capacity as u64;
+            n += call.size;
+            calls += (call.size > 0) as u64;
+            if call.size > 0 {
+                self.totals.network_nanos += call.wall_nanos;
+                self.totals.network_cpu_nanos += call.cpu_nanos;
+                self.totals.batch_capacity += call.capacity as u64;
             }
         }
         self.collect_finished(finished, n, calls)
+    }
+
+    /// (2) Half-step `turn` of a round: half `turn` of the slots (split at
+    /// `half`) evaluated on this thread while the pool runs the other half
+    /// on to its next leaves (and, with `encode`, assembles their batch).
+    /// Returns the network call and whether the other half's batch is
+    /// assembled.
+    #[inline]
+    fn half_step(
+        &mut self,
+        turn: usize,
+        half: usize,
+        evaluator: &mut dyn Evaluator<G::State>,
+        encode: bool,
+    ) -> (NetworkCall, bool) {
+        let (first, second) = self.slots.split_at_mut(half);
+        let [enc_first, enc_second] = &mut self.batches;
+        let ((eval_group, eval_enc), (tree_group, tree_enc)) = if turn == 0 {
+            ((first, enc_first), (second, enc_second))
+        } else {
+            ((second, enc_second), (first, enc_first))
+        };
+        let eval_ready = self.prepared[turn];
+        let ctx = Ctx {
+            config: &self.config,
+            cache: (self.config.cache_size > 0).then_some(&self.cache),
+            encode,
+            model_id: self.model_id.as_str(),
+            names: &self.names,
+            adjudicator: self.adjudicator.as_deref(),
+        };
+        let ctx = &ctx;
+        let pool = &self.pool;
+        let (policy, wdl) = (&mut self.policy, &mut self.wdl);
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(move || {
+                pool.install(|| tree_work(ctx, tree_group, tree_enc, encode));
+                encode
+            });
+            let output = Output {
+                enc: eval_enc,
+                policy,
+                wdl,
+            };
+            let call = evaluate_group(eval_group, eval_ready, encode, evaluator, output);
+            match worker.join() {
+                Ok(ready) => (call, ready),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
     }
 
     /// (1) New games in the free slots, in slot order: ids and seeds do not
@@ -563,6 +544,83 @@ impl<G: Game> SelfPlay<G> {
         self.totals.rounds += calls;
         stats
     }
+}
+
+/// One network call of a half-step: the positions it evaluated, the wall
+/// and CPU time it took on the calling thread (ns), and the positions the
+/// half's slots could have sent.
+#[derive(Clone, Copy)]
+struct NetworkCall {
+    size: usize,
+    wall_nanos: u64,
+    cpu_nanos: u64,
+    capacity: usize,
+}
+
+/// Where a half-step's network call writes: the half's encoded batch, and
+/// the policy and value answers.
+struct Output<'a, S: GameState> {
+    enc: &'a mut Encoder<S>,
+    policy: &'a mut Vec<f32>,
+    wdl: &'a mut Vec<[f32; 3]>,
+}
+
+/// The pool's share of a half-step: `group`'s searches run on to their
+/// next leaves and, with `encode`, the next network batch assembled into
+/// `enc` while the network runs this one (the owner thread only runs the
+/// network).
+#[inline]
+fn tree_work<S: GameState>(
+    ctx: &Ctx<'_, S>,
+    group: &mut [Slot<S>],
+    enc: &mut Encoder<S>,
+    encode: bool,
+) {
+    group.par_iter_mut().for_each(|slot| advance(ctx, slot));
+    if encode {
+        assemble(group, enc);
+    }
+}
+
+/// The calling thread's share of a half-step: the waiting leaves of
+/// `group` evaluated in one call of `evaluator` (from the batch the pool
+/// assembled when `ready`, else assembled here), timed.
+#[inline]
+fn evaluate_group<S: GameState>(
+    group: &mut [Slot<S>],
+    ready: bool,
+    encode: bool,
+    evaluator: &mut dyn Evaluator<S>,
+    out: Output<'_, S>,
+) -> NetworkCall {
+    let waiting = group.iter().filter(|s| s.waiting).count();
+    if encode && (!ready || out.enc.len() != waiting) {
+        // Leaves reached before the evaluator wanted encodings.
+        assemble(group, out.enc);
+    }
+    let group = &*group;
+    let batch: Vec<Request<'_, S>> = group
+        .iter()
+        .filter(|s| s.waiting)
+        .map(|s| s.search.request())
+        .collect();
+    let mut call = NetworkCall {
+        size: batch.len(),
+        wall_nanos: 0,
+        cpu_nanos: 0,
+        capacity: group.len(),
+    };
+    if !batch.is_empty() {
+        let (wall, cpu) = (Instant::now(), thread_cpu_nanos());
+        if encode {
+            evaluator.evaluate_prepared(&batch, out.enc, out.policy, out.wdl);
+        } else {
+            evaluator.evaluate(&batch, out.policy, out.wdl);
+        }
+        call.wall_nanos = wall.elapsed().as_nanos() as u64;
+        call.cpu_nanos = thread_cpu_nanos().saturating_sub(cpu);
+    }
+    call
 }
 
 /// CPU time of the calling thread so far (ns; 0 where the clock is missing).

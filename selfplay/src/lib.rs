@@ -9,19 +9,20 @@
 //! - [`server::EvalServer`]: one network answering searches on other
 //!   threads in shared batches (match players on a GPU).
 //! - [`SelfplayConfig`]: the `[selfplay]` section of a run file.
+//! - [`shards`]: self-play orchestration, the one home of it: a job's
+//!   networks loaded (one copy per pool), its games played into Parquet
+//!   shards, the report and progress line, shards uploaded to a store.
+//!   `triad selfplay`, the loop's self-play stage, the distributed worker
+//!   and `triad bench` all play through it.
 //!
 //! Every search trick and its constants are described in `docs/selfplay.md`.
 
 pub mod config;
 pub mod driver;
 pub mod server;
+pub mod shards;
 
 pub use config::{ConfigError, SelfplayConfig};
 pub use driver::{Adjudicator, FinishedGame, RoundStats, SelfPlay, Totals};
-// The search moved to the `mcts` crate; these re-exports keep the binary's
-// imports working until its commands import from `mcts` themselves.
-pub use mcts::{
-    gumbel_schedule, Algorithm, EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Rng,
-    Search, SearchParams, UniformEvaluator,
-};
 pub use server::{EvalClient, EvalServer};
+pub use shards::ShardsError;

@@ -19,7 +19,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let json = args.json;
     let stop = stop_on_signal();
     let run = pipeline::load_run(&args.config)?;
-    let mut done = |report: &pipeline::selfplay::Report, model_id: &str| {
+    let mut done = |report: &selfplay::shards::Report, model_id: &str| {
         print_either(
             json,
             || report.summary_json(model_id),

@@ -1,6 +1,6 @@
 //! `diagnostics.csv`: how each stage of each generation used the machine,
 //! beside `timings.csv`'s seconds. Self-play rows hold the rates and
-//! shares of [`crate::selfplay::Diagnostics`] (evaluations/s, batch fill,
+//! shares of [`selfplay::shards::Diagnostics`] (evaluations/s, batch fill,
 //! network busy share, cache hit rate, CPU per evaluation outside the
 //! network, games and positions/s); training rows its samples/s and the
 //! share of its time spent waiting for batches. A stage
@@ -9,8 +9,8 @@
 //! one's, its rows do not. `triad plot` draws them.
 
 use super::{write_atomic, Stage};
-use crate::selfplay::Diagnostics;
 use crate::Error;
+use selfplay::shards::Diagnostics;
 use std::path::Path;
 
 /// The columns after `generation,stage`, in order.

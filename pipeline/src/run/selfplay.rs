@@ -3,9 +3,9 @@
 //! variant's share into `games/gen-g/<variant>/`).
 
 use super::{bar_with, gen_name, selfplay_game_id, Loop, Stage};
-use crate::selfplay::{load_pool_evaluators_as, play_to_shards_pooled, Job, Report};
 use crate::Error;
 use game::{AlphaBetaState, Game};
+use selfplay::shards::{load_pool_evaluators_as, play_to_shards_pooled, Job, Report};
 use std::path::PathBuf;
 
 impl<G: Game> Loop<'_, G>
@@ -118,7 +118,15 @@ where
             job.games,
             &format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {label}  {{msg}}"),
         );
-        let report = play_to_shards_pooled(game, config, &mut evaluators, &job, self.stop, &bar)?;
+        let report = play_to_shards_pooled(
+            game,
+            config,
+            &mut evaluators,
+            &job,
+            &players::new_quiescence_hint,
+            self.stop,
+            &bar,
+        )?;
         bar.finish_and_clear();
         if report.interrupted {
             return Err(Error::SelfplayInterrupted { generation: g });

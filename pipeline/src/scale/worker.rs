@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use game::{AlphaBetaState, Game};
 use indicatif::ProgressBar;
 use mcts::NetworkEvaluator;
+use selfplay::shards::{load_network, play_to_shards, Job};
 use store::Store;
 
 use super::{download_network, newest, patiently, read_manifest, write_whole, CONFIG_KEY};
 use crate::layout::{self, gen_name};
-use crate::selfplay::{load_network, play_to_shards, Job};
 use crate::{Error, RunConfig};
 
 /// What a worker is told.
@@ -203,6 +203,7 @@ where
             &cfg.selfplay,
             evaluator,
             &job,
+            &players::new_quiescence_hint,
             opts.stop,
             &ProgressBar::hidden(),
         )?;

@@ -1,18 +1,108 @@
-//! Self-play into shards: the driver of `selfplay` run until its games are
-//! played, finished games written to Parquet shards as they come. Used by
-//! `triad selfplay` and by the loop's self-play stage (in-process).
+//! Self-play into shards: the networks of a job loaded (one copy per
+//! pool), the [`SelfPlay`] driver run until its games are played, finished
+//! games written to Parquet shards as they come, the report and the
+//! progress line. Used by `triad selfplay`, the loop's self-play stage and
+//! the distributed worker (all in `pipeline`) and by `triad bench`.
 
-use crate::Error;
+use crate::{Adjudicator, SelfPlay, SelfplayConfig, Totals};
 use data::{ShardSummary, ShardWriter};
 use game::{AlphaBetaState, Game, GameTag};
 use indicatif::ProgressBar;
-use mcts::{Evaluator, NetworkEvaluator};
+use mcts::{Evaluator, LeafHint, NetworkEvaluator};
 use model::{ModelConfig, Network};
-use selfplay::{Adjudicator, SelfPlay, SelfplayConfig, Totals};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// Why a self-play job could not run or stopped: bad input the user can
+/// fix (exit 2) or a failure while working (exit 1), each variant one kind
+/// ([`ShardsError::is_input`]). Its `Display` is the message alone, one
+/// line.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardsError {
+    /// `[model]` that cannot build a network or whose device this machine
+    /// lacks: bad input.
+    #[error(transparent)]
+    Config(#[from] runfile::ConfigError),
+    /// A network given (`--model`, the loop's best) that cannot be loaded:
+    /// bad input.
+    #[error(transparent)]
+    BadCheckpoint(model::CheckpointError),
+    /// A job with no pool (no evaluator): bad input.
+    #[error("self-play needs at least one pool")]
+    NoPools,
+    /// A pool's thread that panicked: a failure.
+    #[error("a self-play pool panicked")]
+    PoolPanicked,
+    /// A job of no games, or of no games per shard: bad input.
+    #[error("games and games per shard must be at least 1")]
+    NoGames,
+    /// An output folder that cannot be created: bad input.
+    #[error("{}: cannot create: {source}", path.display())]
+    CannotCreate {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An output folder that holds the job's first shard already: bad
+    /// input.
+    #[error("{} exists: choose another output folder or seed", path.display())]
+    Exists { path: PathBuf },
+    /// A shard that cannot be written: a failure.
+    #[error(transparent)]
+    Data(data::DataError),
+    /// A shard folder or shard that cannot be read for uploading: a
+    /// failure.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A shard to upload whose name the store holds already: bad input.
+    #[error("{url}: {key} exists already: choose another --seed or --out")]
+    ObjectExists { url: String, key: String },
+    /// A store that failed while uploading: a failure.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl ShardsError {
+    /// Whether it is bad input the user can fix (exit 2) rather than a
+    /// failure while working (exit 1).
+    pub fn is_input(&self) -> bool {
+        match self {
+            ShardsError::Config(_)
+            | ShardsError::BadCheckpoint(_)
+            | ShardsError::NoPools
+            | ShardsError::NoGames
+            | ShardsError::CannotCreate { .. }
+            | ShardsError::Exists { .. }
+            | ShardsError::ObjectExists { .. } => true,
+            ShardsError::PoolPanicked
+            | ShardsError::Data(_)
+            | ShardsError::Io { .. }
+            | ShardsError::Store(_) => false,
+        }
+    }
+
+    /// The process exit status it maps to: 2 for bad input, 1 for a
+    /// failure.
+    pub fn exit_code(&self) -> i32 {
+        if self.is_input() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// What gives each game's search its leaf hint (`[selfplay]
+/// leaf_eval_weight`; asked only when the weight is above 0): the binary's
+/// roles pass the `ab:` engine's quiescence hint (`players`), which this
+/// crate does not know. Shared by the pools' threads.
+pub type MakeLeafHint<S> = dyn Fn() -> Box<dyn LeafHint<S>> + Sync;
 
 /// The network a run uses and the id written on its rows: the checkpoint
 /// at `checkpoint` (a network of `game`; another game or variant is
@@ -23,7 +113,7 @@ pub fn load_network<G: Game>(
     model: &ModelConfig,
     checkpoint: Option<&Path>,
     seed: u64,
-) -> Result<(Network, String), Error> {
+) -> Result<(Network, String), ShardsError> {
     load_network_as(game, model, checkpoint, seed, false)
 }
 
@@ -37,7 +127,7 @@ pub fn load_network_as<G: Game>(
     checkpoint: Option<&Path>,
     seed: u64,
     any_variant: bool,
-) -> Result<(Network, String), Error> {
+) -> Result<(Network, String), ShardsError> {
     match checkpoint {
         None => {
             let mut net = Network::new(model, game.encoding(), seed)?;
@@ -56,7 +146,7 @@ pub fn load_network_as<G: Game>(
             } else {
                 Network::load(path, &tag, device)
             }
-            .map_err(Error::BadCheckpoint)?;
+            .map_err(ShardsError::BadCheckpoint)?;
             net.set_precision(model.precision);
             let stem = path
                 .file_stem()
@@ -79,7 +169,7 @@ pub fn load_pool_evaluators<G: Game>(
     checkpoint: Option<&Path>,
     seed: u64,
     pools: usize,
-) -> Result<PoolEvaluators<G::State>, Error> {
+) -> Result<PoolEvaluators<G::State>, ShardsError> {
     load_pool_evaluators_as(game, model, checkpoint, seed, pools, false)
 }
 
@@ -92,7 +182,7 @@ pub fn load_pool_evaluators_as<G: Game>(
     seed: u64,
     pools: usize,
     any_variant: bool,
-) -> Result<PoolEvaluators<G::State>, Error> {
+) -> Result<PoolEvaluators<G::State>, ShardsError> {
     let mut evaluators = Vec::new();
     let mut model_id = String::new();
     for _ in 0..pools.max(1) {
@@ -333,18 +423,19 @@ pub struct PreparedJob<S: game::GameState> {
     config: SelfplayConfig,
 }
 
-/// Loads a `triad selfplay` job's network: the checkpoint at `model`, or a
-/// fresh one of `cfg`'s `[model]` drawn from the job's seed, one copy per
-/// `[selfplay]` pool; the job's model id becomes the network's.
+/// Loads a `triad selfplay` job's network: the checkpoint at `checkpoint`,
+/// or a fresh one of `model` drawn from the job's seed, one copy per
+/// `config`'s pool; the job's model id becomes the network's.
 pub fn prepare_job<G: Game>(
     game: &G,
-    cfg: &crate::RunConfig,
-    model: Option<&Path>,
+    model: &ModelConfig,
+    config: &SelfplayConfig,
+    checkpoint: Option<&Path>,
     job: Job,
-) -> Result<PreparedJob<G::State>, Error> {
-    let config = cfg.selfplay.clone();
+) -> Result<PreparedJob<G::State>, ShardsError> {
+    let config = config.clone();
     let (evaluators, model_id) =
-        load_pool_evaluators(game, &cfg.model, model, job.seed, config.pools)?;
+        load_pool_evaluators(game, model, checkpoint, job.seed, config.pools)?;
     Ok(PreparedJob {
         evaluators,
         job: Job { model_id, ..job },
@@ -358,22 +449,27 @@ impl<S: AlphaBetaState> PreparedJob<S> {
         &self.job.model_id
     }
 
-    /// Locks the job's folder against a second writer (a killed one's lock
-    /// is taken over) and plays the games into shards.
+    /// The job: its folder, games and seed.
+    pub fn job(&self) -> &Job {
+        &self.job
+    }
+
+    /// Plays the games into shards ([`play_to_shards_pooled`]). The caller
+    /// keeps a second writer out of the job's folder (`triad selfplay`
+    /// locks it first).
     pub fn run<G: Game<State = S>>(
         mut self,
         game: &G,
+        hint: &MakeLeafHint<S>,
         stop: &AtomicBool,
         bar: &ProgressBar,
-    ) -> Result<Report, Error> {
-        // One writer per folder: a second `triad selfplay` into it is refused
-        // naming the first; a killed one's lock is taken over.
-        let _lock = crate::lock::RunLock::acquire(&self.job.out, "triad selfplay")?;
+    ) -> Result<Report, ShardsError> {
         play_to_shards_pooled(
             game,
             &self.config,
             &mut self.evaluators,
             &self.job,
+            hint,
             stop,
             bar,
         )
@@ -383,24 +479,28 @@ impl<S: AlphaBetaState> PreparedJob<S> {
 /// Uploads the finished shards (`*.parquet`) of `dir` to `store`, each by
 /// put-if-absent; a name already there is refused (bad input). Returns how
 /// many were uploaded.
-pub fn upload_shards(store: &store::Store, dir: &Path) -> Result<usize, Error> {
+pub fn upload_shards(store: &store::Store, dir: &Path) -> Result<usize, ShardsError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ShardsError::Io { path, source }
+    };
     let mut n = 0;
-    let entries = std::fs::read_dir(dir).map_err(Error::io(&dir))?;
+    let entries = std::fs::read_dir(dir).map_err(io(dir))?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if !name.ends_with(".parquet") {
             continue;
         }
-        let bytes = std::fs::read(e.path()).map_err(Error::io(&e.path()))?;
+        let bytes = std::fs::read(e.path()).map_err(io(&e.path()))?;
         match store.put_new(&name, bytes) {
             Ok(store::PutOutcome::Created) => n += 1,
             Ok(store::PutOutcome::AlreadyExists) => {
-                return Err(Error::ObjectExists {
+                return Err(ShardsError::ObjectExists {
                     url: store.url().to_string(),
                     key: name,
                 })
             }
-            Err(err) => return Err(Error::Store(err)),
+            Err(err) => return Err(ShardsError::Store(err)),
         }
     }
     Ok(n)
@@ -415,29 +515,38 @@ pub fn static_adjudicator<S: AlphaBetaState>(start: &S) -> Adjudicator<S> {
 }
 
 /// Plays `job` with `config` and `evaluator`, writing shards as games
-/// finish. `stop` (Ctrl-C) ends it early: finished games are kept, games
-/// in progress dropped. `bar` shows games done. One pool, whatever
-/// `[selfplay] pools` says: [`play_to_shards_pooled`] runs several.
+/// finish; `hint` makes the searches' leaf hints. `stop` (Ctrl-C) ends it
+/// early: finished games are kept, games in progress dropped. `bar` shows
+/// games done. One pool, whatever `[selfplay] pools` says:
+/// [`play_to_shards_pooled`] runs several.
 pub fn play_to_shards<G: Game>(
     game: &G,
     config: &SelfplayConfig,
     evaluator: &mut dyn Evaluator<G::State>,
     job: &Job,
+    hint: &MakeLeafHint<G::State>,
     stop: &AtomicBool,
     bar: &ProgressBar,
-) -> Result<Report, Error>
+) -> Result<Report, ShardsError>
 where
     G::State: AlphaBetaState,
 {
     prepare_out(job)?;
     let progress = Progress::new(bar, 1);
+    let play = Play {
+        game,
+        config,
+        job,
+        hint,
+        stop,
+        progress: &progress,
+    };
     let part = Part {
         pool: None,
         first: 0,
         games: job.games,
     };
-    let (totals, shards, interrupted) =
-        play_part(game, config, evaluator, job, &part, stop, &progress)?;
+    let (totals, shards, interrupted) = play.part(evaluator, &part)?;
     Ok(Report {
         totals,
         shards,
@@ -460,22 +569,31 @@ pub fn play_to_shards_pooled<G: Game, E: Evaluator<G::State> + Send>(
     config: &SelfplayConfig,
     evaluators: &mut [E],
     job: &Job,
+    hint: &MakeLeafHint<G::State>,
     stop: &AtomicBool,
     bar: &ProgressBar,
-) -> Result<Report, Error>
+) -> Result<Report, ShardsError>
 where
     G::State: AlphaBetaState,
 {
     let n = evaluators.len() as u64;
     match n {
-        0 => return Err(Error::NoPools),
-        1 => return play_to_shards(game, config, &mut evaluators[0], job, stop, bar),
+        0 => return Err(ShardsError::NoPools),
+        1 => return play_to_shards(game, config, &mut evaluators[0], job, hint, stop, bar),
         _ => {}
     }
     prepare_out(job)?;
     let mut pool_config = config.clone();
     pool_config.games_in_flight = (config.games_in_flight / n as usize).max(1);
     let progress = Progress::new(bar, n as usize);
+    let play = Play {
+        game,
+        config: &pool_config,
+        job,
+        hint,
+        stop,
+        progress: &progress,
+    };
     let results: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = evaluators
             .iter_mut()
@@ -486,13 +604,13 @@ where
                     first: job.games * p as u64 / n,
                     games: job.games * (p as u64 + 1) / n - job.games * p as u64 / n,
                 };
-                let (config, progress) = (&pool_config, &progress);
-                scope.spawn(move || play_part(game, config, evaluator, job, &part, stop, progress))
+                let play = &play;
+                scope.spawn(move || play.part(evaluator, &part))
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::PoolPanicked)))
+            .map(|h| h.join().unwrap_or_else(|_| Err(ShardsError::PoolPanicked)))
             .collect()
     });
     let mut report = Report {
@@ -514,18 +632,17 @@ where
 
 /// Creates the output folder; a folder that already holds this job's
 /// first shard is refused (another job's games would mix with these).
-fn prepare_out(job: &Job) -> Result<(), Error> {
+fn prepare_out(job: &Job) -> Result<(), ShardsError> {
     if job.games == 0 || job.shard_games == 0 {
-        return Err(crate::InputError::Flag {
-            flags: "games and games per shard",
-            requirement: "at least 1",
-        }
-        .into());
+        return Err(ShardsError::NoGames);
     }
-    std::fs::create_dir_all(&job.out).map_err(Error::cannot_create(&job.out))?;
+    std::fs::create_dir_all(&job.out).map_err(|source| ShardsError::CannotCreate {
+        path: job.out.clone(),
+        source,
+    })?;
     for first in [job.shard_path(0), job.pool_shard_path(0, 0)] {
         if first.exists() {
-            return Err(Error::Exists { path: first });
+            return Err(ShardsError::Exists { path: first });
         }
     }
     Ok(())
@@ -538,6 +655,18 @@ struct Part {
     /// The job index of its first game, and its number of games.
     first: u64,
     games: u64,
+}
+
+/// What every pool of a job shares: the game, its configuration (a pool's
+/// share of `games_in_flight`), the job, the leaf hints, the stop flag and
+/// the progress bar.
+struct Play<'a, G: Game> {
+    game: &'a G,
+    config: &'a SelfplayConfig,
+    job: &'a Job,
+    hint: &'a MakeLeafHint<G::State>,
+    stop: &'a AtomicBool,
+    progress: &'a Progress<'a>,
 }
 
 /// The progress bar of a job, fed by its pools.
@@ -587,73 +716,73 @@ impl<'a> Progress<'a> {
     }
 }
 
-/// Plays one pool's games into its shards: (totals, shards, interrupted).
-fn play_part<G: Game>(
-    game: &G,
-    config: &SelfplayConfig,
-    evaluator: &mut dyn Evaluator<G::State>,
-    job: &Job,
-    part: &Part,
-    stop: &AtomicBool,
-    progress: &Progress<'_>,
-) -> Result<(Totals, Vec<ShardSummary>, bool), Error>
+impl<G: Game> Play<'_, G>
 where
     G::State: AlphaBetaState,
 {
-    let mut driver = SelfPlay::new(game, config, job.seed, part.games, &job.model_id)
-        .with_first_index(part.first)
-        .with_first_game_id(job.first_game_id)
-        .with_adjudicator(static_adjudicator(&game.start()))
-        .with_leaf_hint(|| Box::new(players::QuiescenceHint::<G::State>::new()));
-    let shard_path = |i: u64| match part.pool {
-        None => job.shard_path(i),
-        Some(p) => job.pool_shard_path(p, i),
-    };
-    let mut finished = Vec::new();
-    let (mut shard_index, mut in_shard) = (0, 0);
-    let mut writer: Option<ShardWriter> = None;
-    let mut shards = Vec::new();
-    let mut interrupted = false;
-    let failed = Error::Data;
-    while !driver.is_done() {
-        if stop.load(Ordering::SeqCst) && !interrupted {
-            interrupted = true;
-            driver.abandon();
-            if part.pool.unwrap_or(0) == 0 {
-                progress
-                    .bar
-                    .println("interrupted: keeping finished games, dropping games in progress");
-            }
-            continue;
-        }
-        finished.clear();
-        driver.round(evaluator, &mut finished);
-        for g in &finished {
-            let w = match writer.as_mut() {
-                Some(w) => w,
-                None => writer.insert(
-                    ShardWriter::create_capped(shard_path(shard_index), config.max_plies)
-                        .map_err(failed)?,
-                ),
-            };
-            for r in &g.records {
-                w.push(r).map_err(failed)?;
-            }
-            in_shard += 1;
-            if in_shard == job.shard_games {
-                if let Some(w) = writer.take() {
-                    shards.push(w.finish().map_err(failed)?);
+    /// Plays one pool's games into its shards: (totals, shards,
+    /// interrupted).
+    fn part(
+        &self,
+        evaluator: &mut dyn Evaluator<G::State>,
+        part: &Part,
+    ) -> Result<(Totals, Vec<ShardSummary>, bool), ShardsError> {
+        let (game, config, job, progress) = (self.game, self.config, self.job, self.progress);
+        let mut driver = SelfPlay::new(game, config, job.seed, part.games, &job.model_id)
+            .with_first_index(part.first)
+            .with_first_game_id(job.first_game_id)
+            .with_adjudicator(static_adjudicator(&game.start()))
+            .with_leaf_hint(self.hint);
+        let shard_path = |i: u64| match part.pool {
+            None => job.shard_path(i),
+            Some(p) => job.pool_shard_path(p, i),
+        };
+        let mut finished = Vec::new();
+        let (mut shard_index, mut in_shard) = (0, 0);
+        let mut writer: Option<ShardWriter> = None;
+        let mut shards = Vec::new();
+        let mut interrupted = false;
+        let failed = ShardsError::Data;
+        while !driver.is_done() {
+            if self.stop.load(Ordering::SeqCst) && !interrupted {
+                interrupted = true;
+                driver.abandon();
+                if part.pool.unwrap_or(0) == 0 {
+                    progress
+                        .bar
+                        .println("interrupted: keeping finished games, dropping games in progress");
                 }
-                shard_index += 1;
-                in_shard = 0;
+                continue;
             }
+            finished.clear();
+            driver.round(evaluator, &mut finished);
+            for g in &finished {
+                let w = match writer.as_mut() {
+                    Some(w) => w,
+                    None => writer.insert(
+                        ShardWriter::create_capped(shard_path(shard_index), config.max_plies)
+                            .map_err(failed)?,
+                    ),
+                };
+                for r in &g.records {
+                    w.push(r).map_err(failed)?;
+                }
+                in_shard += 1;
+                if in_shard == job.shard_games {
+                    if let Some(w) = writer.take() {
+                        shards.push(w.finish().map_err(failed)?);
+                    }
+                    shard_index += 1;
+                    in_shard = 0;
+                }
+            }
+            progress.update(part.pool.unwrap_or(0), &driver.totals);
         }
-        progress.update(part.pool.unwrap_or(0), &driver.totals);
+        if let Some(w) = writer.take() {
+            shards.push(w.finish().map_err(failed)?);
+        }
+        Ok((driver.totals, shards, interrupted))
     }
-    if let Some(w) = writer.take() {
-        shards.push(w.finish().map_err(failed)?);
-    }
-    Ok((driver.totals, shards, interrupted))
 }
 
 /// The progress bar's message: the [`Diagnostics`] line and the
@@ -673,7 +802,21 @@ pub fn progress_message(t: &Totals, d: &Diagnostics) -> String {
 mod tests {
     use super::*;
     use mcts::UniformEvaluator;
-    use piratechnics::Piratechnics;
+    use piratechnics::{Piratechnics, Position};
+
+    /// An even leaf hint: these jobs' `leaf_eval_weight` is 0, so no
+    /// search asks for one.
+    struct Even;
+
+    impl LeafHint<Position> for Even {
+        fn win_probability(&mut self, _: &Position) -> f32 {
+            0.5
+        }
+    }
+
+    fn even() -> Box<dyn LeafHint<Position>> {
+        Box::new(Even)
+    }
 
     /// Every row of the shards under `dir`, ordered by game and ply.
     fn rows(dir: &Path) -> Vec<data::PositionRecord> {
@@ -716,6 +859,7 @@ mod tests {
             &config,
             &mut evaluators,
             &job,
+            &even,
             &AtomicBool::new(false),
             &bar,
         )
@@ -796,6 +940,7 @@ mod tests {
             &SelfplayConfig::default(),
             &mut UniformEvaluator,
             &job,
+            &even,
             &AtomicBool::new(false),
             &ProgressBar::hidden(),
         )
