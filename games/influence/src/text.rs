@@ -96,6 +96,36 @@ fn read_board(field: &str, what: &str) -> Result<Vec<(Square, char)>, GameError>
 }
 
 impl Position {
+    /// Places the princes and the commander of `player` from its board
+    /// field `field` (`what`: `Above` or `Below`, for the messages).
+    fn read_influence(&mut self, player: Player, field: &str, what: &str) -> Result<(), GameError> {
+        for (s, c) in read_board(field, what)? {
+            match c {
+                'P' => self.set_influence(player, s, false),
+                'C' => self.set_influence(player, s, true),
+                other => {
+                    return Err(GameError::position(
+                        field,
+                        format!(
+                            "the {what} field: {other:?} on {s} is not P (prince) or C (commander)"
+                        ),
+                    ))
+                }
+            }
+        }
+        if self.princes(player).count_ones() > 4 || self.commander(player).count_ones() > 1 {
+            return Err(GameError::position(
+                field,
+                format!(
+                    "the {what} field has {} princes and {} commanders: at most 4 and 1",
+                    self.princes(player).count_ones(),
+                    self.commander(player).count_ones()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Reads a position string (RULES.md §11.1) under `rules`.
     pub fn parse(text: &str, rules: Rules) -> Result<Position, GameError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
@@ -133,30 +163,7 @@ impl Position {
             (Player::Above, fields[1], "Above"),
             (Player::Below, fields[2], "Below"),
         ] {
-            for (s, c) in read_board(field, what)? {
-                match c {
-                    'P' => p.set_influence(player, s, false),
-                    'C' => p.set_influence(player, s, true),
-                    other => {
-                        return Err(GameError::position(
-                            field,
-                            format!(
-                            "the {what} field: {other:?} on {s} is not P (prince) or C (commander)"
-                        ),
-                        ))
-                    }
-                }
-            }
-            if p.princes(player).count_ones() > 4 || p.commander(player).count_ones() > 1 {
-                return Err(GameError::position(
-                    field,
-                    format!(
-                        "the {what} field has {} princes and {} commanders: at most 4 and 1",
-                        p.princes(player).count_ones(),
-                        p.commander(player).count_ones()
-                    ),
-                ));
-            }
+            p.read_influence(player, field, what)?;
         }
         for a in Army::BOTH {
             let n = p.pieces(a, crate::Kind::King).count_ones();

@@ -381,12 +381,48 @@ impl Position {
         Ok(Move::sail(from, to, effect))
     }
 
+    /// Whether the mover's ship on `sq` (`ship`; `None`: no such ship) may
+    /// take the toggle `anchor` (true `+`) of the turn `text`.
+    fn check_toggle(
+        &self,
+        text: &str,
+        ship: Option<Ship>,
+        sq: u8,
+        anchor: bool,
+    ) -> Result<(), GameError> {
+        let (g, me) = (self.geo, self.side);
+        match ship {
+            Some(s) if s.owner() == me && s.kind() != ShipType::Pirate => {
+                if s.anchored() == anchor {
+                    Err(GameError::illegal_move(
+                        text,
+                        format!(
+                            "{}{}: the ship there is {} anchored",
+                            if anchor { '+' } else { '-' },
+                            g.name(sq),
+                            if anchor { "already" } else { "not" }
+                        ),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(GameError::illegal_move(
+                text,
+                format!(
+                    "{}{}: no own ship that can anchor stands there (PIRATEs never anchor)",
+                    if anchor { '+' } else { '-' },
+                    g.name(sq)
+                ),
+            )),
+        }
+    }
+
     /// Reads move text (§10.2): a toggle may stand on either side of the
     /// main action, as long as the parts are legal in the order written;
     /// the result is the canonical move. Errors say what is wrong.
     pub fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         let g = self.geo;
-        let me = self.side;
         let parts: Vec<&str> = text.trim().split(',').collect();
         let toggle_of = |p: &str| -> Option<Result<(bool, u8), GameError>> {
             let sign = match p.chars().next() {
@@ -396,40 +432,11 @@ impl Position {
             };
             Some(g.parse_square(&p[1..]).map(|sq| (sign, sq)))
         };
-        // Whether the mover's ship `s` (`None`: no such ship) may take the
-        // toggle `anchor` (true `+`).
-        let check_sign = |ship: Option<Ship>, sq: u8, anchor: bool| -> Result<(), GameError> {
-            match ship {
-                Some(s) if s.owner() == me && s.kind() != ShipType::Pirate => {
-                    if s.anchored() == anchor {
-                        Err(GameError::illegal_move(
-                            text,
-                            format!(
-                                "{}{}: the ship there is {} anchored",
-                                if anchor { '+' } else { '-' },
-                                g.name(sq),
-                                if anchor { "already" } else { "not" }
-                            ),
-                        ))
-                    } else {
-                        Ok(())
-                    }
-                }
-                _ => Err(GameError::illegal_move(
-                    text,
-                    format!(
-                        "{}{}: no own ship that can anchor stands there (PIRATEs never anchor)",
-                        if anchor { '+' } else { '-' },
-                        g.name(sq)
-                    ),
-                )),
-            }
-        };
         let candidate = match parts.as_slice() {
             [one] => match toggle_of(one) {
                 Some(t) => {
                     let (anchor, sq) = t?;
-                    check_sign(self.ship_at(sq), sq, anchor)?;
+                    self.check_toggle(text, self.ship_at(sq), sq, anchor)?;
                     Move::toggle_only(sq)
                 }
                 None => self.parse_main(one)?,
@@ -449,7 +456,7 @@ impl Position {
                 }
                 (Some(t), None) => {
                     let (anchor, sq) = t?;
-                    check_sign(self.ship_at(sq), sq, anchor)?;
+                    self.check_toggle(text, self.ship_at(sq), sq, anchor)?;
                     let main = self.parse_main(b)?;
                     let sails_it = !anchor && main.main() == Main::Sail(sq);
                     let anchors_target = anchor && main.effect().is_upgrade() && main.to() == sq;
@@ -472,7 +479,7 @@ impl Position {
                     let main = self.parse_main(a)?;
                     if self.is_legal(main) {
                         let after = self.play(main);
-                        check_sign(after.ship_at(sq), sq, anchor)?;
+                        self.check_toggle(text, after.ship_at(sq), sq, anchor)?;
                     }
                     main.with_toggle_after(sq)
                 }

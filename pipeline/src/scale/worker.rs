@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use game::{AlphaBetaState, Game};
 use indicatif::ProgressBar;
 use mcts::NetworkEvaluator;
-use selfplay::shards::{load_network, play_to_shards, Job};
+use selfplay::shards::{load_network, play_to_shards, Job, Report};
 use store::Store;
 
 use super::{download_network, newest, patiently, read_manifest, write_whole, CONFIG_KEY};
@@ -209,26 +209,7 @@ where
         )?;
         report.play_seconds += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        for shard in &played.shards {
-            let bytes = std::fs::read(&shard.path).map_err(Error::io(&shard.path))?;
-            let key = layout::worker_shard(*g, opts.worker, &opts.incarnation, seq);
-            let size = bytes.len() as u64;
-            // Only this incarnation writes this key: "already exists" is
-            // our own earlier put whose answer was lost, so it is success.
-            patiently(opts.store, "uploading a shard", |s| {
-                s.put_new(&key, bytes.clone())
-            })?;
-            eprintln!(
-                "{name}: uploaded {key} ({} games, {} rows, {size} bytes; {})",
-                played.totals.games,
-                shard.rows,
-                played.diagnostics().line()
-            );
-            report.shards += 1;
-            report.rows += shard.rows;
-            report.bytes += size;
-            seq += 1;
-        }
+        upload(opts, *g, &mut seq, &played, &mut report, &name)?;
         report.games += played.totals.games;
         report.upload_seconds += t.elapsed().as_secs_f64();
         let _ = std::fs::remove_dir_all(&out);
@@ -240,4 +221,37 @@ where
     report.interrupted |= opts.stop.load(Ordering::SeqCst);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Uploads the shards of one job under this worker's keys, counting them
+/// in `report` and `seq`.
+fn upload(
+    opts: &WorkerOptions,
+    g: u32,
+    seq: &mut u64,
+    played: &Report,
+    report: &mut WorkerReport,
+    name: &str,
+) -> Result<(), Error> {
+    for shard in &played.shards {
+        let bytes = std::fs::read(&shard.path).map_err(Error::io(&shard.path))?;
+        let key = layout::worker_shard(g, opts.worker, &opts.incarnation, *seq);
+        let size = bytes.len() as u64;
+        // Only this incarnation writes this key: "already exists" is
+        // our own earlier put whose answer was lost, so it is success.
+        patiently(opts.store, "uploading a shard", |s| {
+            s.put_new(&key, bytes.clone())
+        })?;
+        eprintln!(
+            "{name}: uploaded {key} ({} games, {} rows, {size} bytes; {})",
+            played.totals.games,
+            shard.rows,
+            played.diagnostics().line()
+        );
+        report.shards += 1;
+        report.rows += shard.rows;
+        report.bytes += size;
+        *seq += 1;
+    }
+    Ok(())
 }
