@@ -395,13 +395,9 @@ fn only_the_registry_the_binary_and_python_depend_on_a_game() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// `cli` is a leaf, as ripgrep's `grep-cli` is: it depends on no crate of
-/// the workspace but, at most, `game` (what `cargo tree -p cli --depth 1`
-/// would list).
-#[test]
-fn cli_depends_on_no_workspace_crate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace: Vec<String> = members(root)
+/// The package names of the workspace's member crates (not the root).
+fn crate_names(root: &Path) -> Vec<String> {
+    members(root)
         .iter()
         .filter(|m| *m != ".")
         .filter_map(|m| {
@@ -409,7 +405,16 @@ fn cli_depends_on_no_workspace_crate() {
             let name = manifest.split_once("name = \"")?.1.split('"').next()?;
             Some(name.to_string())
         })
-        .collect();
+        .collect()
+}
+
+/// `cli` is a leaf, as ripgrep's `grep-cli` is: it depends on no crate of
+/// the workspace but, at most, `game` (what `cargo tree -p cli --depth 1`
+/// would list).
+#[test]
+fn cli_depends_on_no_workspace_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = crate_names(root);
     assert!(workspace.len() > 15, "{workspace:?}");
     let manifest = std::fs::read_to_string(root.join("cli/Cargo.toml")).expect("cli/Cargo.toml");
     let deps = dependencies(&manifest);
@@ -458,15 +463,7 @@ fn the_flags_defaults_and_names_are_the_libraries() {
 #[test]
 fn plot_depends_on_fsio_alone() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace: Vec<String> = members(root)
-        .iter()
-        .filter(|m| *m != ".")
-        .filter_map(|m| {
-            let manifest = std::fs::read_to_string(root.join(m).join("Cargo.toml")).ok()?;
-            let name = manifest.split_once("name = \"")?.1.split('"').next()?;
-            Some(name.to_string())
-        })
-        .collect();
+    let workspace = crate_names(root);
     assert!(workspace.contains(&"plot".to_string()), "{workspace:?}");
     let manifest = std::fs::read_to_string(root.join("plot/Cargo.toml")).expect("plot/Cargo.toml");
     let deps = dependencies(&manifest);
