@@ -417,7 +417,7 @@ impl<S: AlphaBetaState> Searcher<S> {
         false
     }
 
-    #[inline]
+    #[inline(always)]
     fn update_pv(&mut self, ply: usize, m: S::Move) {
         let row = ply * (MAX_PLY + 1);
         let next = (ply + 1) * (MAX_PLY + 1);
@@ -480,7 +480,15 @@ impl<S: AlphaBetaState> Searcher<S> {
             }
         }
         let us = pos.side();
-        self.score_moves(pos, &moves, &mut scores, hash_move, self.killers[ply]);
+        let slots = S::HISTORY_SLOTS;
+        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
+        let killers = self.killers[ply];
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| score_move(pos, m, hash_move, &killers, hist)),
+        );
 
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -579,28 +587,6 @@ impl<S: AlphaBetaState> Searcher<S> {
             }
         }
         None
-    }
-
-    /// Each move's ordering score into `scores` (cleared first): the hash
-    /// move, captures, `killers`, then the side to move's history.
-    #[inline(always)]
-    fn score_moves(
-        &self,
-        pos: &S,
-        moves: &[S::Move],
-        scores: &mut Vec<i32>,
-        hash_move: Option<S::Move>,
-        killers: [Option<S::Move>; 2],
-    ) {
-        let us = pos.side();
-        let slots = S::HISTORY_SLOTS;
-        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
-        scores.clear();
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| score_move(pos, m, hash_move, &killers, hist)),
-        );
     }
 
     /// Gives ply `ply` its move and score lists back (taken for the node
@@ -758,7 +744,16 @@ impl<S: AlphaBetaState> Searcher<S> {
         if !in_check {
             keep_quiescence_moves(pos, &mut moves, qply, last_target);
         }
-        self.score_moves(pos, &moves, &mut scores, None, [None; 2]);
+        let us = pos.side();
+        let slots = S::HISTORY_SLOTS;
+        let hist = &self.history[us.index() * slots..(us.index() + 1) * slots];
+        scores.clear();
+        let killers = [None; 2];
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| score_move(pos, m, None, &killers, hist)),
+        );
         for i in 0..moves.len() {
             let m = select_next(&mut moves, &mut scores, i);
             let child = pos.play(m);
