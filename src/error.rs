@@ -88,6 +88,13 @@ impl From<registry::Error> for CliError {
     }
 }
 
+/// Shard rows that do not make a game (an opening tree's games): exit 2.
+impl From<data::RecordError> for CliError {
+    fn from(e: data::RecordError) -> CliError {
+        CliError::input(e.to_string())
+    }
+}
+
 /// A game id the shards do not hold, or shards that cannot be read: exit 2.
 impl From<data::FindGameError> for CliError {
     fn from(e: data::FindGameError) -> CliError {

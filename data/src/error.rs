@@ -212,11 +212,3 @@ impl RecordError {
         self.to_string()
     }
 }
-
-/// For the callers that still carry errors as text (`bench`'s data
-/// benchmark): the message.
-impl From<RecordError> for String {
-    fn from(e: RecordError) -> String {
-        e.to_string()
-    }
-}

@@ -34,8 +34,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         &games,
         args.plies,
         args.min_games
-    ))
-    .map_err(CliError::input)?;
+    ))?;
     emit(&report.render(match args.format {
         Format::Table => data::openings::Format::Table,
         Format::Csv => data::openings::Format::Csv,

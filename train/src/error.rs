@@ -192,10 +192,3 @@ impl TrainError {
         self.to_string()
     }
 }
-
-/// For the callers that still carry errors as text: the message.
-impl From<TrainError> for String {
-    fn from(e: TrainError) -> String {
-        e.to_string()
-    }
-}
