@@ -667,11 +667,20 @@ where
         }
     }
 
-    /// Answers the lines of `input` in order and returns them all (tests,
-    /// one-off callers): [`Engine::serve`] collected.
+    /// Answers the lines of `input` and returns them all (tests, one-off
+    /// callers): [`Engine::serve`] collected, except that every line is
+    /// read before the first search step, so the network queries among
+    /// them (up to [`MAX_IN_FLIGHT`]) always search together, however the
+    /// threads are scheduled.
     pub fn answer_all(&mut self, input: &str) -> Result<Vec<String>, Error> {
+        let (tx, rx) = mpsc::channel::<std::io::Result<Vec<u8>>>();
+        for line in input.split('\n') {
+            // The receiver lives until the end of this call.
+            let _ = tx.send(Ok(line.as_bytes().to_vec()));
+        }
+        drop(tx);
         let mut lines = Vec::new();
-        self.serve(input.as_bytes(), &mut |l| {
+        self.serve_lines(&rx, &mut |l| {
             lines.push(l.to_string());
             true
         })?;
