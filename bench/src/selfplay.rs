@@ -191,7 +191,9 @@ fn warm_up<G: Game>(
         && warm.elapsed() < Duration::from_secs(120)
     {
         finished.clear();
-        driver.round(&mut warm_up, &mut finished);
+        driver
+            .round(&mut warm_up, &mut finished)
+            .expect("a network evaluator never declines");
     }
     if pool.kept.is_empty() {
         return Err(Error::Measurement(Measurement::NothingEvaluated));
@@ -290,7 +292,9 @@ fn measure_phases<G: Game>(
             let start = Instant::now();
             while start.elapsed() < slice {
                 finished.clear();
-                driver.round(&mut timed, &mut finished);
+                driver
+                    .round(&mut timed, &mut finished)
+                    .expect("a network evaluator never declines");
             }
             let wall = start.elapsed().as_secs_f64();
             let busy = timed.busy.as_secs_f64();

@@ -52,7 +52,35 @@ pub trait Evaluator<S: GameState> {
         let _ = encoded;
         self.evaluate(batch, policy, wdl);
     }
+
+    /// [`evaluate_prepared`](Evaluator::evaluate_prepared) (with
+    /// `encoded`) or [`evaluate`](Evaluator::evaluate) (without) for a
+    /// caller that can stop: an evaluator that may fail (a model outside
+    /// Rust, such as a Python callable that raises or answers nonsense)
+    /// returns [`Declined`] instead of answering, and keeps its own error
+    /// for whoever built it. The caller then uses nothing of the call and
+    /// may ask again. Rust's evaluators never decline (the default).
+    fn try_evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        encoded: Option<&Encoder<S>>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) -> Result<(), Declined> {
+        match encoded {
+            Some(e) => self.evaluate_prepared(batch, e, policy, wdl),
+            None => self.evaluate(batch, policy, wdl),
+        }
+        Ok(())
+    }
 }
+
+/// An evaluator that could not answer a batch ([`Evaluator::try_evaluate`]):
+/// its own error, kept by the evaluator, says why; the search used nothing
+/// of the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the evaluator could not answer the batch")]
+pub struct Declined;
 
 /// A second opinion on a leaf's value that the search mixes into the
 /// network's (`[selfplay] leaf_eval_weight`): the win probability of the
@@ -191,6 +219,16 @@ impl<S: GameState, E: Evaluator<S> + ?Sized> Evaluator<S> for Box<E> {
     ) {
         (**self).evaluate_prepared(batch, encoded, policy, wdl);
     }
+
+    fn try_evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        encoded: Option<&Encoder<S>>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) -> Result<(), Declined> {
+        (**self).try_evaluate(batch, encoded, policy, wdl)
+    }
 }
 
 /// How a [`Symmetrized`] evaluator uses the game's symmetries.
@@ -298,7 +336,7 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
         batch: &[Request<'_, S>],
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
-    ) {
+    ) -> Result<(), Declined> {
         let mode = self.mode;
         self.positions.clear();
         self.moves.clear();
@@ -317,7 +355,7 @@ impl<S: GameState, E: Evaluator<S>> Symmetrized<S, E> {
                 _ => next_image(&self.positions, &self.moves, &mut cursor, r),
             });
         }
-        self.inner.evaluate(&all, policy, wdl);
+        self.inner.try_evaluate(&all, None, policy, wdl)
     }
 }
 
@@ -358,13 +396,26 @@ impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
+        // Only an inner evaluator that declines makes this fail, and that
+        // one fills the answers all the same (`try_evaluate` says so).
+        let _ = self.try_evaluate(batch, None, policy, wdl);
+    }
+
+    /// The symmetries' batch through the inner evaluator's `try_evaluate`:
+    /// it declines when that one does.
+    fn try_evaluate(
+        &mut self,
+        batch: &[Request<'_, S>],
+        _encoded: Option<&Encoder<S>>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) -> Result<(), Declined> {
         let k = match self.mode {
             SymmetryUse::Average(k) => k,
             SymmetryUse::Random { .. } => return self.evaluate_drawn(batch, policy, wdl),
         };
         if k == 1 {
-            self.inner.evaluate(batch, policy, wdl);
-            return;
+            return self.inner.try_evaluate(batch, None, policy, wdl);
         }
         // Every request under symmetries 1..k: positions, then moves back
         // to back in request order, for each symmetry in turn.
@@ -384,7 +435,8 @@ impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
                 all.push(next_image(&self.positions, &self.moves, &mut cursor, r));
             }
         }
-        self.inner.evaluate(&all, &mut self.policy, &mut self.wdl);
+        self.inner
+            .try_evaluate(&all, None, &mut self.policy, &mut self.wdl)?;
         // The mean of each request's copies: copy j of request i holds its
         // moves at block j's offset of i's moves.
         let per_block: usize = batch.iter().map(|r| r.moves.len()).sum();
@@ -409,6 +461,7 @@ impl<S: GameState, E: Evaluator<S>> Evaluator<S> for Symmetrized<S, E> {
             }
             wdl.push(v);
         }
+        Ok(())
     }
 }
 

@@ -21,7 +21,7 @@ pub mod search;
 
 pub use config::{Algorithm, SearchConfig};
 pub use eval::{
-    EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, SymmetryUse,
+    Declined, EvalCache, Evaluator, LeafHint, NetworkEvaluator, Request, Symmetrized, SymmetryUse,
     UniformEvaluator,
 };
 pub use rng::Rng;

@@ -20,6 +20,15 @@ pub enum Error {
     /// A seat asked for a network the driver did not load.
     #[error("network `{path}` was not loaded")]
     NotLoaded { path: String },
+    /// A network's evaluator could not answer a batch (a model outside
+    /// Rust that failed; it keeps the error that says why): the match
+    /// stops.
+    #[error("network `{path}`: {source}")]
+    Declined {
+        path: String,
+        #[source]
+        source: mcts::Declined,
+    },
 }
 
 impl From<Error> for PlayerError {

@@ -80,6 +80,12 @@ impl<G: Game> Slot<G> {
     }
 }
 
+/// A match's evaluator of one [`NetKey`]: its checkpoint's network
+/// ([`NetworkEvaluator::packed`]), or any other model (a Python one) that
+/// answers a batch of requests. The key's symmetry use is applied around
+/// it.
+pub type MatchEvaluator<S> = Box<dyn Evaluator<S> + Send>;
+
 /// Plays `schedule` as [`eval::arena::run`] does, in lockstep (module
 /// docs). `networks` holds, for each of `opts.threads` drivers, the
 /// distinct networks of `players`' `net:` specs ([`NetKey`]), loaded.
@@ -95,10 +101,42 @@ pub fn run<G: Game>(
 where
     G::State: AlphaBetaState,
 {
-    let drivers = networks.len().max(1);
+    let evaluators = networks
+        .into_iter()
+        .map(|nets| {
+            nets.into_iter()
+                .map(|(key, net)| {
+                    let e: MatchEvaluator<G::State> = Box::new(NetworkEvaluator::packed(net));
+                    (key, e)
+                })
+                .collect()
+        })
+        .collect();
     let threads_before = tch::get_num_threads();
     // Each driver runs its forward passes on its own thread.
     tch::set_num_threads(1);
+    let result = run_with(game, players, evaluators, schedule, openings, opts, on_game);
+    tch::set_num_threads(threads_before);
+    result
+}
+
+/// [`run`] with the evaluators given: for each driver, the evaluator of
+/// each distinct [`NetKey`] of `players`' `net:` specs. An evaluator that
+/// declines a batch ends the match with [`Error::Declined`] naming its
+/// key's path.
+pub fn run_with<G: Game>(
+    game: &G,
+    players: &[PlayerSpec],
+    networks: Vec<Vec<(NetKey, MatchEvaluator<G::State>)>>,
+    schedule: &Schedule,
+    openings: &[G::State],
+    opts: &RunOptions,
+    on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
+) -> Result<Vec<PlayedGame<G>>, PlayerError>
+where
+    G::State: AlphaBetaState,
+{
+    let drivers = networks.len().max(1);
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a driver hands over each game as it ends.
     let (tx, rx) = mpsc::sync_channel::<Result<PlayedGame<G>, PlayerError>>(0);
@@ -124,7 +162,6 @@ where
         drop(tx);
         result = collect(rx, &stop, false, on_game);
     });
-    tch::set_num_threads(threads_before);
     result
 }
 
@@ -134,7 +171,7 @@ struct Driver<'a, G: Game> {
     game: &'a G,
     players: &'a [PlayerSpec],
     keys: Vec<NetKey>,
-    evaluators: Vec<Symmetrized<G::State, NetworkEvaluator<G::State>>>,
+    evaluators: Vec<Symmetrized<G::State, MatchEvaluator<G::State>>>,
     opts: &'a RunOptions,
     slots: Vec<Option<Slot<G>>>,
     policy: Vec<f32>,
@@ -148,15 +185,15 @@ where
     fn new(
         game: &'a G,
         players: &'a [PlayerSpec],
-        nets: Vec<(NetKey, Network)>,
+        nets: Vec<(NetKey, MatchEvaluator<G::State>)>,
         opts: &'a RunOptions,
         drivers: usize,
     ) -> Driver<'a, G> {
-        let (keys, nets): (Vec<NetKey>, Vec<Network>) = nets.into_iter().unzip();
+        let (keys, nets): (Vec<NetKey>, Vec<MatchEvaluator<G::State>>) = nets.into_iter().unzip();
         let evaluators = keys
             .iter()
             .zip(nets)
-            .map(|(key, net)| Symmetrized::with(NetworkEvaluator::packed(net), key.1))
+            .map(|(key, e)| Symmetrized::with(e, key.1))
             .collect();
         Driver {
             game,
@@ -225,13 +262,13 @@ where
             // (2) Each network answers its waiting leaves, games in slot
             // order.
             for k in 0..self.evaluators.len() {
-                self.answer(k);
+                self.answer(k)?;
             }
         }
     }
 
     /// Network `k` evaluates the leaves waiting for it as one batch.
-    fn answer(&mut self, k: usize) {
+    fn answer(&mut self, k: usize) -> Result<(), PlayerError> {
         let waiting: Vec<usize> = (0..self.slots.len())
             .filter(|&i| {
                 self.slots[i]
@@ -241,7 +278,7 @@ where
             })
             .collect();
         if waiting.is_empty() {
-            return;
+            return Ok(());
         }
         {
             let slots = &self.slots;
@@ -256,7 +293,12 @@ where
                     }
                 })
                 .collect();
-            self.evaluators[k].evaluate(&batch, &mut self.policy, &mut self.wdl);
+            self.evaluators[k]
+                .try_evaluate(&batch, None, &mut self.policy, &mut self.wdl)
+                .map_err(|source| Error::Declined {
+                    path: self.keys[k].0.clone(),
+                    source,
+                })?;
         }
         let mut offset = 0;
         for (b, &i) in waiting.iter().enumerate() {
@@ -272,6 +314,7 @@ where
             n.answer = Some(self.wdl[b]);
             n.waiting = false;
         }
+        Ok(())
     }
 }
 

@@ -6,8 +6,10 @@
 //! user's guide.
 
 mod data;
+mod driven;
 mod dynamic;
 mod error;
+mod evaluator;
 mod network;
 mod players;
 mod vector;
@@ -420,6 +422,8 @@ fn _triad(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VectorEnv>()?;
     m.add_class::<players::Solver>()?;
     m.add_class::<network::PyNetwork>()?;
+    m.add_class::<driven::PySelfPlay>()?;
+    m.add_function(wrap_pyfunction!(driven::play_match, m)?)?;
     m.add_function(wrap_pyfunction!(data::list_shards, m)?)?;
     m.add_function(wrap_pyfunction!(data::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(players::choose, m)?)?;

@@ -28,6 +28,7 @@ The extension links the libtorch of the torch wheel installed beside it, so
 from ._triad import (
     Game,
     Network,
+    SelfPlay,
     Solver,
     State,
     VectorEnv,
@@ -39,6 +40,7 @@ from ._triad import (
     load_game,
     mcts,
     network_inputs,
+    play_match,
     registered_games,
     selfplay,
 )
@@ -49,6 +51,7 @@ TERMINAL_PLAYER = -4
 __all__ = [
     "Game",
     "Network",
+    "SelfPlay",
     "Solver",
     "analyze",
     "choose",
@@ -63,4 +66,5 @@ __all__ = [
     "load_game",
     "registered_games",
     "network_inputs",
+    "play_match",
 ]

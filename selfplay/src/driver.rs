@@ -17,7 +17,8 @@ use crate::config::SelfplayConfig;
 use data::{PositionRecord, Source};
 use game::{Color, Game, GameMove, GameResult, GameState, History, Outcome, Termination};
 use mcts::{
-    Algorithm, EvalCache, Evaluator, LeafHint, Request, Rng, Search, SearchConfig, SearchParams,
+    Algorithm, Declined, EvalCache, Evaluator, LeafHint, Request, Rng, Search, SearchConfig,
+    SearchParams,
 };
 use model::{EncodedLeaf, Encoder};
 use rayon::prelude::*;
@@ -361,11 +362,19 @@ impl<G: Game> SelfPlay<G> {
 
     /// One round (see the module comment). Finished games are appended to
     /// `finished` in slot order.
+    ///
+    /// An evaluator that declines a batch ([`Evaluator::try_evaluate`]: a
+    /// model outside Rust that failed) ends the round there with
+    /// [`Declined`]: the games finished before it are appended all the
+    /// same, the declined half's searches keep waiting at their leaves
+    /// untouched, and the next round asks for those leaves again, so a
+    /// driver whose evaluator failed goes on as if the call had not been
+    /// made.
     pub fn round(
         &mut self,
         evaluator: &mut dyn Evaluator<G::State>,
         finished: &mut Vec<FinishedGame>,
-    ) -> RoundStats {
+    ) -> Result<RoundStats, Declined> {
         assert!(
             !self.hint_missing,
             "[selfplay] leaf_eval_weight needs a leaf hint: SelfPlay::with_leaf_hint was not called"
@@ -379,10 +388,15 @@ impl<G: Game> SelfPlay<G> {
         let encode = evaluator.wants_encoding();
         let mut n = 0;
         let mut calls = 0;
+        let mut declined = Ok(());
         for turn in 0..2 {
-            let (call, tree_ready) = self.half_step(turn, half, evaluator, encode);
+            let (call, tree_ready, answered) = self.half_step(turn, half, evaluator, encode);
             self.prepared[turn] = false;
             self.prepared[1 - turn] = tree_ready;
+            if answered.is_err() {
+                declined = answered;
+                break;
+            }
             self.take_answers(turn, half);
             n += call.size;
             calls += (call.size > 0) as u64;
@@ -392,14 +406,15 @@ impl<G: Game> SelfPlay<G> {
                 self.totals.batch_capacity += call.capacity as u64;
             }
         }
-        self.collect_finished(finished, n, calls)
+        let stats = self.collect_finished(finished, n, calls);
+        declined.map(|()| stats)
     }
 
     /// (2) Half-step `turn` of a round: half `turn` of the slots (split at
     /// `half`) evaluated on this thread while the pool runs the other half
     /// on to its next leaves (and, with `encode`, assembles their batch).
-    /// Returns the network call and whether the other half's batch is
-    /// assembled.
+    /// Returns the network call, whether the other half's batch is
+    /// assembled, and whether the evaluator answered.
     #[inline]
     fn half_step(
         &mut self,
@@ -407,7 +422,7 @@ impl<G: Game> SelfPlay<G> {
         half: usize,
         evaluator: &mut dyn Evaluator<G::State>,
         encode: bool,
-    ) -> (NetworkCall, bool) {
+    ) -> (NetworkCall, bool, Result<(), Declined>) {
         let (first, second) = self.slots.split_at_mut(half);
         let [enc_first, enc_second] = &mut self.batches;
         let ((eval_group, eval_enc), (tree_group, tree_enc)) = if turn == 0 {
@@ -437,9 +452,10 @@ impl<G: Game> SelfPlay<G> {
                 policy,
                 wdl,
             };
-            let call = evaluate_group(eval_group, eval_ready, encode, evaluator, output);
+            let (call, answered) =
+                evaluate_group(eval_group, eval_ready, encode, evaluator, output);
             match worker.join() {
-                Ok(ready) => (call, ready),
+                Ok(ready) => (call, ready, answered),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         })
@@ -584,7 +600,8 @@ fn tree_work<S: GameState>(
 
 /// The calling thread's share of a half-step: the waiting leaves of
 /// `group` evaluated in one call of `evaluator` (from the batch the pool
-/// assembled when `ready`, else assembled here), timed.
+/// assembled when `ready`, else assembled here), timed; and whether the
+/// evaluator answered.
 #[inline]
 fn evaluate_group<S: GameState>(
     group: &mut [Slot<S>],
@@ -592,7 +609,7 @@ fn evaluate_group<S: GameState>(
     encode: bool,
     evaluator: &mut dyn Evaluator<S>,
     out: Output<'_, S>,
-) -> NetworkCall {
+) -> (NetworkCall, Result<(), Declined>) {
     let waiting = group.iter().filter(|s| s.waiting).count();
     if encode && (!ready || out.enc.len() != waiting) {
         // Leaves reached before the evaluator wanted encodings.
@@ -610,17 +627,15 @@ fn evaluate_group<S: GameState>(
         cpu_nanos: 0,
         capacity: group.len(),
     };
+    let mut answered = Ok(());
     if !batch.is_empty() {
         let (wall, cpu) = (Instant::now(), thread_cpu_nanos());
-        if encode {
-            evaluator.evaluate_prepared(&batch, out.enc, out.policy, out.wdl);
-        } else {
-            evaluator.evaluate(&batch, out.policy, out.wdl);
-        }
+        let encoded = encode.then_some(&*out.enc);
+        answered = evaluator.try_evaluate(&batch, encoded, out.policy, out.wdl);
         call.wall_nanos = wall.elapsed().as_nanos() as u64;
         call.cpu_nanos = thread_cpu_nanos().saturating_sub(cpu);
     }
-    call
+    (call, answered)
 }
 
 /// CPU time of the calling thread so far (ns; 0 where the clock is missing).
@@ -740,7 +755,9 @@ fn encode_leaf<S: GameState>(slot: &mut Slot<S>) {
 /// Runs one slot's game until its search needs the network (encoding that
 /// leaf when `encode`) or the game ends.
 fn advance<S: GameState>(ctx: &Ctx<'_, S>, slot: &mut Slot<S>) {
-    if slot.active.is_none() {
+    // A leaf still waiting (its half's evaluator declined last round) is
+    // asked for again, not searched past.
+    if slot.active.is_none() || slot.waiting {
         return;
     }
     if let Some(wdl) = slot.answer.take() {

@@ -4,7 +4,7 @@
 //! progress line. Used by `triad selfplay`, the loop's self-play stage and
 //! the distributed worker (all in `pipeline`) and by `triad bench`.
 
-use crate::{Adjudicator, SelfPlay, SelfplayConfig, Totals};
+use crate::{Adjudicator, FinishedGame, SelfPlay, SelfplayConfig, Totals};
 use data::{ShardSummary, ShardWriter};
 use game::{AlphaBetaState, Game, GameTag};
 use indicatif::ProgressBar;
@@ -66,6 +66,11 @@ pub enum ShardsError {
     /// A store that failed while uploading: a failure.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// An evaluator that could not answer a batch (a model outside Rust
+    /// that failed; it keeps the error that says why): a failure. The
+    /// [`ShardRun`] that met it may be played on.
+    #[error("self-play stopped: {0}")]
+    Declined(#[from] mcts::Declined),
 }
 
 impl ShardsError {
@@ -81,6 +86,7 @@ impl ShardsError {
             | ShardsError::Exists { .. }
             | ShardsError::ObjectExists { .. } => true,
             ShardsError::PoolPanicked
+            | ShardsError::Declined(_)
             | ShardsError::Data(_)
             | ShardsError::Io { .. }
             | ShardsError::Store(_) => false,
@@ -727,61 +733,182 @@ where
         evaluator: &mut dyn Evaluator<G::State>,
         part: &Part,
     ) -> Result<(Totals, Vec<ShardSummary>, bool), ShardsError> {
-        let (game, config, job, progress) = (self.game, self.config, self.job, self.progress);
-        let mut driver = SelfPlay::new(game, config, job.seed, part.games, &job.model_id)
+        let mut run = ShardRun::of_part(self.game, self.config, self.job, part, self.hint);
+        let pool = part.pool.unwrap_or(0);
+        run.play(evaluator, self.stop, &mut |totals| {
+            self.progress.update(pool, totals)
+        })?;
+        if run.interrupted() && pool == 0 {
+            self.progress
+                .bar
+                .println("interrupted: keeping finished games, dropping games in progress");
+        }
+        run.finish()
+    }
+}
+
+/// One driver playing its share of a job into shards as its games finish,
+/// resumable: [`ShardRun::play`] runs rounds until the games are played,
+/// `stop` is set (games in progress dropped), or the evaluator declines a
+/// batch ([`ShardsError::Declined`]). After a decline nothing is lost or
+/// half written: the shard in progress stays open under its temporary
+/// name, the waiting searches keep their leaves, and `play` called again
+/// (with an evaluator that answers) goes on where it stopped.
+/// [`ShardRun::finish`] writes the last shard. [`play_to_shards`] runs one
+/// to the end; `triad.SelfPlay` (Python) keeps one between calls.
+pub struct ShardRun<G: Game> {
+    driver: SelfPlay<G>,
+    job: Job,
+    pool: Option<usize>,
+    max_plies: u32,
+    writer: Option<ShardWriter>,
+    shard_index: u64,
+    in_shard: u64,
+    shards: Vec<ShardSummary>,
+    interrupted: bool,
+    finished: Vec<FinishedGame>,
+}
+
+impl<G: Game> ShardRun<G>
+where
+    G::State: AlphaBetaState,
+{
+    /// The whole of `job` (its games from index 0) by one driver of
+    /// `config`, its searches hinted by `hint`, games at `max_plies`
+    /// adjudicated by the game's static evaluation; shards named for
+    /// `pool` (`None`: the job's only pool). The caller prepares the
+    /// folder ([`ShardRun::prepare`]).
+    pub fn new(
+        game: &G,
+        config: &SelfplayConfig,
+        job: &Job,
+        pool: Option<usize>,
+        hint: &MakeLeafHint<G::State>,
+    ) -> ShardRun<G> {
+        let part = Part {
+            pool,
+            first: 0,
+            games: job.games,
+        };
+        ShardRun::of_part(game, config, job, &part, hint)
+    }
+
+    /// A pool's share of `job`: its games `part.first..part.first +
+    /// part.games`, with the seeds and ids they have in the whole job.
+    fn of_part(
+        game: &G,
+        config: &SelfplayConfig,
+        job: &Job,
+        part: &Part,
+        hint: &MakeLeafHint<G::State>,
+    ) -> ShardRun<G> {
+        let pool = part.pool;
+        let driver = SelfPlay::new(game, config, job.seed, part.games, &job.model_id)
             .with_first_index(part.first)
             .with_first_game_id(job.first_game_id)
             .with_adjudicator(static_adjudicator(&game.start()))
-            .with_leaf_hint(self.hint);
-        let shard_path = |i: u64| match part.pool {
-            None => job.shard_path(i),
-            Some(p) => job.pool_shard_path(p, i),
-        };
-        let mut finished = Vec::new();
-        let (mut shard_index, mut in_shard) = (0, 0);
-        let mut writer: Option<ShardWriter> = None;
-        let mut shards = Vec::new();
-        let mut interrupted = false;
-        let failed = ShardsError::Data;
-        while !driver.is_done() {
-            if self.stop.load(Ordering::SeqCst) && !interrupted {
-                interrupted = true;
-                driver.abandon();
-                if part.pool.unwrap_or(0) == 0 {
-                    progress
-                        .bar
-                        .println("interrupted: keeping finished games, dropping games in progress");
-                }
+            .with_leaf_hint(hint);
+        ShardRun {
+            driver,
+            job: job.clone(),
+            pool,
+            max_plies: config.max_plies,
+            writer: None,
+            shard_index: 0,
+            in_shard: 0,
+            shards: Vec::new(),
+            interrupted: false,
+            finished: Vec::new(),
+        }
+    }
+
+    /// Checks and creates `job`'s folder: a job of no games, or a folder
+    /// holding the job's first shard already, is refused.
+    pub fn prepare(job: &Job) -> Result<(), ShardsError> {
+        prepare_out(job)
+    }
+
+    /// Plays rounds until every game is played, `stop` is set or the
+    /// evaluator declines; `progress` gets the totals after every round.
+    pub fn play(
+        &mut self,
+        evaluator: &mut dyn Evaluator<G::State>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Totals),
+    ) -> Result<(), ShardsError> {
+        while !self.driver.is_done() {
+            if stop.load(Ordering::SeqCst) && !self.interrupted {
+                self.interrupted = true;
+                self.driver.abandon();
                 continue;
             }
-            finished.clear();
-            driver.round(evaluator, &mut finished);
-            for g in &finished {
-                let w = match writer.as_mut() {
-                    Some(w) => w,
-                    None => writer.insert(
-                        ShardWriter::create_capped(shard_path(shard_index), config.max_plies)
-                            .map_err(failed)?,
-                    ),
-                };
-                for r in &g.records {
-                    w.push(r).map_err(failed)?;
+            self.finished.clear();
+            let round = self.driver.round(evaluator, &mut self.finished);
+            self.write_finished()?;
+            progress(&self.driver.totals);
+            round?;
+        }
+        Ok(())
+    }
+
+    /// The games of the last round into the shards, a shard published
+    /// whole each `shard_games` games.
+    fn write_finished(&mut self) -> Result<(), ShardsError> {
+        let failed = ShardsError::Data;
+        for g in &self.finished {
+            let w = match self.writer.as_mut() {
+                Some(w) => w,
+                None => {
+                    let path = match self.pool {
+                        None => self.job.shard_path(self.shard_index),
+                        Some(p) => self.job.pool_shard_path(p, self.shard_index),
+                    };
+                    self.writer.insert(
+                        ShardWriter::create_capped(path, self.max_plies).map_err(failed)?,
+                    )
                 }
-                in_shard += 1;
-                if in_shard == job.shard_games {
-                    if let Some(w) = writer.take() {
-                        shards.push(w.finish().map_err(failed)?);
-                    }
-                    shard_index += 1;
-                    in_shard = 0;
-                }
+            };
+            for r in &g.records {
+                w.push(r).map_err(failed)?;
             }
-            progress.update(part.pool.unwrap_or(0), &driver.totals);
+            self.in_shard += 1;
+            if self.in_shard == self.job.shard_games {
+                if let Some(w) = self.writer.take() {
+                    self.shards.push(w.finish().map_err(failed)?);
+                }
+                self.shard_index += 1;
+                self.in_shard = 0;
+            }
         }
-        if let Some(w) = writer.take() {
-            shards.push(w.finish().map_err(failed)?);
+        Ok(())
+    }
+
+    /// The totals so far.
+    pub fn totals(&self) -> &Totals {
+        &self.driver.totals
+    }
+
+    /// Whether every game has been played (or `stop` ended the run).
+    pub fn is_done(&self) -> bool {
+        self.driver.is_done()
+    }
+
+    /// Whether `stop` ended the run early.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The shards published so far.
+    pub fn shards(&self) -> &[ShardSummary] {
+        &self.shards
+    }
+
+    /// Publishes the shard in progress: (totals, shards, interrupted).
+    pub fn finish(mut self) -> Result<(Totals, Vec<ShardSummary>, bool), ShardsError> {
+        if let Some(w) = self.writer.take() {
+            self.shards.push(w.finish().map_err(ShardsError::Data)?);
         }
-        Ok((driver.totals, shards, interrupted))
+        Ok((self.driver.totals, self.shards, self.interrupted))
     }
 }
 

@@ -29,7 +29,7 @@ fn play(config: &SelfplayConfig, seed: u64, games: u64) -> (Vec<FinishedGame>, s
     let mut out = Vec::new();
     let mut rounds = 0;
     while !sp.is_done() {
-        sp.round(&mut UniformEvaluator, &mut out);
+        sp.round(&mut UniformEvaluator, &mut out).unwrap();
         rounds += 1;
         assert!(rounds < 100_000, "runaway");
     }
@@ -47,7 +47,7 @@ fn play_connect4(config: &SelfplayConfig, seed: u64, games: u64) -> Vec<Finished
     );
     let mut out = Vec::new();
     while !sp.is_done() {
-        sp.round(&mut UniformEvaluator, &mut out);
+        sp.round(&mut UniformEvaluator, &mut out).unwrap();
     }
     out
 }
@@ -182,7 +182,7 @@ fn plays_with_a_tiny_network_in_batches() {
     let mut sp = SelfPlay::new(&game, &config, 0, 4, "tiny");
     let mut out = Vec::new();
     while !sp.is_done() {
-        sp.round(&mut eval, &mut out);
+        sp.round(&mut eval, &mut out).unwrap();
     }
     assert_eq!(out.len(), 4);
     assert!(
@@ -288,7 +288,7 @@ fn encoding_in_the_tree_workers_changes_no_game() {
         let mut sp = SelfPlay::new(&game, &config, 11, 6, "featured");
         let mut out = Vec::new();
         while !sp.is_done() {
-            sp.round(eval, &mut out);
+            sp.round(eval, &mut out).unwrap();
         }
         assert_eq!(out.len(), 6);
         out.iter()
@@ -354,7 +354,7 @@ fn games_at_the_ply_cap_are_adjudicated_by_the_margin() {
         }
         let mut out = Vec::new();
         while !sp.is_done() {
-            sp.round(&mut UniformEvaluator, &mut out);
+            sp.round(&mut UniformEvaluator, &mut out).unwrap();
         }
         assert_eq!(out.len(), 4);
         out
@@ -417,7 +417,7 @@ fn proven_roots_record_the_proof_as_their_value() {
         let mut sp = SelfPlay::new(&game, &config, 5, 4, "uniform");
         let mut out = Vec::new();
         while !sp.is_done() {
-            sp.round(&mut UniformEvaluator, &mut out);
+            sp.round(&mut UniformEvaluator, &mut out).unwrap();
         }
         out
     };
