@@ -132,9 +132,11 @@ where
                 self.lock = None;
                 Ok(())
             }
-            Err(ShardsError::Declined(_)) => Err(self.evaluator.take_error().unwrap_or_else(|| {
-                PyRuntimeError::new_err("the evaluator declined a batch without an error")
-            })),
+            Err(ShardsError::Declined(_)) => {
+                Err(self.evaluator.take_error().unwrap_or_else(|| {
+                    PyRuntimeError::new_err("the evaluator declined a batch without an error")
+                }))
+            }
             Err(e) => {
                 // A shard that cannot be written: the job cannot go on.
                 self.run = None;
@@ -379,7 +381,8 @@ impl Models<'_> {
             nets.push((key, e));
         }
         let threads_before = tch::get_num_threads();
-        let result = lockstep::run_with(game, players, vec![nets], schedule, openings, opts, on_game);
+        let result =
+            lockstep::run_with(game, players, vec![nets], schedule, openings, opts, on_game);
         tch::set_num_threads(threads_before);
         result
     }
@@ -430,7 +433,11 @@ impl<S: game::GameState> mcts::Evaluator<S> for Reporting<S> {
 }
 
 /// Plays the match of `request` in `game` (module docs).
-pub fn play_match_of<G: Game>(game: &G, request: &MatchRequest, py: Python<'_>) -> PyResult<MatchResult>
+pub fn play_match_of<G: Game>(
+    game: &G,
+    request: &MatchRequest,
+    py: Python<'_>,
+) -> PyResult<MatchResult>
 where
     G::State: AlphaBetaState,
 {

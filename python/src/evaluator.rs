@@ -170,8 +170,7 @@ impl<S: GameState> PyEvaluator<S> {
         self.timing.calls += 1;
         self.timing.leaves += batch.len() as u64;
         self.timing.model_nanos += (answered - called).as_nanos() as u64;
-        self.timing.io_nanos +=
-            ((called - started) + answered.elapsed()).as_nanos() as u64;
+        self.timing.io_nanos += ((called - started) + answered.elapsed()).as_nanos() as u64;
         Ok(())
     }
 
@@ -191,7 +190,9 @@ impl<S: GameState> PyEvaluator<S> {
         d.set_item(
             "planes",
             self.planes
-                .view(py, &[b, e.planes, e.height, e.width], |s| copy(s, planes.iter()))?,
+                .view(py, &[b, e.planes, e.height, e.width], |s| {
+                    copy(s, planes.iter())
+                })?,
         )?;
         let from = enc.move_from();
         d.set_item(
@@ -199,7 +200,10 @@ impl<S: GameState> PyEvaluator<S> {
             self.move_from.view(py, &[b, m], |s| copy(s, from.iter()))?,
         )?;
         let to = enc.move_to();
-        d.set_item("move_to", self.move_to.view(py, &[b, m], |s| copy(s, to.iter()))?)?;
+        d.set_item(
+            "move_to",
+            self.move_to.view(py, &[b, m], |s| copy(s, to.iter()))?,
+        )?;
         let features = enc.move_features();
         d.set_item(
             "move_features",
@@ -207,7 +211,10 @@ impl<S: GameState> PyEvaluator<S> {
                 .view(py, &[b, m, e.move_features], |s| copy(s, features.iter()))?,
         )?;
         let mask = enc.mask();
-        d.set_item("mask", self.mask.view(py, &[b, m], |s| copy(s, mask.iter()))?)?;
+        d.set_item(
+            "mask",
+            self.mask.view(py, &[b, m], |s| copy(s, mask.iter()))?,
+        )?;
         d.set_item(
             "legal",
             self.legal.view(py, &[b, m], |s| {
@@ -270,7 +277,10 @@ impl<S: GameState> Evaluator<S> for PyEvaluator<S> {
         policy: &mut Vec<f32>,
         wdl: &mut Vec<[f32; 3]>,
     ) {
-        if self.try_evaluate(batch, Some(encoded), policy, wdl).is_err() {
+        if self
+            .try_evaluate(batch, Some(encoded), policy, wdl)
+            .is_err()
+        {
             mcts::UniformEvaluator.evaluate(batch, policy, wdl);
         }
     }
@@ -385,7 +395,12 @@ fn read_answers<S: GameState>(
     let p = floats(&pair.get_item(0)?, "policy")?;
     let v = floats(&pair.get_item(1)?, "value")?;
     let b = batch.len();
-    let m = batch.iter().map(|r| r.moves.len()).max().unwrap_or(0).max(1);
+    let m = batch
+        .iter()
+        .map(|r| r.moves.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let (columns, over) = match (form.actions, dense) {
         (true, Some(a)) => (a, "a column per move code (actions=True)"),
         _ => (m, "a column per entry of batch['legal']"),
@@ -442,12 +457,7 @@ fn read_policy<S: GameState>(
     Ok(())
 }
 
-fn read_values(
-    v: &Floats<'_>,
-    b: usize,
-    logits: bool,
-    wdl: &mut Vec<[f32; 3]>,
-) -> PyResult<()> {
+fn read_values(v: &Floats<'_>, b: usize, logits: bool, wdl: &mut Vec<[f32; 3]>) -> PyResult<()> {
     wdl.clear();
     let shape = v.shape();
     let scalar = shape == [b] || shape == [b, 1];
@@ -476,7 +486,11 @@ fn read_values(
             if !x.is_finite() || (!logits && x < 0.0) {
                 return Err(bad(format!(
                     "value[{i}, {k}] is {x}: win/draw/loss {} finite{}",
-                    if logits { "logits are" } else { "probabilities are" },
+                    if logits {
+                        "logits are"
+                    } else {
+                        "probabilities are"
+                    },
                     if logits { "" } else { " and not negative" }
                 )));
             }

@@ -5,12 +5,26 @@ triad checkpoints (``NAME.safetensors`` and its ``NAME.json`` sidecar).
     >>> net = triad.torch.TriadNet.load("runs/c4/networks/gen-0012.safetensors")
     >>> x = triad.network_inputs([state])            # triad's own encoding
     >>> logits, value = net(**triad.torch.tensors(x)) # (B, M) and (B, 3)
+    >>> f = triad.torch.evaluator(net)                 # for self-play
+    >>> policy, wdl = f(x)                             # NumPy (B, M), (B, 3)
 
 The layers, their names and their order are those of ``model::Network``
 (model/src/net.rs), so a checkpoint trained by ``triad train`` loads here
 and one saved here loads in ``triad eval``, ``triad move`` and self-play.
 The auxiliary training heads (``Shape.aux_heads``) are not built: play
 never reads them.
+
+On the CPU, ``TriadNet.evaluate`` and ``evaluator`` give bit for bit the
+float32 answers of ``model::Network::evaluate_encoded`` (what
+``triad.Network.evaluate`` and self-play run) for the same batch: the
+forward pass is the same libtorch operators in the same order on the same
+layouts (``TriadNet.forward`` and ``net.rs`` line up step by step). Two
+conditions: the same libtorch (the extension links this torch wheel's),
+and the same intra-op thread count (``torch.set_num_threads``; MKL's
+matrix products split their sums by thread, so 1 and 2 threads can differ
+in the last bit). Self-play in Rust sets ``[model] threads`` (default 1)
+when it loads its network; in one process Python and the extension share
+libtorch's thread pool, so one setting serves both.
 """
 
 from __future__ import annotations
@@ -38,7 +52,8 @@ def _bn(c: int) -> nn.BatchNorm2d:
 
 
 def _pool_cells(t: torch.Tensor) -> torch.Tensor:
-    return torch.cat([t.mean(dim=(2, 3)), t.amax(dim=(2, 3))], dim=1)
+    # net.rs `pool_cells`: mean_dim([2, 3], keepdim false, t's kind) ‖ amax.
+    return torch.cat([t.mean(dim=(2, 3), dtype=t.dtype), t.amax(dim=(2, 3))], dim=1)
 
 
 class _Block(nn.Module):
@@ -87,6 +102,10 @@ class TriadNet(nn.Module):
 
     def __init__(self, shape: dict, game: dict | None = None):
         super().__init__()
+        # The id Rust self-play writes on its rows for this network
+        # (`selfplay::load_network`: `STEM@STEP` of its checkpoint); set by
+        # `load` and `save`, None for a network never saved.
+        self.model_id: str | None = None
         if shape.get("mirror"):
             raise ValueError(
                 "TriadNet: this checkpoint is a mirror-equivariant network "
@@ -120,16 +139,26 @@ class TriadNet(nn.Module):
         mask: torch.Tensor,
     ) -> Tuple[torch.Tensor, torch.Tensor]:
         """``(policy logits (B, M), padding at -1e9; W/D/L logits (B, 3))``
-        of ``triad.network_inputs`` arrays as tensors."""
+        of ``triad.network_inputs`` arrays as tensors.
+
+        ``model::Network::forward_t`` op for op (``trunk``,
+        ``policy_logits``, ``value_hidden``), so that the answers are its
+        bits: change one only with the other."""
         t = self.trunk(planes)
         b, m = move_from.shape
         h = self.shape["policy_hidden"]
         p = self.policy
-        frm = p.from_proj(t).flatten(2, 3).gather(2, move_from[:, None, :].expand(b, h, m))
-        to = p.to_proj(t).flatten(2, 3).gather(2, move_to[:, None, :].expand(b, h, m))
-        moves = p.move_proj(torch.relu(p.move_embed(move_features)))
+        # [B, H, cells] -> gather the cells of each move -> [B, H, M].
+        frm = p.from_proj(t).flatten(2, 3)
+        to = p.to_proj(t).flatten(2, 3)
+        frm = frm.gather(2, move_from.unsqueeze(1).expand(b, h, m))
+        to = to.gather(2, move_to.unsqueeze(1).expand(b, h, m))
+        moves = p.move_proj(torch.relu(p.move_embed(move_features)))  # [B, M, H]
         hidden = torch.relu((frm + to).transpose(1, 2) + moves)
-        logits = p.out(hidden).squeeze(-1).masked_fill(~mask, MASKED_LOGIT)
+        logits = p.out(hidden).squeeze(-1)
+        # net.rs `masked`: -1e9 (-6e4 in fp16, whose range ends at 65,504).
+        fill = -6.0e4 if logits.dtype == torch.float16 else MASKED_LOGIT
+        logits = logits.masked_fill(mask.logical_not(), fill)
         v = self.value
         vh = torch.relu(v.fc(_pool_cells(torch.relu(v.bn(v.conv(t))))))
         return logits, v.out(vh)
@@ -139,15 +168,16 @@ class TriadNet(nn.Module):
         gives them: probabilities over ``legal_actions()`` and W/D/L."""
         from . import network_inputs
 
-        x = tensors(network_inputs(states))
+        if not states:
+            return []
+        x = network_inputs(states)
         was = self.training
         self.eval()
-        with torch.no_grad():
-            logits, value = self(**x)
-        self.train(was)
-        probs = torch.softmax(logits, dim=1)
-        wdl = torch.softmax(value, dim=1)
-        counts = x["mask"].sum(dim=1).tolist()
+        try:
+            probs, wdl = _answer(self, x, next(self.parameters()).device)
+        finally:
+            self.train(was)
+        counts = x["mask"].sum(axis=1).tolist()
         return [(probs[i, :n].tolist(), wdl[i].tolist()) for i, n in enumerate(counts)]
 
     def _weights(self) -> Dict[str, torch.Tensor]:
@@ -178,6 +208,7 @@ class TriadNet(nn.Module):
                              f"(missing {missing[:3]}, unexpected {extra[:3]})")
         net.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
         net.eval()
+        net.model_id = _model_id(path, info.get("step", 0))
         return net
 
     def save(self, path: str | os.PathLike, step: int = 0) -> None:
@@ -195,6 +226,95 @@ class TriadNet(nn.Module):
             "metadata": {},
         }
         _write_whole(sidecar_path(path), json.dumps(info, indent=2).encode())
+        self.model_id = _model_id(path, step)
+
+
+def _model_id(path: str | os.PathLike, step: int) -> str:
+    """What Rust self-play writes as the ``model_id`` of rows played with the
+    checkpoint ``path`` (``selfplay::shards::load_network``): its file stem
+    and its sidecar's step, ``STEM@STEP`` (``gen-0012@4800`` for
+    ``networks/gen-0012.safetensors``). A fresh network there is
+    ``random-seedN``, which no TriadNet reproduces."""
+    stem = os.path.splitext(os.path.basename(os.fspath(path)))[0]
+    return f"{stem}@{int(step)}"
+
+
+_INPUTS = (
+    ("planes", np.float32),
+    ("move_from", np.int64),
+    ("move_to", np.int64),
+    ("move_features", np.float32),
+    ("mask", np.bool_),
+)
+
+
+def _answer(net: TriadNet, batch: dict, device: torch.device) -> Tuple[np.ndarray, np.ndarray]:
+    """``model::Network::answer`` of a padded batch (``triad.network_inputs``
+    arrays): ``(policy (B, M), wdl (B, 3))`` float32 probabilities, the
+    padding's policy 0. The caller has put ``net`` in eval mode."""
+    x = {}
+    for k, kind in _INPUTS:
+        a = np.ascontiguousarray(batch[k], dtype=kind)  # no copy when it already is
+        x[k] = torch.from_numpy(a) if device.type == "cpu" else torch.from_numpy(a).to(device, non_blocking=True)
+    b, m = x["mask"].shape
+    if b == 0:
+        return np.zeros((0, m), np.float32), np.zeros((0, 3), np.float32)
+    # net.rs `cast`: inputs in the network's precision (a no-op in fp32).
+    dtype = next(net.parameters()).dtype
+    x["planes"] = x["planes"].to(dtype)
+    x["move_features"] = x["move_features"].to(dtype)
+    with torch.no_grad():
+        logits, value = net(**x)
+        # net.rs `answer`: softmax(1, Kind::Float), then to the CPU.
+        probs = torch.softmax(logits, 1, dtype=torch.float32).cpu()
+        wdl = torch.softmax(value, 1, dtype=torch.float32).cpu()
+    return probs.numpy(), wdl.numpy()
+
+
+def evaluator(
+    net: TriadNet,
+    device: str | torch.device = "cpu",
+    *,
+    model_id: str | None = None,
+    threads: int | None = None,
+):
+    """A callable ``f(batch) -> (policy, wdl)`` for self-play: ``batch`` is
+    a dict of NumPy arrays as ``triad.network_inputs`` returns them
+    (``planes`` (B, P, H, W) float32, ``move_from``/``move_to`` (B, M)
+    int64, ``move_features`` (B, M, F) float32, ``mask`` (B, M) bool);
+    ``policy`` is (B, M) float32, each row's softmax over its legal moves'
+    logits (0 in padding), and ``wdl`` (B, 3) float32.
+
+    ``net`` is moved to ``device`` and put in eval mode (and put back in
+    eval mode by each call, should it have been trained in between); each
+    call runs under ``torch.no_grad``, on CPU tensors that are views of the
+    arrays (``torch.from_numpy``; an array of another dtype or layout is
+    converted first). On the CPU the answers are the bits of
+    ``model::Network::evaluate_encoded`` for the same batch, given the same
+    libtorch thread count (see the module's doc).
+
+    ``f.model_id`` is the id Rust self-play writes on rows played with this
+    network's checkpoint (``STEM@STEP``); ``model_id`` overrides it, and a
+    network neither loaded nor saved is ``"unsaved"``.
+
+    ``threads`` (above 0) sets libtorch's intra-op thread count for the
+    whole process, as Rust self-play does with ``[model] threads`` (default
+    1) when it loads its network; None leaves it as it is."""
+    if threads is not None and threads > 0:
+        torch.set_num_threads(int(threads))
+    dev = torch.device(device)
+    net.to(dev)
+    net.eval()
+
+    def f(batch: dict) -> Tuple[np.ndarray, np.ndarray]:
+        if net.training:
+            net.eval()
+        return _answer(net, batch, dev)
+
+    f.model_id = model_id or net.model_id or "unsaved"
+    f.net = net
+    f.device = dev
+    return f
 
 
 def tensors(x: dict, device: str | torch.device = "cpu") -> Dict[str, torch.Tensor]:

@@ -863,9 +863,8 @@ where
                         None => self.job.shard_path(self.shard_index),
                         Some(p) => self.job.pool_shard_path(p, self.shard_index),
                     };
-                    self.writer.insert(
-                        ShardWriter::create_capped(path, self.max_plies).map_err(failed)?,
-                    )
+                    self.writer
+                        .insert(ShardWriter::create_capped(path, self.max_plies).map_err(failed)?)
                 }
             };
             for r in &g.records {

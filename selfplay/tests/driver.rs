@@ -637,3 +637,85 @@ fn random_moves_are_played_from_searched_rows() {
         assert_eq!(a.records, b.records);
     }
 }
+
+/// The uniform evaluator, declining every `every`-th call (a Python model
+/// that raised): it answers nothing then.
+struct Flaky {
+    calls: u64,
+    every: u64,
+    declined: u64,
+}
+
+impl mcts::Evaluator<Position> for Flaky {
+    fn evaluate(
+        &mut self,
+        batch: &[mcts::Request<'_, Position>],
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) {
+        UniformEvaluator.evaluate(batch, policy, wdl);
+    }
+
+    fn try_evaluate(
+        &mut self,
+        batch: &[mcts::Request<'_, Position>],
+        _encoded: Option<&model::Encoder<Position>>,
+        policy: &mut Vec<f32>,
+        wdl: &mut Vec<[f32; 3]>,
+    ) -> Result<(), mcts::Declined> {
+        self.calls += 1;
+        if self.calls % self.every == 0 {
+            self.declined += 1;
+            // What a failed model leaves behind must not be read.
+            policy.clear();
+            policy.resize(7, f32::NAN);
+            wdl.clear();
+            return Err(mcts::Declined);
+        }
+        UniformEvaluator.evaluate(batch, policy, wdl);
+        Ok(())
+    }
+}
+
+/// An evaluator that declines (in either half of a round, many times)
+/// costs nothing but the call: the driver asks for the same leaves again,
+/// and the games, rows and figures come out as those of a run whose
+/// evaluator never failed.
+#[test]
+fn a_declined_batch_is_asked_again_and_the_games_are_unchanged() {
+    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+        let config = SelfplayConfig {
+            games_in_flight: 4,
+            ..small(algorithm, 1)
+        };
+        let (plain, totals) = play(&config, 11, 6);
+        let mut sp = SelfPlay::new(&Piratechnics::standard(), &config, 11, 6, "uniform");
+        let mut flaky = Flaky {
+            calls: 0,
+            every: 3,
+            declined: 0,
+        };
+        let mut out = Vec::new();
+        let mut errors = 0;
+        while !sp.is_done() {
+            if sp.round(&mut flaky, &mut out).is_err() {
+                errors += 1;
+            }
+            assert!(errors < 100_000, "runaway");
+        }
+        assert!(flaky.declined > 10, "declined {} times", flaky.declined);
+        assert_eq!(errors, flaky.declined);
+        let key = |g: &FinishedGame| g.game_id;
+        let (mut a, mut b) = (plain.clone(), out.clone());
+        a.sort_by_key(key);
+        b.sort_by_key(key);
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.game_id, y.game_id);
+            assert_eq!(x.outcome, y.outcome);
+            assert_eq!(format!("{:?}", x.records), format!("{:?}", y.records));
+        }
+        assert_eq!(sp.totals.games, totals.games);
+        assert_eq!(sp.totals.positions, totals.positions);
+    }
+}
