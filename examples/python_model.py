@@ -157,9 +157,11 @@ def main(argv=None):
     for g, net in enumerate(nets):
         models = {"now": as_model(net), "first": as_model(nets[0])}
         vs_first = triad.play_match(game, [f"net:now,{sims}", f"net:first,{sims}"],
-                                    models=models, games=args.match_games, seed=77)
+                                    models=models, games=args.match_games, seed=77,
+                                    logits=True, actions=True)
         vs_engine = triad.play_match(game, [f"net:now,{sims}", "ab:depth=2"],
-                                     models=models, games=args.match_games, seed=78)
+                                     models=models, games=args.match_games, seed=78,
+                                     logits=True, actions=True)
         scores.append({"generation": g, "vs_generation_0": vs_first["score"],
                        "vs_ab_depth_2": vs_engine["score"]})
         print(json.dumps(scores[-1]), flush=True)

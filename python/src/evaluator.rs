@@ -191,29 +191,29 @@ impl<S: GameState> PyEvaluator<S> {
             "planes",
             self.planes
                 .view(py, &[b, e.planes, e.height, e.width], |s| {
-                    copy(s, planes.iter())
+                    copy(s, planes.view())
                 })?,
         )?;
         let from = enc.move_from();
         d.set_item(
             "move_from",
-            self.move_from.view(py, &[b, m], |s| copy(s, from.iter()))?,
+            self.move_from.view(py, &[b, m], |s| copy(s, from.view()))?,
         )?;
         let to = enc.move_to();
         d.set_item(
             "move_to",
-            self.move_to.view(py, &[b, m], |s| copy(s, to.iter()))?,
+            self.move_to.view(py, &[b, m], |s| copy(s, to.view()))?,
         )?;
         let features = enc.move_features();
         d.set_item(
             "move_features",
             self.move_features
-                .view(py, &[b, m, e.move_features], |s| copy(s, features.iter()))?,
+                .view(py, &[b, m, e.move_features], |s| copy(s, features.view()))?,
         )?;
         let mask = enc.mask();
         d.set_item(
             "mask",
-            self.mask.view(py, &[b, m], |s| copy(s, mask.iter()))?,
+            self.mask.view(py, &[b, m], |s| copy(s, mask.view()))?,
         )?;
         d.set_item(
             "legal",
@@ -245,10 +245,16 @@ impl<S: GameState> PyEvaluator<S> {
     }
 }
 
-/// Copies `values` into `dst` in order.
-fn copy<'a, T: Copy + 'a>(dst: &mut [T], values: impl Iterator<Item = &'a T>) {
-    for (d, v) in dst.iter_mut().zip(values) {
-        *d = *v;
+/// Copies an encoder array into `dst` in C order (one `memcpy`: the
+/// encoder's arrays are contiguous).
+fn copy<T: Copy, D: ndarray::Dimension>(dst: &mut [T], values: ndarray::ArrayView<'_, T, D>) {
+    match values.as_slice() {
+        Some(s) => dst.copy_from_slice(s),
+        None => {
+            for (d, v) in dst.iter_mut().zip(values.iter()) {
+                *d = *v;
+            }
+        }
     }
 }
 
@@ -318,31 +324,24 @@ impl<S: GameState> Evaluator<S> for PyEvaluator<S> {
     }
 }
 
-/// A float array of the model's answer, read whatever its float type.
-enum Floats<'py> {
-    F32(numpy::PyReadonlyArrayDyn<'py, f32>),
-    F64(numpy::PyReadonlyArrayDyn<'py, f64>),
+/// A float array of the model's answer as one flat float32 slice, in C
+/// order: a C-contiguous float32 array is read in place, any other
+/// (float64, strided) copied once.
+struct Floats<'py> {
+    shape: Vec<usize>,
+    data: FloatData<'py>,
+}
+
+enum FloatData<'py> {
+    Borrowed(numpy::PyReadonlyArrayDyn<'py, f32>),
+    Owned(Vec<f32>),
 }
 
 impl Floats<'_> {
-    fn shape(&self) -> Vec<usize> {
-        match self {
-            Floats::F32(a) => a.shape().to_vec(),
-            Floats::F64(a) => a.shape().to_vec(),
-        }
-    }
-
-    fn at(&self, index: &[usize]) -> f64 {
-        match self {
-            Floats::F32(a) => f64::from(a.as_array()[index]),
-            Floats::F64(a) => a.as_array()[index],
-        }
-    }
-
-    fn at32(&self, index: &[usize]) -> f32 {
-        match self {
-            Floats::F32(a) => a.as_array()[index],
-            Floats::F64(a) => a.as_array()[index] as f32,
+    fn values(&self) -> &[f32] {
+        match &self.data {
+            FloatData::Borrowed(a) => a.as_slice().unwrap_or(&[]),
+            FloatData::Owned(v) => v,
         }
     }
 }
@@ -357,10 +356,27 @@ fn floats<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Floats<'py>> {
         py.import("numpy")?.call_method1("asarray", (obj,))?
     };
     if let Ok(a) = array.cast::<PyArrayDyn<f32>>() {
-        return Ok(Floats::F32(a.readonly()));
+        let r = a.readonly();
+        let shape = r.shape().to_vec();
+        if r.as_slice().is_ok() {
+            return Ok(Floats {
+                shape,
+                data: FloatData::Borrowed(r),
+            });
+        }
+        let v = r.as_array().iter().copied().collect();
+        return Ok(Floats {
+            shape,
+            data: FloatData::Owned(v),
+        });
     }
     if let Ok(a) = array.cast::<PyArrayDyn<f64>>() {
-        return Ok(Floats::F64(a.readonly()));
+        let r = a.readonly();
+        let v = r.as_array().iter().map(|&x| x as f32).collect();
+        return Ok(Floats {
+            shape: r.shape().to_vec(),
+            data: FloatData::Owned(v),
+        });
     }
     let dtype = array
         .getattr("dtype")
@@ -405,28 +421,29 @@ fn read_answers<S: GameState>(
         (true, Some(a)) => (a, "a column per move code (actions=True)"),
         _ => (m, "a column per entry of batch['legal']"),
     };
-    if p.shape() != [b, columns] {
+    if p.shape != [b, columns] {
         return Err(bad(format!(
             "policy has shape {:?}; expected ({b}, {columns}): a row per leaf, {over}",
-            p.shape()
+            p.shape
         )));
     }
-    read_policy(&p, batch, form, policy)?;
+    read_policy(p.values(), columns, batch, form, policy)?;
     read_values(&v, b, form.logits, wdl)
 }
 
 fn read_policy<S: GameState>(
-    p: &Floats<'_>,
+    p: &[f32],
+    columns: usize,
     batch: &[Request<'_, S>],
     form: ModelForm,
     policy: &mut Vec<f32>,
 ) -> PyResult<()> {
     policy.clear();
-    for (i, r) in batch.iter().enumerate() {
+    for (i, (r, row)) in batch.iter().zip(p.chunks_exact(columns)).enumerate() {
         let start = policy.len();
         for (j, mv) in r.moves.iter().enumerate() {
             let column = if form.actions { mv.code() as usize } else { j };
-            let x = p.at(&[i, column]);
+            let x = row[column];
             if !x.is_finite() {
                 return Err(bad(format!(
                     "policy[{i}, {column}] is {x}: every legal move needs a finite number"
@@ -438,7 +455,7 @@ fn read_policy<S: GameState>(
                      (pass logits=True for logits)"
                 )));
             }
-            policy.push(p.at32(&[i, column]));
+            policy.push(x);
         }
         let row = &mut policy[start..];
         if form.logits {
@@ -459,7 +476,8 @@ fn read_policy<S: GameState>(
 
 fn read_values(v: &Floats<'_>, b: usize, logits: bool, wdl: &mut Vec<[f32; 3]>) -> PyResult<()> {
     wdl.clear();
-    let shape = v.shape();
+    let shape = v.shape.as_slice();
+    let values = v.values();
     let scalar = shape == [b] || shape == [b, 1];
     if !scalar && shape != [b, 3] {
         return Err(bad(format!(
@@ -469,20 +487,18 @@ fn read_values(v: &Floats<'_>, b: usize, logits: bool, wdl: &mut Vec<[f32; 3]>) 
     }
     for i in 0..b {
         if scalar {
-            let index: &[usize] = if shape.len() == 1 { &[i] } else { &[i, 0] };
-            let x = v.at(index);
+            let x = values[i];
             if !x.is_finite() || x.abs() > 1.0 {
                 return Err(bad(format!(
                     "value[{i}] is {x}: a value is a finite number in [-1, 1]"
                 )));
             }
-            let x = x as f32;
             wdl.push([(1.0 + x) / 2.0, 0.0, (1.0 - x) / 2.0]);
             continue;
         }
         let mut row = [0.0f32; 3];
         for (k, slot) in row.iter_mut().enumerate() {
-            let x = v.at(&[i, k]);
+            let x = values[3 * i + k];
             if !x.is_finite() || (!logits && x < 0.0) {
                 return Err(bad(format!(
                     "value[{i}, {k}] is {x}: win/draw/loss {} finite{}",
@@ -494,7 +510,7 @@ fn read_values(v: &Floats<'_>, b: usize, logits: bool, wdl: &mut Vec<[f32; 3]>) 
                     if logits { "" } else { " and not negative" }
                 )));
             }
-            *slot = v.at32(&[i, k]);
+            *slot = x;
         }
         if logits {
             softmax(&mut row);

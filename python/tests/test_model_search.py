@@ -237,3 +237,22 @@ def test_triadnet_as_the_python_model_writes_the_shards_of_rust_self_play(tmp_pa
         torch.set_num_threads(threads)
     assert report["games"] == 6
     assert shard_bytes(python) == shard_bytes(rust) != {}
+
+
+def test_the_own_model_example_runs(tmp_path):
+    """docs/python.md's complete example, shortened: self-play through a
+    PyTorch network of its own, training from the shards, the matches."""
+    pytest.importorskip("torch")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("python_model", REPO / "examples" / "python_model.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    report = tmp_path / "report.json"
+    result = example.main(["--out", str(tmp_path / "run"), "--generations", "2", "--games", "8",
+                           "--sims", "8", "--epochs", "1", "--match-games", "2",
+                           "--report", str(report)])
+    assert [s["generation"] for s in result["scores"]] == [0, 1, 2]
+    assert all(0.0 <= s["vs_generation_0"] <= 1.0 for s in result["scores"])
+    assert [t["selfplay_games"] for t in result["training"]] == [8, 8]
+    assert report.exists()

@@ -1,7 +1,7 @@
 """Type stubs of the extension module triad._triad (see triad/__init__.py)."""
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -110,3 +110,36 @@ def selfplay(
     shard_games: int = 1000,
 ) -> List[str]: ...
 def network_inputs(states: Sequence[State]) -> Dict[str, np.ndarray]: ...
+
+Model = Callable[[Dict[str, np.ndarray]], Tuple[Any, Any]]
+
+class SelfPlay:
+    def __init__(
+        self,
+        game: Game,
+        model: Model,
+        out: Union[str, "os.PathLike[str]"],
+        games: int,
+        *,
+        config: Optional[Union[str, "os.PathLike[str]"]] = None,
+        seed: int = 1,
+        first_game_id: int = 0,
+        shard_games: int = 1000,
+        model_id: str = "python",
+        logits: bool = False,
+        actions: bool = False,
+    ) -> None: ...
+    def play(self) -> Dict[str, Any]: ...
+    def report(self) -> Dict[str, Any]: ...
+
+def play_match(
+    game: Game,
+    players: Sequence[str],
+    models: Optional[Dict[str, Model]] = None,
+    games: int = 20,
+    random_plies: int = 4,
+    max_plies: int = 300,
+    seed: int = 1,
+    logits: bool = False,
+    actions: bool = False,
+) -> Dict[str, Any]: ...
