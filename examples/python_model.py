@@ -8,7 +8,7 @@ matched against generation 0 and the alpha-beta engine with
 ``triad.play_match``. The scores go to ``--report`` (JSON), the curve of
 docs/python.md.
 
-    python examples/python_model.py --out /tmp/own-model            # ~10 min
+    python examples/python_model.py --out /tmp/own-model            # ~6 min on 2 cores
     python examples/python_model.py --out /tmp/quick --generations 2 --games 8 --match-games 4
 
 The network answers one logit per column (``actions=True``: Connect Four's
@@ -109,18 +109,45 @@ def train(net, data, epochs: int, seed: int):
             loss.backward()
             opt.step()
     net.eval()
-    return float(loss)
+    return loss.item()
+
+
+def curve_svg(series: dict, title: str) -> str:
+    """A line chart of score (0..1) against generation, one line per
+    series, as a standalone SVG (no plotting library needed)."""
+    w, h, left, top, right, bottom = 560, 320, 50, 30, 150, 40
+    gens = max(len(v) for v in series.values()) - 1 or 1
+    x = lambda g: left + (w - left - right) * g / gens
+    y = lambda s: top + (h - top - bottom) * (1 - s)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{w}" height="{h}" fill="white"/>',
+           f'<text x="{left}" y="18" font-size="14">{title}</text>']
+    for s in (0, 0.25, 0.5, 0.75, 1.0):
+        out.append(f'<line x1="{left}" x2="{w - right}" y1="{y(s):.1f}" y2="{y(s):.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 8}" y="{y(s) + 4:.1f}" '
+                   f'text-anchor="end">{s:g}</text>')
+    for g in range(gens + 1):
+        out.append(f'<text x="{x(g):.1f}" y="{h - bottom + 16}" text-anchor="middle">{g}</text>')
+    out.append(f'<text x="{(left + w - right) / 2}" y="{h - 6}" text-anchor="middle">generation</text>')
+    for (name, values), colour in zip(series.items(), ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")):
+        pts = " ".join(f"{x(g):.1f},{y(v):.1f}" for g, v in enumerate(values))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        k = len([o for o in out if o.startswith("<polyline")])
+        out.append(f'<text x="{w - right + 10}" y="{top + 18 * k}" fill="{colour}">{name}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=pathlib.Path, required=True, help="folder for shards and networks (new)")
-    ap.add_argument("--generations", type=int, default=5, help="self-play and training rounds")
-    ap.add_argument("--games", type=int, default=128, help="self-play games a generation")
-    ap.add_argument("--sims", type=int, default=48, help="MCTS simulations a move")
+    ap.add_argument("--generations", type=int, default=10, help="self-play and training rounds")
+    ap.add_argument("--games", type=int, default=256, help="self-play games a generation")
+    ap.add_argument("--sims", type=int, default=64, help="MCTS simulations a move")
     ap.add_argument("--epochs", type=int, default=4, help="passes over each generation's window")
     ap.add_argument("--window", type=int, default=3, help="generations of games trained on")
-    ap.add_argument("--match-games", type=int, default=40, help="games of each match")
+    ap.add_argument("--match-games", type=int, default=200, help="games of each match")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report", type=pathlib.Path, help="write the scores here (JSON)")
     args = ap.parse_args(argv)
@@ -171,6 +198,10 @@ def main(argv=None):
               "seconds": round(time.time() - started, 1), "training": log, "scores": scores}
     if args.report:
         args.report.write_text(json.dumps(result, indent=2) + "\n")
+        series = {"vs generation 0": [s["vs_generation_0"] for s in scores],
+                  "vs ab:depth=2": [s["vs_ab_depth_2"] for s in scores]}
+        args.report.with_suffix(".svg").write_text(
+            curve_svg(series, f"TinyNet on Connect Four, seed {args.seed}: match score"))
     return result
 
 

@@ -380,11 +380,7 @@ impl Models<'_> {
             };
             nets.push((key, e));
         }
-        let threads_before = tch::get_num_threads();
-        let result =
-            lockstep::run_with(game, players, vec![nets], schedule, openings, opts, on_game);
-        tch::set_num_threads(threads_before);
-        result
+        lockstep::run_with(game, players, vec![nets], schedule, openings, opts, on_game)
     }
 
     /// Keeps `e` as the match's error; the player error names the model.

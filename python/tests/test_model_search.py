@@ -255,4 +255,4 @@ def test_the_own_model_example_runs(tmp_path):
     assert [s["generation"] for s in result["scores"]] == [0, 1, 2]
     assert all(0.0 <= s["vs_generation_0"] <= 1.0 for s in result["scores"])
     assert [t["selfplay_games"] for t in result["training"]] == [8, 8]
-    assert report.exists()
+    assert report.exists() and report.with_suffix(".svg").read_text().startswith("<svg")

@@ -664,7 +664,7 @@ impl mcts::Evaluator<Position> for Flaky {
         wdl: &mut Vec<[f32; 3]>,
     ) -> Result<(), mcts::Declined> {
         self.calls += 1;
-        if self.calls % self.every == 0 {
+        if self.calls.is_multiple_of(self.every) {
             self.declined += 1;
             // What a failed model leaves behind must not be read.
             policy.clear();
