@@ -149,10 +149,13 @@ def main(argv=None):
     ap.add_argument("--window", type=int, default=3, help="generations of games trained on")
     ap.add_argument("--match-games", type=int, default=200, help="games of each match")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="PyTorch's threads (the search's tree threads take the other cores)")
     ap.add_argument("--report", type=pathlib.Path, help="write the scores here (JSON)")
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
     game = triad.load_game("connect4")
     c, h, w = game.observation_tensor_shape()
     args.out.mkdir(parents=True, exist_ok=False)
