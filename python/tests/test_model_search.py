@@ -65,7 +65,7 @@ def triad_binary():
 def test_every_game_plays_to_the_end_through_a_python_model(tmp_path, name):
     """Two whole games of every registered game, their leaves evaluated by
     a NumPy model answering logits, into shards that `triad data verify`
-    passes, with the rows of both games."""
+    passes and `triad train` trains on."""
     game = triad.load_game(name)
     rng = np.random.default_rng(0)
     seen = []
@@ -90,10 +90,15 @@ def test_every_game_plays_to_the_end_through_a_python_model(tmp_path, name):
         assert seen[0]["legal_mask"].shape == (len(seen[0]["legal"]), codes)
     else:
         assert "legal_mask" not in seen[0]
-    run = subprocess.run(
-        [triad_binary(), "data", "verify", str(out), "--json"], capture_output=True, text=True
-    )
+    binary = triad_binary()
+    run = subprocess.run([binary, "data", "verify", str(out), "--json"], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+    # ... and `triad train` trains on them.
+    run = subprocess.run(
+        [binary, "train", "--game", name, "--data", str(out), "--out", str(tmp_path / "train"),
+         "--steps", "1", "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert list((tmp_path / "train" / "checkpoints").glob("step-*.safetensors"))
 
 
 BAD = {
