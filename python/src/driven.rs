@@ -335,20 +335,31 @@ where
         opts: &RunOptions,
         on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
     ) -> Option<Result<Vec<PlayedGame<G>>, PlayerError>> {
-        Some(self.lockstep(game, players, schedule, openings, opts, on_game))
+        let nets = match self.evaluators(game, players) {
+            Ok(n) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(lockstep::run_with(
+            game,
+            players,
+            vec![nets],
+            schedule,
+            openings,
+            opts,
+            on_game,
+        ))
     }
 }
 
 impl Models<'_> {
-    fn lockstep<G: Game>(
+    /// The evaluator of each distinct `net:` player of `players`: its
+    /// Python model, or its checkpoint's network.
+    #[allow(clippy::type_complexity)]
+    fn evaluators<G: Game>(
         &self,
         game: &G,
         players: &[PlayerSpec],
-        schedule: &Schedule,
-        openings: &[G::State],
-        opts: &RunOptions,
-        on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
-    ) -> Result<Vec<PlayedGame<G>>, PlayerError>
+    ) -> Result<Vec<(NetKey, MatchEvaluator<G::State>)>, PlayerError>
     where
         G::State: AlphaBetaState,
     {
@@ -380,7 +391,7 @@ impl Models<'_> {
             };
             nets.push((key, e));
         }
-        lockstep::run_with(game, players, vec![nets], schedule, openings, opts, on_game)
+        Ok(nets)
     }
 
     /// Keeps `e` as the match's error; the player error names the model.
