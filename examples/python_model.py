@@ -8,8 +8,8 @@ matched against generation 0 and the alpha-beta engine with
 ``triad.play_match``. The scores go to ``--report`` (JSON), the curve of
 docs/python.md.
 
-    python examples/python_model.py --out /tmp/own-model            # ~6 min on 2 cores
-    python examples/python_model.py --out /tmp/quick --generations 2 --games 8 --match-games 4
+    python examples/python_model.py --out runs/own-model             # ~3 min on 2 cores
+    python examples/python_model.py --out runs/quick --generations 2 --games 8 --match-games 4
 
 The network answers one logit per column (``actions=True``: Connect Four's
 move codes are its columns) and a value in [-1, 1] (tanh), so
