@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What a self-play job asks, as the Python call gave it.
-pub struct SelfPlayRequest {
+struct SelfPlayRequest {
     pub model: Py<PyAny>,
     pub form: ModelForm,
     pub config: SelfplayConfig,
@@ -32,7 +32,7 @@ pub struct SelfPlayRequest {
 }
 
 /// A self-play job driven by a Python model, of one game.
-pub trait DynSelfPlay: Send {
+trait DynSelfPlay: Send {
     /// Plays until every game is played (the last shard published) or the
     /// model fails (its error raised; the job can be played on).
     fn play(&mut self, py: Python<'_>) -> PyResult<()>;
@@ -41,7 +41,7 @@ pub trait DynSelfPlay: Send {
 }
 
 /// A self-play job's figures.
-pub struct Report {
+struct Report {
     totals: Totals,
     shards: Vec<PathBuf>,
     seconds: f64,
@@ -61,7 +61,7 @@ struct Driven<G: Game> {
 }
 
 /// A self-play job of `game` (module docs).
-pub fn selfplay_of<G: Game>(game: &G, request: SelfPlayRequest) -> PyResult<Box<dyn DynSelfPlay>>
+fn selfplay_of<G: Game>(game: &G, request: SelfPlayRequest) -> PyResult<Box<dyn DynSelfPlay>>
 where
     G::State: AlphaBetaState,
 {
@@ -213,8 +213,10 @@ impl PySelfPlay {
                 model_id: model_id.to_string(),
             },
         };
+        let any = registry_game(game.inner.as_ref())?;
+        let inner = registry::with_game!(any, |g| selfplay_of(&g, request))?;
         Ok(PySelfPlay {
-            inner: Mutex::new(game.inner.selfplay(request)?),
+            inner: Mutex::new(inner),
         })
     }
 
@@ -235,6 +237,13 @@ impl PySelfPlay {
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         report_dict(py, &locked(self).report())
     }
+}
+
+/// The registry's game of `game` (its name and variant), for the calls
+/// that need the game's own type.
+fn registry_game(game: &dyn DynGame) -> PyResult<registry::AnyGame> {
+    registry::build(&registry::GameSpec::recorded(game.name(), &game.variant()))
+        .map_err(value_error)
 }
 
 /// The `[selfplay]` section of the run file at `path`, whose game must be
@@ -282,7 +291,7 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
 }
 
 /// What a match asks, as the Python call gave it.
-pub struct MatchRequest {
+struct MatchRequest {
     pub players: Vec<PlayerSpec>,
     pub models: HashMap<String, Py<PyAny>>,
     pub form: ModelForm,
@@ -294,7 +303,7 @@ pub struct MatchRequest {
 
 /// A match's result: each game's (white, black, result) and the first
 /// player's record.
-pub struct MatchResult {
+struct MatchResult {
     pub games: Vec<(usize, usize, GameResult)>,
     pub table: Table,
 }
@@ -440,11 +449,7 @@ impl<S: game::GameState> mcts::Evaluator<S> for Reporting<S> {
 }
 
 /// Plays the match of `request` in `game` (module docs).
-pub fn play_match_of<G: Game>(
-    game: &G,
-    request: &MatchRequest,
-    py: Python<'_>,
-) -> PyResult<MatchResult>
+fn play_match_of<G: Game>(game: &G, request: &MatchRequest, py: Python<'_>) -> PyResult<MatchResult>
 where
     G::State: AlphaBetaState,
 {
@@ -542,7 +547,8 @@ pub fn play_match<'py>(
         max_plies,
         seed,
     };
-    let result = game.inner.play_match(&request, py)?;
+    let any = registry_game(game.inner.as_ref())?;
+    let result = registry::with_game!(any, |g| play_match_of(&g, &request, py))?;
     let d = PyDict::new(py);
     d.set_item("players", players.clone())?;
     let text = |r: GameResult| match r {

@@ -44,18 +44,6 @@ pub trait DynGame: Send + Sync {
     fn fresh_network(&self, seed: u64) -> Box<dyn DynNet>;
     /// The checkpoint at `path`, which must be of this game and variant.
     fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, Error>;
-    /// A self-play job driven by a Python model (`triad.SelfPlay`).
-    fn selfplay(
-        &self,
-        request: crate::driven::SelfPlayRequest,
-    ) -> pyo3::PyResult<Box<dyn crate::driven::DynSelfPlay>>;
-    /// A match whose `net:` players may be Python models
-    /// (`triad.play_match`).
-    fn play_match(
-        &self,
-        request: &crate::driven::MatchRequest,
-        py: pyo3::Python<'_>,
-    ) -> pyo3::PyResult<crate::driven::MatchResult>;
 }
 
 /// One game in progress (its start, moves and position), as the Python
@@ -291,19 +279,7 @@ where
     fn load_network(&self, path: &std::path::Path) -> Result<Box<dyn DynNet>, Error> {
         load(&self.0, path)
     }
-    fn selfplay(
-        &self,
-        request: crate::driven::SelfPlayRequest,
-    ) -> pyo3::PyResult<Box<dyn crate::driven::DynSelfPlay>> {
-        crate::driven::selfplay_of(&self.0, request)
-    }
-    fn play_match(
-        &self,
-        request: &crate::driven::MatchRequest,
-        py: pyo3::Python<'_>,
-    ) -> pyo3::PyResult<crate::driven::MatchResult> {
-        crate::driven::play_match_of(&self.0, request, py)
-    }
+
     fn encode_with_model(&self, states: &[&dyn DynState], out: &mut [f32]) -> Result<(), Error> {
         let mut inputs = Vec::with_capacity(states.len());
         for s in states {
