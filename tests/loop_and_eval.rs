@@ -42,6 +42,84 @@ fn eval_reports_a_two_player_match_from_the_first_side() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--batching"));
 }
 
+/// A random 1-block network of Connect Four's standard board at `path`.
+fn tiny_connect4_net(path: &Path) {
+    use game::Game;
+    let game = connect4::Connect4::standard();
+    let shape = model::Shape {
+        blocks: 1,
+        channels: 8,
+        ..model::Shape::of(&model::ModelConfig::default(), game.encoding())
+    };
+    model::Network::with_shape(shape, tch::Device::Cpu, 3)
+        .save(
+            path,
+            &model::CheckpointInfo::new(&game::GameTag::of(&game), shape, 0),
+        )
+        .unwrap();
+}
+
+/// `triad eval` reports every player's moves and mean time per move, and
+/// a network's mean simulations per move; a match with a `movetime=`
+/// network player says it is not reproducible and was played game by
+/// game, and each of its network's moves stayed within its time plus a
+/// generous margin (an upper bound, not a speed); `movetime=0` and
+/// `movetime=abc` are refused naming the option.
+#[test]
+fn eval_reports_time_and_simulations_per_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.safetensors");
+    tiny_connect4_net(&path);
+    let net = format!("net:{},sims=8", path.display());
+    let eval = |players: &[&str], json: bool| {
+        let mut args = vec!["eval", "--game", "connect4", "--players"];
+        args.extend_from_slice(players);
+        args.extend(["--games", "2", "--threads", "1", "--max-plies", "12"]);
+        args.extend(["--device", "cpu"]);
+        if json {
+            args.push("--json");
+        }
+        triad(&args)
+    };
+    let v = json(&eval(&[&net, "ab:depth=1"], true));
+    assert_eq!(v["reproducible"], true, "{v}");
+    let clocks = v["clocks"].as_array().expect("clocks");
+    assert_eq!(clocks.len(), 2, "{v}");
+    assert_eq!(clocks[0]["player"], net.as_str());
+    assert_eq!(clocks[1]["player"], "ab:depth=1");
+    for c in clocks {
+        assert!(c["moves"].as_u64().unwrap() > 0, "{v}");
+        assert!(c["ms_per_move"].as_f64().unwrap() >= 0.0, "{v}");
+    }
+    let sims = clocks[0]["simulations_per_move"].as_f64().unwrap();
+    assert!((1.0..=8.0).contains(&sims), "{v}");
+    assert_eq!(clocks[0]["lockstep"], true, "{v}");
+    assert_eq!(clocks[1]["simulations_per_move"], serde_json::Value::Null);
+
+    // Equal time per move, measured: 30 ms each.
+    let timed = format!("net:{},movetime=30", path.display());
+    let v = json(&eval(&[&timed, "ab:movetime=30"], true));
+    assert_eq!(v["reproducible"], false, "{v}");
+    let c = &v["clocks"][0];
+    assert_eq!(c["player"], timed.as_str());
+    assert_eq!(c["lockstep"], false, "{v}");
+    assert!(c["simulations_per_move"].as_f64().unwrap() >= 1.0, "{v}");
+    assert!(c["ms_per_move"].as_f64().unwrap() <= 30.0 + 250.0, "{v}");
+    assert!(v["clocks"][1]["ms_per_move"].as_f64().unwrap() <= 30.0 + 250.0);
+    let out = eval(&[&timed, "ab:movetime=30"], false);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\ntime per move (wall clock):\n"), "{text}");
+    assert!(text.contains("not reproducible move for move"), "{text}");
+    assert!(text.contains("game by game"), "{text}");
+
+    for bad in ["0", "abc"] {
+        let spec = format!("net:{},movetime={bad}", path.display());
+        let out = eval(&[&spec, "random"], false);
+        refused_naming(&out, "movetime", &format!("`{bad}`"));
+    }
+}
+
 #[test]
 fn a_tiny_loop_runs_resumes_and_refuses_another_config() {
     let dir = std::env::temp_dir().join(format!("triad-loop-test-{}", std::process::id()));

@@ -719,6 +719,12 @@ impl<S: AlphaBetaState> NetTurn<S> {
             },
         );
         let started = Instant::now();
+        // A time-limited player (`net:…,movetime=MS`) stops on its clock
+        // too, after one simulation at least, whichever of its time and
+        // the query's `maxTime`/`maxVisits` comes first.
+        if let Some(ms) = net.spec.movetime {
+            search.stop_at(started + Duration::from_millis(ms));
+        }
         NetTurn {
             next_report: turn
                 .report_every
@@ -1140,6 +1146,26 @@ mod tests {
             batches.lock().unwrap().iter().any(|&b| b > 1),
             "leaves of several queries share a batch"
         );
+    }
+
+    /// A `net:…,movetime=MS` player without `sims=` or `maxVisits` stops
+    /// on its clock: one answer, within its time plus a generous margin
+    /// (an upper bound, not a speed), after one simulation at least.
+    #[test]
+    fn a_movetime_player_answers_on_its_clock() {
+        let game = Piratechnics::standard();
+        let spec = match "net:uniform,movetime=40".parse::<PlayerSpec>().unwrap() {
+            PlayerSpec::Net(n) => n,
+            other => panic!("{other:?}"),
+        };
+        let mut engine = Engine::with_evaluator(&game, spec, Box::new(UniformEvaluator), 5);
+        let started = Instant::now();
+        let lines = engine.answer_all("{\"id\":\"t\"}\n").unwrap();
+        let took = started.elapsed();
+        assert!(took <= Duration::from_millis(40 + 250), "{took:?}");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let a: Value = serde_json::from_str(&lines[0]).unwrap();
+        assert!(a["rootInfo"]["visits"].as_u64().unwrap() >= 2, "{a}");
     }
 
     /// The typed call reports during the search with growing visits, ends

@@ -49,9 +49,16 @@ pub enum SpecError {
     },
     /// A network player's option that does not exist.
     #[error(
-        "net player: unknown option `{key}` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)"
+        "net player: unknown option `{key}` (known: sims, movetime, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)"
     )]
     UnknownNetOption { key: String },
+    /// `net:…,algorithm=gumbel,movetime=MS` without `sims=`: Gumbel's
+    /// sequential halving plans its simulations ahead, so it needs a
+    /// budget that the time may cut short.
+    #[error(
+        "net player: movetime={movetime} with algorithm=gumbel needs sims=N as well (sequential halving plans its simulations ahead; the time may stop it sooner)"
+    )]
+    GumbelMovetimeWithoutSims { movetime: u64 },
     /// An alpha-beta engine spec (`ab:...`) that does not read.
     #[error(transparent)]
     Engine(#[from] EngineSpecError),

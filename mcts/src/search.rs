@@ -19,6 +19,7 @@ use crate::config::{Algorithm, SearchConfig};
 use crate::eval::{cache_key, EvalCache, Evaluator, LeafHint, Request};
 use crate::rng::Rng;
 use game::{GameResult, GameState, History};
+use std::time::Instant;
 
 /// A node whose visits are not one more than its children's
 /// ([`Search::check_visits`]).
@@ -154,6 +155,9 @@ pub struct Search<S: GameState> {
     params: SearchParams,
     /// Simulations completed in this search (not counting reused visits).
     sims: u32,
+    /// The wall-clock time at which this search stops once it has run a
+    /// simulation ([`Search::stop_at`]); `None`: the budget alone.
+    deadline: Option<Instant>,
     prepared: bool,
     waiting: bool,
     path: Vec<u32>,
@@ -265,6 +269,7 @@ impl<S: GameState> Search<S> {
                 noise: false,
             },
             sims: 0,
+            deadline: None,
             prepared: false,
             waiting: false,
             path: Vec::new(),
@@ -292,6 +297,7 @@ impl<S: GameState> Search<S> {
 
     /// Starts a search of the game's current position, which must not be
     /// over. Keeps the tree left by [`Search::advance`] if there is one.
+    /// The search has no deadline until [`Search::stop_at`] gives it one.
     pub fn begin(&mut self, game: &History<S>, params: SearchParams) {
         self.root_pos.clone_from(game.position());
         self.history.clear();
@@ -299,6 +305,7 @@ impl<S: GameState> Search<S> {
         self.game_len = self.history.len();
         self.params = params;
         self.sims = 0;
+        self.deadline = None;
         self.prepared = false;
         self.waiting = false;
         if self.nodes.is_empty() {
@@ -311,11 +318,26 @@ impl<S: GameState> Search<S> {
         self.sims
     }
 
+    /// Gives the search under way (after [`Search::begin`]) a deadline:
+    /// once it has run at least one simulation, [`Search::step`] stops at
+    /// the first simulation that ends at or after `deadline`, as it stops
+    /// when the budget is spent (a time-limited player, `net:…,movetime=`).
+    /// The clock is read once a simulation, only by a search with a
+    /// deadline; a leaf already handed out is answered first, so a search
+    /// overruns its deadline by at most one simulation.
+    pub fn stop_at(&mut self, deadline: Instant) {
+        self.deadline = Some(deadline);
+    }
+
     fn done(&self) -> bool {
-        match self.s.algorithm {
+        let spent = match self.s.algorithm {
             Algorithm::Puct => self.nodes[0].visits > self.params.simulations,
             Algorithm::Gumbel => self.sims >= self.params.simulations,
-        }
+        };
+        spent
+            || self
+                .deadline
+                .is_some_and(|d| self.sims > 0 && Instant::now() >= d)
     }
 
     /// Runs simulations until one needs the network (true: read

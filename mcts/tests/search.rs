@@ -818,3 +818,38 @@ fn the_solver_skips_moves_proven_lost_and_proves_a_three_ply_win() {
     );
     assert_eq!(search.choose_move(0.0, &mut rng).0, 2, "column 3 is played");
 }
+
+/// A search given a deadline (`Search::stop_at`, the `movetime=` players)
+/// runs at least one simulation, stops once the deadline has passed even
+/// with an unbounded budget, and the next `begin` drops the deadline.
+/// Times here are upper bounds with a generous margin, never speeds.
+#[test]
+fn a_deadline_stops_the_search_after_one_simulation_at_least() {
+    use std::time::{Duration, Instant};
+    let game = Game::new(Position::start());
+    for algorithm in [Algorithm::Puct, Algorithm::Gumbel] {
+        let mut search = Search::new(&quiet(algorithm), &Position::start(), None);
+        let mut rng = Rng::new(3);
+        // A deadline already past: one simulation, however big the budget.
+        search.begin(&game, params(64));
+        search.stop_at(Instant::now());
+        finish(&mut search, &mut rng);
+        assert_eq!(search.simulations(), 1, "{algorithm:?}");
+        // The next search has no deadline: its whole budget.
+        search.reset();
+        search.begin(&game, params(8));
+        finish(&mut search, &mut rng);
+        assert_eq!(search.simulations(), 8, "{algorithm:?}");
+    }
+    // An unbounded PUCT budget stops at its deadline.
+    let mut search = Search::new(&quiet(Algorithm::Puct), &Position::start(), None);
+    let mut rng = Rng::new(4);
+    let start = Instant::now();
+    search.begin(&game, params(u32::MAX));
+    search.stop_at(start + Duration::from_millis(50));
+    finish(&mut search, &mut rng);
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(50), "{took:?}");
+    assert!(took < Duration::from_millis(50 + 250), "{took:?}");
+    assert!(search.simulations() >= 1);
+}

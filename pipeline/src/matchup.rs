@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use eval::arena::openings::{random_openings, read_openings};
 use eval::arena::players::PlayerSpec;
 use eval::arena::record::game_record;
-use eval::arena::{self, RunOptions, Schedule, Table};
+use eval::arena::{self, MoveClock, RunOptions, Schedule, Table};
 use eval::elo::{Sprt, SprtDecision, Wdl};
 use game::{AlphaBetaState, Game};
 
@@ -57,6 +57,9 @@ pub enum Progress {
 pub struct Played {
     /// The records of every pair.
     pub table: Table,
+    /// Each player's moves over the games reported (in the players'
+    /// order): their count, wall time and simulations.
+    pub clocks: Vec<MoveClock>,
     /// The SPRT's verdict (`Continue` when none ran or it is undecided).
     pub decision: SprtDecision,
     /// With `out`: how many games were saved, and the shard's path.
@@ -101,6 +104,7 @@ where
         games: schedule.games.len(),
     });
     let mut table = Table::new(players.len());
+    let mut clocks = vec![MoveClock::default(); players.len()];
     let mut decision = SprtDecision::Continue;
     let games = arena::run(
         game,
@@ -111,6 +115,8 @@ where
         nets.as_deref(),
         |g| {
             table.add(g);
+            clocks[g.pairing.white].add(&g.clocks[0]);
+            clocks[g.pairing.black].add(&g.clocks[1]);
             let r = table.wdl[0][1];
             progress(Progress::Game(r));
             if let Some(t) = &opts.sprt {
@@ -129,6 +135,7 @@ where
     };
     Ok(Played {
         table,
+        clocks,
         decision,
         saved,
     })

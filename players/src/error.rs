@@ -20,6 +20,11 @@ pub enum Error {
     /// A seat asked for a network the driver did not load.
     #[error("network `{path}` was not loaded")]
     NotLoaded { path: String },
+    /// A time-limited network player (`net:…,movetime=`) asked of a match
+    /// in lockstep, where a game's wall time is shared with every game in
+    /// flight: such a match is played game by game.
+    #[error("network player `{spec}` has movetime=: a time-limited player plays game by game, not in lockstep")]
+    TimedInLockstep { spec: String },
     /// A network's evaluator could not answer a batch (a model outside
     /// Rust that failed; it keeps the error that says why): the match
     /// stops.

@@ -19,17 +19,28 @@
 //! thread count. (A thread count deals the games differently, and a row's
 //! numbers can differ in the last bit between batches of other widths, so
 //! another count may play other games.)
+//!
+//! Each move's time is counted where it is spent ([`PlayedGame::clocks`]):
+//! a plain player's `choose`, and for a network seat its own search code
+//! plus an equal share of each batch its leaf went through, so the time
+//! of a network move is the work done for it, not the wall time the game
+//! shared with the others. A time-limited network player (`movetime=`)
+//! is refused here ([`Error::TimedInLockstep`]): its match is played game
+//! by game.
 
 use crate::error::Error;
 use crate::spec::{player_search, search_config, symmetry_use};
 use eval::arena::players::{build_player, NetSpec, Player, PlayerSpec};
-use eval::arena::{black_seed, collect, game_seed, Pairing, PlayedGame, RunOptions, Schedule};
+use eval::arena::{
+    black_seed, collect, game_seed, MoveClock, Pairing, PlayedGame, RunOptions, Schedule,
+};
 use eval::PlayerError;
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
 use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized};
 use model::Network;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Games played at once: enough for full batches on a CPU (self-play sends
 /// 128), few enough that a match stopped early (SPRT) wastes little.
@@ -53,6 +64,9 @@ struct NetSeat<S: GameState> {
     waiting: bool,
     answer: Option<[f32; 3]>,
     answer_policy: Vec<f32>,
+    /// Time spent on the move under way: its search's own steps and its
+    /// share of each batch.
+    spent: Duration,
 }
 
 enum Seat<G: Game> {
@@ -67,6 +81,8 @@ struct Slot<G: Game> {
     seats: [Seat<G>; 2],
     names: [String; 2],
     end: Option<Result<Outcome, PlayerError>>,
+    /// White's and Black's moves so far.
+    clocks: [MoveClock; 2],
 }
 
 impl<G: Game> Slot<G> {
@@ -85,6 +101,15 @@ impl<G: Game> Slot<G> {
 /// answers a batch of requests. The key's symmetry use is applied around
 /// it.
 pub type MatchEvaluator<S> = Box<dyn Evaluator<S> + Send>;
+
+/// The first network player of `players` that stops on the clock
+/// (`movetime=`), if any: a match with one is played game by game, not
+/// here.
+pub fn timed_network(players: &[PlayerSpec]) -> Option<&PlayerSpec> {
+    players
+        .iter()
+        .find(|p| matches!(p, PlayerSpec::Net(n) if n.is_time_limited()))
+}
 
 /// Plays `schedule` as [`eval::arena::run`] does, in lockstep (module
 /// docs). `networks` holds, for each of `opts.threads` drivers, the
@@ -123,7 +148,8 @@ where
 /// [`run`] with the evaluators given: for each driver, the evaluator of
 /// each distinct [`NetKey`] of `players`' `net:` specs. An evaluator that
 /// declines a batch ends the match with [`Error::Declined`] naming its
-/// key's path.
+/// key's path; a time-limited network player is refused before any game
+/// ([`Error::TimedInLockstep`]).
 pub fn run_with<G: Game>(
     game: &G,
     players: &[PlayerSpec],
@@ -136,6 +162,12 @@ pub fn run_with<G: Game>(
 where
     G::State: AlphaBetaState,
 {
+    if let Some(timed) = timed_network(players) {
+        return Err(Error::TimedInLockstep {
+            spec: timed.to_string(),
+        }
+        .into());
+    }
     let drivers = networks.len().max(1);
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a driver hands over each game as it ends.
@@ -254,6 +286,7 @@ where
                     game: s.game,
                     outcome: end?,
                     seed: s.seed,
+                    clocks: s.clocks,
                 };
                 if !send(g) {
                     return Ok(());
@@ -280,6 +313,7 @@ where
         if waiting.is_empty() {
             return Ok(());
         }
+        let started = Instant::now();
         {
             let slots = &self.slots;
             let batch: Vec<Request<'_, G::State>> = waiting
@@ -300,6 +334,8 @@ where
                     source,
                 })?;
         }
+        // Each leaf's seat is charged an equal share of the batch.
+        let share = started.elapsed() / waiting.len() as u32;
         let mut offset = 0;
         for (b, &i) in waiting.iter().enumerate() {
             let n = self.slots[i]
@@ -313,6 +349,7 @@ where
             offset += len;
             n.answer = Some(self.wdl[b]);
             n.waiting = false;
+            n.spent += share;
         }
         Ok(())
     }
@@ -351,6 +388,7 @@ where
         seats: [seat(white, seed)?, seat(black, black_seed(seed))?],
         names: [white.to_string(), black.to_string()],
         end: None,
+        clocks: [MoveClock::default(); 2],
     })
 }
 
@@ -377,6 +415,7 @@ fn net_seat<S: AlphaBetaState>(
         waiting: false,
         answer: None,
         answer_policy: Vec::new(),
+        spent: Duration::ZERO,
     })
 }
 
@@ -396,8 +435,13 @@ fn advance<G: Game>(slot: &mut Slot<G>, max_plies: usize) {
             return;
         }
         let side = slot.game.position().side().index();
+        let started = Instant::now();
         let m = match &mut slot.seats[side] {
-            Seat::Plain(p) => p.choose(&slot.game),
+            Seat::Plain(p) => {
+                let m = p.choose(&slot.game);
+                slot.clocks[side].record(started.elapsed(), p.last_simulations());
+                m
+            }
             Seat::Net(n) => {
                 if let Some(wdl) = n.answer.take() {
                     n.search.provide(&n.answer_policy, wdl);
@@ -413,12 +457,18 @@ fn advance<G: Game>(slot: &mut Slot<G>, max_plies: usize) {
                     n.search.begin(&slot.game, params);
                     n.thinking = true;
                 }
-                if n.search.step(None, &mut n.rng) {
+                let waits = n.search.step(None, &mut n.rng);
+                n.spent += started.elapsed();
+                if waits {
                     n.waiting = true;
                     return;
                 }
                 n.thinking = false;
-                n.search.choose_move(0.0, &mut n.rng)
+                let m = n.search.choose_move(0.0, &mut n.rng);
+                let clock = &mut slot.clocks[side];
+                clock.record(std::mem::take(&mut n.spent), Some(n.search.simulations()));
+                clock.lockstep = true;
+                m
             }
         };
         if let Err(e) = slot.game.try_play(m) {

@@ -14,6 +14,7 @@ use selfplay::EvalServer;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Builds `net:` players whose networks run on `device`.
 ///
@@ -158,6 +159,7 @@ where
             evaluator: self.evaluator(&GameTag::of(game), spec, symmetries)?,
             search: player_search(&config, &game.start()),
             sims: spec.sims,
+            movetime: spec.movetime.map(Duration::from_millis),
             rng: Rng::new(seed),
         }))
     }
@@ -165,7 +167,10 @@ where
     /// Without a shared server (the CPU), matches are played in lockstep
     /// ([`crate::lockstep`]): each checkpoint loaded once per driver thread, its
     /// leaves batched across that thread's games in flight; with
-    /// [`Batching::Game`], game by game (`None`).
+    /// [`Batching::Game`], game by game (`None`). A match with a
+    /// time-limited network player (`movetime=`) is played game by game
+    /// too: in lockstep a game's wall time is shared with every game in
+    /// flight, so a move's time would not be its own search's.
     fn run_match(
         &self,
         game: &G,
@@ -175,7 +180,10 @@ where
         opts: &RunOptions,
         on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
     ) -> Option<Result<Vec<PlayedGame<G>>, PlayerError>> {
-        if self.shared || self.batching == Batching::Game {
+        if self.shared
+            || self.batching == Batching::Game
+            || lockstep::timed_network(players).is_some()
+        {
             return None;
         }
         let tag = GameTag::of(game);
@@ -210,16 +218,21 @@ where
     }
 }
 
-/// A network choosing moves by search.
+/// A network choosing moves by search, its leaves evaluated one at a time.
 pub struct NetPlayer<S: GameState> {
     evaluator: Box<dyn Evaluator<S> + Send>,
     search: Search<S>,
     sims: u32,
+    /// Wall time per move (`movetime=`): the search stops once it is
+    /// spent, counted from the call to `choose`, after one simulation at
+    /// least ([`Search::stop_at`]).
+    movetime: Option<Duration>,
     rng: Rng,
 }
 
 impl<G: Game> Player<G> for NetPlayer<G::State> {
     fn choose(&mut self, game: &History<G::State>) -> G::Move {
+        let started = Instant::now();
         let params = SearchParams {
             simulations: self.sims,
             noise: false,
@@ -227,9 +240,26 @@ impl<G: Game> Player<G> for NetPlayer<G::State> {
         // The subtree of the moves played since this player's last search
         // with `reuse=true`, else a fresh tree.
         self.search.follow(game);
-        self.search
-            .run(game, params, self.evaluator.as_mut(), &mut self.rng);
+        match self.movetime {
+            None => self
+                .search
+                .run(game, params, self.evaluator.as_mut(), &mut self.rng),
+            Some(budget) => {
+                self.search.begin(game, params);
+                self.search.stop_at(started + budget);
+                let (mut policy, mut wdl) = (Vec::new(), Vec::new());
+                while self.search.step(None, &mut self.rng) {
+                    self.evaluator
+                        .evaluate(&[self.search.request()], &mut policy, &mut wdl);
+                    self.search.provide(&policy, wdl[0]);
+                }
+            }
+        }
         self.search.choose_move(0.0, &mut self.rng)
+    }
+
+    fn last_simulations(&self) -> Option<u32> {
+        Some(self.search.simulations())
     }
 }
 
@@ -297,8 +327,111 @@ mod tests {
             .unwrap();
             assert_eq!(games.len(), 8, "shared = {shared}");
             assert!(games.iter().all(|g| g.game.ply() > 0));
+            // Every move is on a clock; the network's count simulations,
+            // 8 a move at most, and say whether they were in lockstep.
+            for g in &games {
+                let [w, b] = g.clocks;
+                assert_eq!((w.moves + b.moves) as usize, g.game.ply());
+                let net = if g.pairing.white == 0 { w } else { b };
+                let sims = net.simulations.expect("a network counts simulations");
+                assert!(sims >= net.moves && sims <= 8 * net.moves, "{net:?}");
+                assert_eq!(net.lockstep, lockstep.is_some());
+                let other = if g.pairing.white == 0 { b } else { w };
+                assert_eq!((other.simulations, other.lockstep), (None, false));
+            }
             assert_eq!(nets.servers.lock().unwrap().len(), shared as usize);
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A random 1-block network of PiRaTeKnIcS at `path`.
+    fn tiny_net(path: &std::path::Path) {
+        let game = Piratechnics::standard();
+        let shape = Shape {
+            blocks: 1,
+            channels: 8,
+            ..Shape::of(&model::ModelConfig::default(), game.encoding())
+        };
+        Network::with_shape(shape, tch::Device::Cpu, 3)
+            .save(path, &CheckpointInfo::new(&GameTag::of(&game), shape, 0))
+            .unwrap();
+    }
+
+    /// A `movetime=` player stops each move within its time plus a
+    /// generous margin (an upper bound, not a speed), after one simulation
+    /// at least; `sims=` caps it well before its time; its matches are not
+    /// played in lockstep, and the lockstep driver refuses it by name.
+    #[test]
+    fn a_movetime_player_stops_on_its_clock() {
+        use std::time::{Duration, Instant};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tiny.safetensors");
+        tiny_net(&path);
+        let game = Piratechnics::standard();
+        let nets = NetPlayers::<Position>::new(tch::Device::Cpu, false);
+        let spec = |text: &str| match text.parse::<PlayerSpec>().unwrap() {
+            PlayerSpec::Net(n) => n,
+            other => panic!("{other:?}"),
+        };
+        let timed = spec(&format!("net:{},movetime=40", path.display()));
+        let capped = spec(&format!("net:{},movetime=60000,sims=5", path.display()));
+        let mut player = nets.build(&game, &timed, 1).unwrap();
+        let mut quick = nets.build(&game, &capped, 1).unwrap();
+        let margin = Duration::from_millis(250);
+        for opening in random_openings(&game, 3, 4, 7) {
+            let history = History::new(opening);
+            let started = Instant::now();
+            player.choose(&history);
+            let took = started.elapsed();
+            assert!(took <= Duration::from_millis(40) + margin, "{took:?}");
+            assert!(player.last_simulations().unwrap() >= 1);
+            let started = Instant::now();
+            quick.choose(&history);
+            // Stopped by its 5 simulations, long before its minute.
+            assert!(started.elapsed() < Duration::from_secs(60));
+            assert_eq!(quick.last_simulations(), Some(5));
+        }
+        // A match with it is left to the arena's game-by-game runner, and
+        // the lockstep driver refuses it.
+        let players = vec![PlayerSpec::Net(timed), PlayerSpec::Random];
+        let openings = random_openings(&game, 1, 2, 9);
+        let schedule = Schedule::gauntlet(2, 1, openings.len());
+        let opts = RunOptions {
+            threads: 1,
+            max_plies: 4,
+            seed: 5,
+        };
+        assert!(nets
+            .run_match(&game, &players, &schedule, &openings, &opts, &mut |_| true)
+            .is_none());
+        let games = arena::run(
+            &game,
+            &players,
+            &schedule,
+            &openings,
+            &opts,
+            Some(&nets),
+            |_| true,
+        )
+        .unwrap();
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            let net = g.clocks[if g.pairing.white == 0 { 0 } else { 1 }];
+            assert!(net.moves >= 1 && !net.lockstep, "{net:?}");
+            assert!(net.simulations.unwrap() >= net.moves);
+            assert!(net.ms_per_move().unwrap() <= 40.0 + 250.0, "{net:?}");
+        }
+        let refused = crate::lockstep::run_with::<Piratechnics>(
+            &game,
+            &players,
+            vec![Vec::new()],
+            &schedule,
+            &openings,
+            &opts,
+            &mut |_| true,
+        )
+        .map(|_| ())
+        .unwrap_err();
+        assert!(refused.to_string().contains("movetime="), "{refused}");
     }
 }

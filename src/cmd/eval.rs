@@ -1,5 +1,6 @@
 //! `triad eval`: matches between players (networks with search, alpha-beta
-//! levels, random), with Elo, confidence intervals, SPRT and a ratings table.
+//! levels, random), with Elo, confidence intervals, SPRT, a ratings table
+//! and each player's time and simulations per move.
 
 pub use ::cli::flags::eval::*;
 
@@ -70,6 +71,7 @@ where
         players: &players,
         table: &played.table,
         round_robin: args.round_robin,
+        clocks: &played.clocks,
     };
     if args.json {
         print_json(&report.json(sprt.map(|_| played.decision)));

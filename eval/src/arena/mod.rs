@@ -10,9 +10,12 @@
 //! Everything here is generic over the game `G` (`game::Game`); the
 //! alpha-beta player needs the game's baseline (`game::AlphaBetaState`).
 
+pub mod clock;
 pub mod openings;
 pub mod players;
 pub mod record;
+
+pub use clock::MoveClock;
 
 use crate::elo::{fit_ratings, Wdl};
 use crate::{EvalError, PlayerError};
@@ -20,6 +23,7 @@ use game::{AlphaBetaState, Color, Game, GameResult, GameState, History, Outcome,
 use players::{build_player, NetFactory, PlayerSpec};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Instant;
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +115,8 @@ pub struct PlayedGame<G: Game> {
     pub game: History<G::State>,
     pub outcome: Outcome,
     pub seed: u64,
+    /// White's and Black's moves: their count, wall time and simulations.
+    pub clocks: [MoveClock; 2],
 }
 
 /// How games are played.
@@ -160,10 +166,39 @@ pub fn play_game<G: Game>(
 where
     G::State: AlphaBetaState,
 {
+    play_game_timed(g, white, black, opening, max_plies, seed, nets).map(|t| (t.game, t.outcome))
+}
+
+/// A game played by [`play_game_timed`], with its players' clocks.
+#[derive(Clone, Debug)]
+pub struct TimedGame<G: Game> {
+    pub game: History<G::State>,
+    pub outcome: Outcome,
+    /// White's and Black's moves: their count, wall time and simulations.
+    pub clocks: [MoveClock; 2],
+}
+
+/// [`play_game`], with White's and Black's [`MoveClock`]s: each move's
+/// wall time, from the call that asks the player for it to its answer,
+/// and the simulations of a player that counts them
+/// ([`players::Player::last_simulations`]).
+pub fn play_game_timed<G: Game>(
+    g: &G,
+    white: &PlayerSpec,
+    black: &PlayerSpec,
+    opening: &G::State,
+    max_plies: usize,
+    seed: u64,
+    nets: Option<&dyn NetFactory<G>>,
+) -> Result<TimedGame<G>, PlayerError>
+where
+    G::State: AlphaBetaState,
+{
     let mut players = [
         build_player(g, white, seed, nets)?,
         build_player(g, black, black_seed(seed), nets)?,
     ];
+    let mut clocks = [MoveClock::default(); 2];
     let mut game = History::new(opening.clone());
     let outcome = loop {
         if let Some(o) = game.outcome() {
@@ -175,15 +210,21 @@ where
                 termination: Termination::MaxLength,
             };
         }
-        let side = game.position().side();
-        let m = players[side.index()].choose(&game);
+        let side = game.position().side().index();
+        let started = Instant::now();
+        let m = players[side].choose(&game);
+        clocks[side].record(started.elapsed(), players[side].last_simulations());
         game.try_play(m)
             .map_err(|source| PlayerError::IllegalMove {
-                player: [white, black][side.index()].to_string(),
+                player: [white, black][side].to_string(),
                 source,
             })?;
     };
-    Ok((game, outcome))
+    Ok(TimedGame {
+        game,
+        outcome,
+        clocks,
+    })
 }
 
 /// Plays the schedule on `opts.threads` threads, games of `game` from
@@ -238,7 +279,7 @@ where
                     break;
                 };
                 let seed = game_seed(opts, p.index);
-                let r = play_game(
+                let r = play_game_timed(
                     game,
                     &players[p.white],
                     &players[p.black],
@@ -247,11 +288,12 @@ where
                     seed,
                     nets,
                 )
-                .map(|(history, outcome)| PlayedGame {
+                .map(|t| PlayedGame {
                     pairing: p,
-                    game: history,
-                    outcome,
+                    game: t.game,
+                    outcome: t.outcome,
                     seed,
+                    clocks: t.clocks,
                 });
                 if tx.send(r).is_err() {
                     break;
@@ -465,7 +507,7 @@ mod tests {
             ("net:x,lcb=inf", "net player: lcb=`inf` is not a number of standard errors of 0 or more (KataGo uses 5)"),
             (
                 "net:x,depth=3",
-                "net player: unknown option `depth` (known: sims, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)",
+                "net player: unknown option `depth` (known: sims, movetime, algorithm, cpuct, mate_check, solver, leaf_eval, reuse, symmetry, lcb)",
             ),
             // The spec's shape is checked before its options.
             ("net:x,leaf_eval=2,sims=0", "player `net:x,leaf_eval=2,sims=0`: sims=`0` is not a positive number"),
@@ -474,6 +516,75 @@ mod tests {
             assert!(matches!(e, crate::EvalError::Spec(_)), "{bad}: {e:?}");
             assert_eq!(e.to_string(), message, "{bad}");
         }
+    }
+
+    /// `net:…,movetime=MS` reads as `ab:movetime=` does (whole
+    /// milliseconds, 1 to a day); without `sims=` the simulations are
+    /// unbounded and the spec prints without them; a bad value is refused
+    /// naming the option; Gumbel needs `sims=` beside it.
+    #[test]
+    fn movetime_net_specs_read_print_and_refuse_bad_values() {
+        use players::UNBOUNDED_SIMS;
+        let net = |text: &str| match text.parse::<PlayerSpec>() {
+            Ok(PlayerSpec::Net(n)) => n,
+            other => panic!("{text}: {other:?}"),
+        };
+        let timed = net("net:x,movetime=200");
+        assert_eq!((timed.movetime, timed.sims), (Some(200), UNBOUNDED_SIMS));
+        assert!(timed.is_time_limited());
+        assert_eq!(PlayerSpec::Net(timed).to_string(), "net:x,movetime=200");
+        let capped = net("net:x,movetime=200,sims=500,algorithm=gumbel");
+        assert_eq!((capped.movetime, capped.sims), (Some(200), 500));
+        assert_eq!(
+            PlayerSpec::Net(capped).to_string(),
+            "net:x,sims=500,movetime=200,algorithm=gumbel"
+        );
+        assert!(!net("net:x,sims=8").is_time_limited());
+        for (text, limited) in [
+            ("ab:movetime=100", true),
+            ("ab:depth=2", false),
+            ("net:x,movetime=5", true),
+            ("net:x", false),
+            ("random", false),
+        ] {
+            let spec = text.parse::<PlayerSpec>().unwrap();
+            assert_eq!(spec.is_time_limited(), limited, "{text}");
+            // A spec reads back from its text.
+            assert_eq!(spec.to_string().parse::<PlayerSpec>().unwrap(), spec);
+        }
+        for bad in ["0", "abc", "-5", "1.5", "86400001", ""] {
+            let text = format!("net:x,movetime={bad}");
+            let e = text.parse::<PlayerSpec>().unwrap_err();
+            assert!(
+                matches!(
+                    &e,
+                    crate::EvalError::Spec(crate::SpecError::NetOption {
+                        key: "movetime",
+                        ..
+                    })
+                ),
+                "{text}: {e:?}"
+            );
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "net player: movetime=`{bad}` is not a whole number of milliseconds in 1..=86400000"
+                )
+            );
+        }
+        let e = "net:x,algorithm=gumbel,movetime=50"
+            .parse::<PlayerSpec>()
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                crate::EvalError::Spec(crate::SpecError::GumbelMovetimeWithoutSims {
+                    movetime: 50
+                })
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("sims="), "{e}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`PlayerSpec`], so games can run on several threads. Players are generic
 //! over the game `G`.
 
-use crate::search::{EngineSpec, Searcher};
+use crate::search::{EngineSpec, Searcher, MAX_MOVETIME_MS};
 use crate::uct::{MctsSpec, Uct};
 use crate::PlayerError;
 use game::{AlphaBetaState, Game, GameState, History, PerfectPlayer, SplitMix};
@@ -16,6 +16,12 @@ use std::str::FromStr;
 pub trait Player<G: Game>: Send {
     /// Picks a legal move for the side to move of `game`, which is not over.
     fn choose(&mut self, game: &History<G::State>) -> G::Move;
+
+    /// The simulations the search of its last move ran, for a player that
+    /// counts them (a network player); `None` (the default) for the others.
+    fn last_simulations(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// A player described by text: `random`, `ab:depth=3`, `mcts:sims=1000`,
@@ -33,6 +39,10 @@ pub enum PlayerSpec {
     Net(NetSpec),
 }
 
+/// The simulation budget of a `net:…,movetime=` player without `sims=`:
+/// no bound but its time.
+pub const UNBOUNDED_SIMS: u32 = u32::MAX;
+
 /// How a `net:` player uses the game's symmetries (`symmetry=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SymmetrySpec {
@@ -49,7 +59,7 @@ pub enum SymmetrySpec {
     Random(u64),
 }
 
-/// `net:PATH[,sims=N][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average|random[:SALT]][,lcb=F]`:
+/// `net:PATH[,sims=N][,movetime=MS][,algorithm=puct|gumbel][,cpuct=F][,mate_check=B][,solver=B][,leaf_eval=W][,reuse=B][,symmetry=none|average|random[:SALT]][,lcb=F]`:
 /// a network checkpoint and how the network player searches with it
 /// (docs/loop.md), read and checked once, when the spec's text is parsed.
 /// The builder of the player ([`NetFactory`]) maps these onto the search's
@@ -57,8 +67,15 @@ pub enum SymmetrySpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetSpec {
     pub path: String,
-    /// Simulations per move (`sims=N`, default 64).
+    /// Simulations per move (`sims=N`, default 64). With `movetime=` it is
+    /// an upper bound, and [`UNBOUNDED_SIMS`] when `sims=` is not given.
     pub sims: u32,
+    /// Wall time per move in milliseconds (`movetime=MS`, 1 to
+    /// 86,400,000, as `ab:movetime=`): the search runs until MS
+    /// milliseconds are spent on the move, at least one simulation, and
+    /// stops sooner only when `sims` are spent. `None`, the default: the
+    /// simulations alone, and a match reproducible from its seed.
+    pub movetime: Option<u64>,
     /// Gumbel AlphaZero at the root (`algorithm=gumbel`); PUCT otherwise
     /// (`algorithm=puct`, the default).
     pub gumbel: bool,
@@ -101,6 +118,7 @@ impl NetSpec {
         NetSpec {
             path: path.into(),
             sims,
+            movetime: None,
             gumbel: false,
             cpuct: None,
             mate_check: true,
@@ -127,6 +145,12 @@ impl NetSpec {
         self
     }
 
+    /// Whether the player searches to a wall-clock time per move
+    /// (`movetime=`), which makes its games not reproducible move for move.
+    pub fn is_time_limited(&self) -> bool {
+        self.movetime.is_some()
+    }
+
     /// Reads one option `k=v` (not `sims`) into its field; an unknown key
     /// or a bad value is an error naming it.
     fn set(&mut self, k: &str, v: &str) -> Result<(), crate::EvalError> {
@@ -143,6 +167,16 @@ impl NetSpec {
             _ => Err(bad(key, "true or false")),
         };
         match k {
+            "movetime" => {
+                self.movetime = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|ms: &u64| (1..=MAX_MOVETIME_MS).contains(ms))
+                        .ok_or_else(|| {
+                            bad("movetime", "a whole number of milliseconds in 1..=86400000")
+                        })?,
+                )
+            }
             "algorithm" => {
                 self.gumbel = match v {
                     "puct" => false,
@@ -212,6 +246,10 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts(s) => write!(f, "{s}"),
             PlayerSpec::Solver(None) => f.write_str("solver"),
             PlayerSpec::Solver(Some(d)) => write!(f, "solver:depth={d}"),
+            // A time-limited player without `sims=` has none to print.
+            PlayerSpec::Net(n) if n.movetime.is_some() && n.sims == UNBOUNDED_SIMS => {
+                write!(f, "net:{}{}", n.path, n.written)
+            }
             PlayerSpec::Net(n) => write!(f, "net:{},sims={}{}", n.path, n.sims, n.written),
         }
     }
@@ -267,18 +305,20 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, crate::EvalError> {
             return Err(bad("net: needs a checkpoint path".to_string()));
         }
         let mut spec = NetSpec::new(path, 64);
+        let mut sims = None;
         let mut options = Vec::new();
         for p in parts {
             let (k, v) = p
                 .split_once('=')
                 .ok_or_else(|| bad(format!("`{p}` is not key=value")))?;
             if k.trim() == "sims" {
-                spec.sims = v
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&n: &u32| n >= 1)
-                    .ok_or_else(|| bad(format!("sims=`{v}` is not a positive number")))?;
+                sims = Some(
+                    v.trim()
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u32| n >= 1)
+                        .ok_or_else(|| bad(format!("sims=`{v}` is not a positive number")))?,
+                );
             } else {
                 options.push((k.trim(), v.trim()));
             }
@@ -287,6 +327,15 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, crate::EvalError> {
         for (k, v) in options {
             spec.set(k, v)?;
         }
+        spec.sims = match (sims, spec.movetime) {
+            (Some(n), _) => n,
+            (None, None) => spec.sims,
+            // Gumbel's sequential halving plans its simulations ahead.
+            (None, Some(movetime)) if spec.gumbel => {
+                return Err(crate::SpecError::GumbelMovetimeWithoutSims { movetime }.into())
+            }
+            (None, Some(_)) => UNBOUNDED_SIMS,
+        };
         return Ok(PlayerSpec::Net(spec));
     }
     Err(bad(
@@ -296,6 +345,17 @@ fn parse_spec(s: &str) -> Result<PlayerSpec, crate::EvalError> {
 }
 
 impl PlayerSpec {
+    /// Whether the player stops its search on a wall-clock time per move
+    /// (`ab:movetime=`, `net:…,movetime=`): its games are not
+    /// reproducible move for move, though their openings follow the seed.
+    pub fn is_time_limited(&self) -> bool {
+        match self {
+            PlayerSpec::AlphaBeta(s) => s.limits.movetime.is_some(),
+            PlayerSpec::Net(n) => n.is_time_limited(),
+            _ => false,
+        }
+    }
+
     /// Whether `word` (one comma-separated item of a player list) begins
     /// a new player rather than continuing the previous one's settings
     /// (`ab:depth=3,random=20` is one player, `ab:depth=3,random` two).

@@ -67,6 +67,9 @@ pub struct EngineSpec {
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Deepest iteration the engine will search.
 pub const MAX_DEPTH: u32 = 64;
+/// The longest `movetime=` in milliseconds (a day), for `ab:` and `net:`
+/// players alike.
+pub const MAX_MOVETIME_MS: u64 = 86_400_000;
 
 impl EngineSpec {
     pub fn new(limits: Limits) -> EngineSpec {
@@ -161,7 +164,7 @@ impl FromStr for EngineSpec {
             match key {
                 "depth" => spec.limits.depth = Some(num(1, MAX_DEPTH as u64)? as u32),
                 "nodes" => spec.limits.nodes = Some(num(1, u64::MAX)?),
-                "movetime" => spec.limits.movetime = Some(num(1, 86_400_000)?),
+                "movetime" => spec.limits.movetime = Some(num(1, MAX_MOVETIME_MS)?),
                 "random" => spec.random = num(0, 1000)? as u32,
                 "seed" => spec.seed = num(0, u64::MAX)?,
                 "hash" => spec.hash_mb = num(1, 4096)? as usize,

@@ -25,6 +25,7 @@ pub mod tt;
 
 pub use limits::{
     EngineSpec, EngineSpecError, EngineSpecProblem, Limits, DEFAULT_HASH_MB, MAX_DEPTH,
+    MAX_MOVETIME_MS,
 };
 
 use game::{AlphaBetaState, CaptureRules, Color, GameResult, GameState, History, Outcome};
