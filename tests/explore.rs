@@ -268,6 +268,194 @@ fn a_corrupt_shard_is_skipped_with_a_warning_and_bad_flags_are_refused() {
     assert!(indexed["rows"].as_u64().unwrap() >= 6000);
 }
 
+/// A GET with extra headers: the status, the JSON body (or null) and the
+/// `Set-Cookie` header.
+fn get_with(url: &str, headers: &[(&str, &str)]) -> (u16, Value, Option<String>) {
+    let mut req = ureq::get(url);
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let read = |r: ureq::Response| {
+        let cookie = r.header("set-cookie").map(str::to_string);
+        let text = r.into_string().unwrap_or_default();
+        (serde_json::from_str(&text).unwrap_or(Value::Null), cookie)
+    };
+    match req.call() {
+        Ok(r) => {
+            let code = r.status();
+            let (v, c) = read(r);
+            (code, v, c)
+        }
+        Err(ureq::Error::Status(code, r)) => {
+            let (v, c) = read(r);
+            (code, v, c)
+        }
+        Err(e) => panic!("GET {url}: {e}"),
+    }
+}
+
+/// Serving a team: with a token every route asks for it (401 and a JSON
+/// error without it or with a wrong one; served with it in the URL, which
+/// sets the page's cookie, in the cookie, or as a bearer header); `net:`
+/// takes the names of the --models checkpoints, never a path; searches
+/// past the bound are answered 429, and a search gives its slot back when
+/// it ends.
+#[test]
+fn a_shared_explorer_asks_for_its_token_names_its_networks_and_bounds_searches() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::write(models.join("alpha.safetensors"), b"not a checkpoint").unwrap();
+    let token = "team-secret-1";
+    let server = Server::start(&[
+        "--game",
+        "connect4",
+        "--token",
+        token,
+        "--models",
+        models.to_str().unwrap(),
+        "--max-searches-per-client",
+        "1",
+    ]);
+    let base = &server.base;
+    for path in [
+        "/",
+        "/api/info",
+        "/api/info?token=team-secret-2",
+        "/favicon.ico",
+    ] {
+        let (status, v, _) = get_with(&format!("{base}{path}"), &[]);
+        assert_eq!(status, 401, "{path}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("token"),
+            "{path}: {v}"
+        );
+    }
+    let (status, _, _) = get_with(
+        &format!("{base}/api/info"),
+        &[("Authorization", "Bearer team-secret-2")],
+    );
+    assert_eq!(status, 401);
+    let (status, v, _) = get_with(
+        &format!("{base}/api/info"),
+        &[("Authorization", "Bearer team-secret-1")],
+    );
+    assert_eq!((status, v["game"].as_str()), (200, Some("connect4")));
+    let (status, _, cookie) = get_with(&format!("{base}/?token={token}"), &[]);
+    assert_eq!(status, 200);
+    let cookie = cookie.expect("the page sets its cookie");
+    let pair = cookie.split(';').next().unwrap();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let (status, _, _) = get_with(&format!("{base}/api/info"), &[("Cookie", pair)]);
+    assert_eq!(status, 200, "{pair}");
+
+    // net: by name only.
+    let analyse = |player: &str| {
+        get_with(
+            &format!("{base}/api/analyse?token={token}&player={player}&visits=16000000"),
+            &[],
+        )
+    };
+    for player in [
+        "net:/etc/passwd,sims=8",
+        "net:alpha.safetensors",
+        "net:../models/alpha",
+        "net:beta",
+    ] {
+        let (status, v, _) = analyse(player);
+        assert_eq!(status, 400, "{player}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(
+            e.contains("not a network offered") && e.contains("alpha"),
+            "{player}: {e}"
+        );
+    }
+    let reply = |player: &str| match ureq::post(&format!("{base}/api/play/reply"))
+        .set("Authorization", &format!("Bearer {token}"))
+        .send_json(serde_json::json!({"moves": [], "player": player}))
+    {
+        Ok(r) => (r.status(), r.into_json::<Value>().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap_or(Value::Null)),
+        Err(e) => panic!("POST reply: {e}"),
+    };
+    let (status, v) = reply(models.join("alpha.safetensors").to_str().unwrap());
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = reply(&format!("net:{}", models.join("alpha").display()));
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a network offered"),
+        "{v}"
+    );
+    // A name offered is found (this file is no checkpoint: it fails to load).
+    let (status, v) = reply("net:alpha,sims=8");
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        !v["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a network offered"),
+        "{v}"
+    );
+
+    // One search per client: a second is 429 while the first runs (3
+    // million playouts: seconds).
+    let url = format!("{base}/api/analyse?token={token}&player=mcts:sims=1000&visits=3000000");
+    let first = ureq::get(&url).call().expect("the first analysis");
+    assert_eq!(first.status(), 200);
+    let (status, v, _) = get_with(&url, &[]);
+    assert_eq!(status, 429, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("too many searches"),
+        "{v}"
+    );
+    let (status, v) = reply("random");
+    assert_eq!(status, 429, "{v}");
+    // Closed, the analysis stops and its slot comes back.
+    drop(first);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while reply("random").0 == 429 {
+        assert!(
+            Instant::now() < deadline,
+            "the closed analysis kept its slot"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+
+    // Beyond loopback without --token: a token is made and printed.
+    let server = Server::start(&["--game", "connect4", "--bind", "0.0.0.0"]);
+    let line = server
+        .log
+        .iter()
+        .find(|l| l.contains("?token="))
+        .expect("the URL with the token");
+    let made = line
+        .split("?token=")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert_eq!(made.len(), 64, "{line}");
+    assert!(made.chars().all(|c| c.is_ascii_hexdigit()), "{line}");
+    assert_eq!(server.status("/api/info"), 401);
+    assert_eq!(server.status(&format!("/api/info?token={made}")), 200);
+    let (status, v) = {
+        let (s, v, _) = get_with(
+            &format!(
+                "{}/api/analyse?token={made}&player=net:/etc/passwd",
+                server.base
+            ),
+            &[],
+        );
+        (s, v)
+    };
+    assert_eq!(status, 400, "{v}");
+}
+
 // ---- The browser ----------------------------------------------------------
 
 /// chromedriver on a free port, with one headless Chromium session.

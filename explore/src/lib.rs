@@ -25,12 +25,16 @@
 //!   server-sent events, one JSON object each, as the search goes
 //!   ([`play::Play::run`]); a bad request is a 400 before any event.
 //!
-//! Every bad request is answered 400 with `{"error": WHAT}`.
+//! Every bad request is answered 400 with `{"error": WHAT}`. Who may ask
+//! and how many searches run at once is [`access`]: 401 without the token
+//! where one is asked, 429 past the bound on searches.
 
+pub mod access;
 pub mod play;
 mod refusal;
 pub mod view;
 
+pub use access::{Access, AccessError, Limits, Models};
 pub use refusal::Refusal;
 
 use std::net::{IpAddr, SocketAddr};
@@ -41,7 +45,7 @@ use std::time::Instant;
 use std::convert::Infallible;
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::Query;
+use axum::extract::{ConnectInfo, Query};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -100,6 +104,9 @@ pub enum Error {
     /// A line of the opening tree that does not replay.
     #[error(transparent)]
     Tree(#[from] Refusal),
+    /// A token or a folder of networks that cannot be used.
+    #[error(transparent)]
+    Access(#[from] AccessError),
 }
 
 /// How [`serve`] runs: `triad explore`'s flags.
@@ -111,6 +118,11 @@ pub struct Options {
     pub bind: IpAddr,
     /// The port (0: any free one).
     pub port: u16,
+    /// The token every request must carry; `None`: one is made at start
+    /// when [`Options::bind`] is not loopback, else none is asked.
+    pub token: Option<String>,
+    /// How many searches may run at once, per client and in all.
+    pub limits: Limits,
     /// Build the index, answer its size and build time, and do not serve.
     pub index_only: bool,
     /// Play and analysis: where games are saved, the seed, the device.
@@ -159,10 +171,11 @@ where
         .enable_all()
         .build()
         .map_err(|source| Error::Runtime { source })?;
+    let token = token_of(options)?;
     let addr = SocketAddr::new(options.bind, options.port);
     if !options.bind.is_loopback() {
         eprintln!(
-            "warning: --bind {}: the games and positions are served to the network, not only to this machine",
+            "warning: --bind {}: the games and positions are served to the network, not only to this machine (to whoever has the token)",
             options.bind
         );
     }
@@ -172,15 +185,33 @@ where
         let local = listener
             .local_addr()
             .map_err(|source| Error::LocalAddress { source })?;
+        if let Some(t) = &token {
+            eprintln!("open http://{local}/?token={t}  (every request needs the token)");
+        }
         eprintln!("listening on http://{local}/  (Ctrl-C stops)");
-        axum::serve(listener, router(explorer, play))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|source| Error::Serve { source })
+        let access = Arc::new(Access::new(token, options.limits, local.port()));
+        let app = router(explorer, play, access);
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|source| Error::Serve { source })
     })?;
     Ok(None)
+}
+
+/// The token of [`Options::token`] (checked), or a new one when the
+/// server listens beyond loopback, or none.
+fn token_of(options: &Options) -> Result<Option<String>, AccessError> {
+    match &options.token {
+        Some(t) => access::check_token(t).map(|()| Some(t.clone())),
+        None if options.bind.is_loopback() => Ok(None),
+        None => access::new_token().map(Some),
+    }
 }
 
 /// Builds the index of `shards` with a progress bar; says how long it took.
@@ -257,9 +288,12 @@ async fn blocking(f: impl FnOnce() -> Result<Value, Refusal> + Send + 'static) -
 /// `GET /api/analyse`: checks the request and loads the player (a 400 on
 /// bad input), then streams the analysis's events as server-sent events
 /// until the search ends or the page closes the stream (which stops it).
+/// The search holds a slot of `client` ([`Access::slot`]; 429 when none is
+/// free) until it ends.
 async fn analyse<G: Game>(
     explorer: Arc<Explorer<G>>,
     play: Arc<Play<G>>,
+    slot: Result<access::Slot, access::Denied>,
     req: play::AnalyseRequest,
 ) -> Response
 where
@@ -269,9 +303,14 @@ where
         Ok(p) => p,
         Err(e) => return answer(Err(e)),
     };
+    let slot = match slot {
+        Ok(s) => s,
+        Err(d) => return d.into_response(),
+    };
     let (tx, rx) = tokio::sync::mpsc::channel::<Value>(64);
     let (ready_tx, ready_rx) = tokio::sync::oneshot::channel::<Result<(), Refusal>>();
     tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let game = &explorer.game;
         let mut engine = match play.engine(game, &prepared) {
             Ok(e) => e,
@@ -309,18 +348,13 @@ where
         .into_response()
 }
 
-fn router<G: Game>(explorer: Arc<Explorer<G>>, play: Arc<Play<G>>) -> Router
+/// The routes: the page and the data (GET), play and analysis; every one
+/// behind [`access::check`].
+fn router<G: Game>(explorer: Arc<Explorer<G>>, play: Arc<Play<G>>, access: Arc<Access>) -> Router
 where
     G::State: AlphaBetaState,
 {
     let (e1, e2, e3) = (explorer.clone(), explorer.clone(), explorer.clone());
-    let (e4, e5, e6, e7) = (
-        explorer.clone(),
-        explorer.clone(),
-        explorer.clone(),
-        explorer,
-    );
-    let (p1, p2, p3) = (play.clone(), play.clone(), play);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route(
@@ -337,30 +371,39 @@ where
             "/api/position",
             get(move |Query(q): Query<PositionQuery>| async move {
                 let e = e2.clone();
-                let r = tokio::task::spawn_blocking(move || e.position(&q, true))
-                    .await
-                    .unwrap_or_else(|e| {
-                        Err(Refusal::Internal {
-                            what: e.to_string(),
-                        })
-                    });
-                answer(r)
+                blocking(move || e.position(&q, true)).await
             }),
         )
         .route(
             "/api/game",
             get(move |Query(q): Query<GameQuery>| async move {
                 let e = e3.clone();
-                let r = tokio::task::spawn_blocking(move || e.game(q.index))
-                    .await
-                    .unwrap_or_else(|e| {
-                        Err(Refusal::Internal {
-                            what: e.to_string(),
-                        })
-                    });
-                answer(r)
+                blocking(move || e.game(q.index)).await
             }),
         )
+        .merge(play_routes(explorer, play, access.clone()))
+        .layer(axum::middleware::from_fn_with_state(access, access::check))
+}
+
+/// The routes of play and analysis; a reply and an analysis each hold a
+/// search slot of their client while they run.
+fn play_routes<G: Game>(
+    explorer: Arc<Explorer<G>>,
+    play: Arc<Play<G>>,
+    access: Arc<Access>,
+) -> Router
+where
+    G::State: AlphaBetaState,
+{
+    let (e4, e5, e6, e7) = (
+        explorer.clone(),
+        explorer.clone(),
+        explorer.clone(),
+        explorer,
+    );
+    let (p1, p2, p3) = (play.clone(), play.clone(), play);
+    let a1 = access.clone();
+    Router::new()
         .route(
             "/api/play/board",
             post(
@@ -373,9 +416,18 @@ where
         .route(
             "/api/play/reply",
             post(
-                move |r: Result<Json<play::ReplyRequest>, JsonRejection>| async move {
+                move |ConnectInfo(peer): ConnectInfo<SocketAddr>,
+                      r: Result<Json<play::ReplyRequest>, JsonRejection>| async move {
                     let (e, p) = (e5.clone(), p1.clone());
-                    blocking(move || p.reply(&e.game, &body(r)?)).await
+                    let slot = match a1.slot(peer.ip()) {
+                        Ok(s) => s,
+                        Err(d) => return d.into_response(),
+                    };
+                    blocking(move || {
+                        let _slot = slot;
+                        p.reply(&e.game, &body(r)?)
+                    })
+                    .await
                 },
             ),
         )
@@ -391,9 +443,13 @@ where
         .route(
             "/api/analyse",
             get(
-                move |q: Result<Query<play::AnalyseRequest>, QueryRejection>| async move {
+                move |ConnectInfo(peer): ConnectInfo<SocketAddr>,
+                      q: Result<Query<play::AnalyseRequest>, QueryRejection>| async move {
                     match q {
-                        Ok(Query(q)) => analyse(e7.clone(), p3.clone(), q).await,
+                        Ok(Query(q)) => {
+                            let slot = access.slot(peer.ip());
+                            analyse(e7.clone(), p3.clone(), slot, q).await
+                        }
                         Err(e) => answer(Err(Refusal::Query {
                             text: e.body_text(),
                         })),

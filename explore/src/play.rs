@@ -45,6 +45,9 @@ pub struct PlayOptions {
     pub seed: u64,
     /// The device of `net:` players and analyses.
     pub device: tch::Device,
+    /// The networks a request may name (`net:NAME`), when requests may not
+    /// name a checkpoint's path; `None`: any path the server can read.
+    pub models: Option<crate::access::Models>,
 }
 
 /// The players seated so far, by spec, and the settings.
@@ -174,13 +177,35 @@ pub fn board<G: Game>(game: &G, line: &GameLine) -> Result<Value, Bad> {
     Ok(board_json(&replay(game, line)?, Vec::new()))
 }
 
-/// A player spec read from a request.
-fn spec_of(text: &str) -> Result<PlayerSpec, Bad> {
-    text.trim()
+/// A player spec read from a request. With `models`, a `net:` player is
+/// one of them by name (its checkpoint put in its place): a path, or a name
+/// not offered, is bad input naming the names offered.
+fn spec_of(text: &str, models: Option<&crate::access::Models>) -> Result<PlayerSpec, Bad> {
+    let mut spec: PlayerSpec = text
+        .trim()
         .parse()
         .map_err(|e: eval::EvalError| Bad::Player {
             reason: e.to_string(),
-        })
+        })?;
+    if let (PlayerSpec::Net(n), Some(models)) = (&mut spec, models) {
+        let name = n.path.as_str();
+        let path_like = name.contains(['/', '\\']) || name.ends_with(".safetensors");
+        match models.get(name).filter(|_| !path_like) {
+            Some(path) => n.path = path.display().to_string(),
+            None => {
+                let names: Vec<&str> = models.keys().map(String::as_str).collect();
+                return Err(Bad::NetName {
+                    given: n.path.clone(),
+                    allowed: if names.is_empty() {
+                        "none".into()
+                    } else {
+                        names.join(", ")
+                    },
+                });
+            }
+        }
+    }
+    Ok(spec)
 }
 
 /// The moves of an analysis request: a JSON list of move texts.
@@ -209,7 +234,7 @@ where
     /// board after it. A spec that does not parse, a checkpoint of another
     /// game, or a game that is over is bad input.
     pub fn reply(&self, game: &G, req: &ReplyRequest) -> Result<Value, Bad> {
-        let spec = spec_of(&req.player)?;
+        let spec = spec_of(&req.player, self.options.models.as_ref())?;
         let history = replay(game, &req.game)?;
         if let Some(o) = history.outcome() {
             return Err(Bad::Over {
@@ -317,7 +342,7 @@ where
     /// Checks an analysis request: the player spec, the moves and the
     /// position (bad input names what was wrong) and the game not over.
     pub fn prepare(&self, game: &G, req: &AnalyseRequest) -> Result<Prepared, Bad> {
-        let spec = spec_of(&req.player)?;
+        let spec = spec_of(&req.player, self.options.models.as_ref())?;
         let line = GameLine {
             position: req.position.clone().filter(|t| !t.trim().is_empty()),
             moves: moves_of(req.moves.as_deref())?,

@@ -66,6 +66,12 @@ pub enum Refusal {
     /// seated.
     #[error("player: {reason}")]
     Player { reason: String },
+    /// `player`: a `net:` player that is not one of the networks offered
+    /// by name (a path, when paths are not accepted).
+    #[error(
+        "player: {given:?} is not a network offered here; net: takes one of these names: {allowed}"
+    )]
+    NetName { given: String, allowed: String },
     /// A move asked of a finished game.
     #[error("the game is over ({result} {termination}): {what}")]
     Over {

@@ -25,6 +25,15 @@ the line `indexed ...` says how long it took). A shard that cannot be read is sk
 named on the page. The server binds to 127.0.0.1 unless --bind says otherwise, and serves \
 only its page and the answers about the data it was given.
 
+Serving a team: with --bind beyond loopback (e.g. 0.0.0.0), every request needs an access \
+token, --token or TRIAD_EXPLORE_TOKEN, else one made at start and printed as \
+`open http://HOST:PORT/?token=...` (open that URL; the page keeps the token in a cookie; \
+other clients send `Authorization: Bearer TOKEN`). A `net:` player is then named, not given \
+by path: `net:gen-0019,sims=200` is the checkpoint gen-0019.safetensors of a run's networks/ \
+folder among the paths, or of a --models folder. --token or --models on loopback turn the \
+same on. Searches (analyses, replies) are bounded per client (IP address) and in all; past \
+that a request is answered 429. On loopback without these flags, `net:` takes any path.
+
 Examples:
   triad explore runs/quickstart
   triad explore runs/c4 --net runs/c4/networks/gen-0019.safetensors
@@ -54,6 +63,25 @@ pub struct Args {
     /// the network.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// The access token every request must carry (8 or more of A-Z a-z
+    /// 0-9 - . _ ~; or the environment's TRIAD_EXPLORE_TOKEN). Without
+    /// either, one is made at start when --bind is not loopback. On
+    /// loopback it turns the token on.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// A folder of checkpoints a request may name as `net:NAME` (the file
+    /// stem); repeatable. With it, or with a token, or beyond loopback,
+    /// `net:` takes only names (of these and of the runs' networks/), never
+    /// a path.
+    #[arg(long, value_name = "DIR")]
+    pub models: Vec<PathBuf>,
+    /// The most searches (analyses and replies) one client (IP address)
+    /// may run at once; past it, 429.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_searches_per_client: u32,
+    /// The most searches the server runs at once; past it, 429.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_searches: u32,
     /// Build the index, print one JSON object with its size and build time,
     /// and exit without serving (for measurements).
     #[arg(long)]
