@@ -52,6 +52,8 @@ struct Report {
 /// The job of one game.
 struct Driven<G: Game> {
     run: Option<ShardRun<G>>,
+    /// The job's games (the progress bar's length).
+    games: u64,
     evaluator: PyEvaluator<G::State>,
     totals: Totals,
     shards: Vec<PathBuf>,
@@ -79,6 +81,7 @@ where
     let run = ShardRun::new(game, &config, &job, None, hint);
     Ok(Box::new(Driven {
         run: Some(run),
+        games: job.games,
         evaluator,
         totals: Totals::default(),
         shards: Vec::new(),
@@ -106,11 +109,10 @@ where
             return Ok(());
         };
         let stop = AtomicBool::new(false);
-        let bar = indicatif::ProgressBar::new(0);
+        let bar = indicatif::ProgressBar::new(self.games);
         let started = Instant::now();
         let evaluator = &mut self.evaluator;
         let result = py.detach(|| {
-            bar.set_length(run.totals().games + 1);
             run.play(evaluator, &stop, &mut |t: &Totals| {
                 let d = Diagnostics::of(t, started.elapsed().as_secs_f64(), 1, 0.0);
                 bar.set_position(t.games);
