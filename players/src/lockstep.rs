@@ -36,8 +36,7 @@ use eval::arena::{
 };
 use eval::PlayerError;
 use game::{AlphaBetaState, Game, GameResult, GameState, History, Outcome, Termination};
-use mcts::{Evaluator, NetworkEvaluator, Request, Rng, Search, SearchParams, Symmetrized};
-use model::Network;
+use mcts::{Evaluator, Request, Rng, Search, SearchParams, Symmetrized};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -97,7 +96,7 @@ impl<G: Game> Slot<G> {
 }
 
 /// A match's evaluator of one [`NetKey`]: its checkpoint's network
-/// ([`NetworkEvaluator::packed`]), or any other model (a Python one) that
+/// ([`mcts::NetworkEvaluator::packed`]), or any other model (a Python one) that
 /// answers a batch of requests. The key's symmetry use is applied around
 /// it.
 pub type MatchEvaluator<S> = Box<dyn Evaluator<S> + Send>;
@@ -112,45 +111,12 @@ pub fn timed_network(players: &[PlayerSpec]) -> Option<&PlayerSpec> {
 }
 
 /// Plays `schedule` as [`eval::arena::run`] does, in lockstep (module
-/// docs). `networks` holds, for each of `opts.threads` drivers, the
-/// distinct networks of `players`' `net:` specs ([`NetKey`]), loaded.
-pub fn run<G: Game>(
-    game: &G,
-    players: &[PlayerSpec],
-    networks: Vec<Vec<(NetKey, Network)>>,
-    schedule: &Schedule,
-    openings: &[G::State],
-    opts: &RunOptions,
-    on_game: &mut dyn FnMut(&PlayedGame<G>) -> bool,
-) -> Result<Vec<PlayedGame<G>>, PlayerError>
-where
-    G::State: AlphaBetaState,
-{
-    let evaluators = networks
-        .into_iter()
-        .map(|nets| {
-            nets.into_iter()
-                .map(|(key, net)| {
-                    let e: MatchEvaluator<G::State> = Box::new(NetworkEvaluator::packed(net));
-                    (key, e)
-                })
-                .collect()
-        })
-        .collect();
-    let threads_before = tch::get_num_threads();
-    // Each driver runs its forward passes on its own thread.
-    tch::set_num_threads(1);
-    let result = run_with(game, players, evaluators, schedule, openings, opts, on_game);
-    tch::set_num_threads(threads_before);
-    result
-}
-
-/// [`run`] with the evaluators given: for each driver, the evaluator of
-/// each distinct [`NetKey`] of `players`' `net:` specs. An evaluator that
+/// docs), on `networks.len()` drivers: for each, the evaluator of each
+/// distinct [`NetKey`] of `players`' `net:` specs. An evaluator that
 /// declines a batch ends the match with [`Error::Declined`] naming its
 /// key's path; a time-limited network player is refused before any game
 /// ([`Error::TimedInLockstep`]).
-pub fn run_with<G: Game>(
+pub fn run<G: Game>(
     game: &G,
     players: &[PlayerSpec],
     networks: Vec<Vec<(NetKey, MatchEvaluator<G::State>)>>,

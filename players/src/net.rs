@@ -3,7 +3,7 @@
 //! `eval` crate does not depend on torch; `eval` only sees [`NetFactory`].
 
 use crate::error::{BatchingError, Error};
-use crate::lockstep::{self, NetKey};
+use crate::lockstep::{self, MatchEvaluator, NetKey};
 use crate::spec::{player_search, search_config, symmetry_use};
 use eval::arena::players::{NetFactory, NetSpec, Player, PlayerSpec};
 use eval::arena::{PlayedGame, RunOptions, Schedule};
@@ -201,20 +201,26 @@ where
             }
         }
         // A copy of each for every driver thread.
-        let mut networks: Vec<Vec<(NetKey, model::Network)>> = Vec::new();
+        let mut networks: Vec<Vec<(NetKey, MatchEvaluator<G::State>)>> = Vec::new();
         for _ in 0..opts.threads.max(1) {
             let mut nets = Vec::with_capacity(keys.len());
             for key in &keys {
                 match model::Network::load(Path::new(&key.0), &tag, self.device) {
-                    Ok((net, _)) => nets.push((key.clone(), net)),
+                    Ok((net, _)) => {
+                        let e: MatchEvaluator<G::State> = Box::new(NetworkEvaluator::packed(net));
+                        nets.push((key.clone(), e));
+                    }
                     Err(e) => return Some(Err(Error::from(e).into())),
                 }
             }
             networks.push(nets);
         }
-        Some(lockstep::run(
-            game, players, networks, schedule, openings, opts, on_game,
-        ))
+        // Each driver runs its forward passes on its own thread.
+        let threads_before = tch::get_num_threads();
+        tch::set_num_threads(1);
+        let result = lockstep::run(game, players, networks, schedule, openings, opts, on_game);
+        tch::set_num_threads(threads_before);
+        Some(result)
     }
 }
 
@@ -421,7 +427,7 @@ mod tests {
             assert!(net.simulations.unwrap() >= net.moves);
             assert!(net.ms_per_move().unwrap() <= 40.0 + 250.0, "{net:?}");
         }
-        let refused = crate::lockstep::run_with::<Piratechnics>(
+        let refused = crate::lockstep::run::<Piratechnics>(
             &game,
             &players,
             vec![Vec::new()],

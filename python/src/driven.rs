@@ -350,7 +350,7 @@ where
             Ok(n) => n,
             Err(e) => return Some(Err(e)),
         };
-        Some(lockstep::run_with(
+        Some(lockstep::run(
             game,
             players,
             vec![nets],
